@@ -1,0 +1,74 @@
+"""Order values: what a player's order means, independent of how it was written.
+
+The language layer turns text into these; the engine never sees text. Locations are the
+map's codes in lower case, with a coast where one was given (``"spa/nc"``). A unit type of
+``None`` means the player did not write one; the engine takes the type of the unit found there.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+ARMY = "A"
+FLEET = "F"
+ARMY_FLEET = "AF"
+
+
+@dataclass(frozen=True, slots=True)
+class Hold:
+    unit_type: str | None
+    loc: str
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    unit_type: str | None
+    loc: str
+    dest: str
+    via_convoy: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Support:
+    """Support to hold (``dest`` is None) or to move from ``target`` to ``dest``."""
+
+    unit_type: str | None
+    loc: str
+    target_type: str | None
+    target: str
+    dest: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Convoy:
+    unit_type: str | None
+    loc: str
+    army_loc: str
+    dest: str
+
+
+@dataclass(frozen=True, slots=True)
+class Retreat:
+    unit_type: str | None
+    loc: str
+    dest: str
+
+
+@dataclass(frozen=True, slots=True)
+class Disband:
+    unit_type: str | None
+    loc: str
+
+
+@dataclass(frozen=True, slots=True)
+class Build:
+    unit_type: str | None
+    loc: str
+
+
+@dataclass(frozen=True, slots=True)
+class Waive:
+    """A build the power declines to make."""
+
+
+Order = Hold | Move | Support | Convoy | Retreat | Disband | Build | Waive

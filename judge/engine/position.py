@@ -1,0 +1,53 @@
+"""The state of the board between phases: units, centre ownership, dislodged units."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+
+def province_of(loc: str) -> str:
+    """``"spa/nc"`` -> ``"spa"``; a location without a coast is its own province."""
+    slash = loc.find("/")
+    return loc if slash < 0 else loc[:slash]
+
+
+@dataclass(frozen=True, slots=True)
+class Unit:
+    power: str
+    kind: str  # "A", "F" or "AF"
+    loc: str  # province code, with coast for a fleet on a multi-coast province
+    army_power: str | None = None  # for an army/fleet carrying another power's army
+
+    @property
+    def province(self) -> str:
+        return province_of(self.loc)
+
+
+@dataclass(frozen=True, slots=True)
+class Dislodged:
+    unit: Unit
+    attacker_from: str | None  # province the dislodging unit came from
+    attacker_convoyed: bool = False
+    retreats: tuple[str, ...] = ()  # locations the unit may retreat to
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    phase: str
+    units: tuple[Unit, ...]
+    centers: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    dislodged: tuple[Dislodged, ...] = ()
+    contested: frozenset[str] = frozenset()
+
+    def unit_in(self, province: str) -> Unit | None:
+        for unit in self.units:
+            if unit.province == province:
+                return unit
+        return None
+
+    def owner_of(self, centre: str) -> str | None:
+        for power, owned in self.centers.items():
+            if centre in owned:
+                return power
+        return None
