@@ -1,0 +1,135 @@
+"""Engines, sessions and schema upgrades for the store, on SQLite (embedded) or PostgreSQL.
+
+SQLite runs in WAL mode and every transaction starts with BEGIN IMMEDIATE, so two threads of one
+process never meet a busy error halfway through a transaction: the second waits its turn.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.engine import make_url
+from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.pool import StaticPool
+
+MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+
+# How long a SQLite writer waits for another to finish before giving up, in seconds.
+SQLITE_BUSY_TIMEOUT = 60
+
+
+def normalise_url(url: str) -> str:
+    """Give a bare postgresql:// URL the psycopg 3 driver, the one the judge installs."""
+    if url.startswith("postgresql://") or url.startswith("postgres://"):
+        return "postgresql+psycopg://" + url.split("://", 1)[1]
+    return url
+
+
+def make_engine(url: str, **kwargs: Any) -> Engine:
+    """Create an engine for `url`; for SQLite also create the file's folder and set WAL mode."""
+    url = normalise_url(url)
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "sqlite":
+        kwargs.setdefault("pool_pre_ping", True)
+        return create_engine(url, **kwargs)
+    database = parsed.database or ""
+    in_memory = database in ("", ":memory:")
+    connect_args = kwargs.pop("connect_args", {})
+    connect_args.setdefault("check_same_thread", False)
+    connect_args.setdefault("timeout", SQLITE_BUSY_TIMEOUT)
+    if in_memory:
+        kwargs.setdefault("poolclass", StaticPool)
+    else:
+        Path(database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+    engine = create_engine(url, connect_args=connect_args, **kwargs)
+
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+        # Take transaction control from the driver so BEGIN IMMEDIATE below is the only BEGIN.
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        if not in_memory:
+            cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT * 1000}")
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(connection: Any) -> None:
+        connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+    return engine
+
+
+def is_sqlite(engine: Engine) -> bool:
+    """Whether the engine speaks to SQLite (one writer at a time, no row locks)."""
+    return engine.dialect.name == "sqlite"
+
+
+_makers: dict[int, sessionmaker[Session]] = {}
+
+
+def session_factory(engine: Engine) -> sessionmaker[Session]:
+    """One sessionmaker per engine; objects stay readable after commit."""
+    maker = _makers.get(id(engine))
+    if maker is None or maker.kw.get("bind") is not engine:
+        maker = sessionmaker(bind=engine, expire_on_commit=False)
+        _makers[id(engine)] = maker
+    return maker
+
+
+@contextmanager
+def session_scope(engine: Engine) -> Iterator[Session]:
+    """One transaction: commit when the block ends, roll back if it raises."""
+    session = session_factory(engine)()
+    try:
+        yield session
+        session.commit()
+    except BaseException:
+        session.rollback()
+        raise
+    finally:
+        session.close()
+
+
+def alembic_config(engine: Engine) -> Any:
+    """An alembic Config that finds the migrations shipped inside the package."""
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    config.set_main_option("sqlalchemy.url", engine.url.render_as_string(hide_password=False))
+    return config
+
+
+def upgrade(engine_or_url: Engine | str, revision: str = "head") -> None:
+    """Bring the database up to `revision` (the newest by default); safe to run at every start."""
+    from alembic import command
+
+    engine = make_engine(engine_or_url) if isinstance(engine_or_url, str) else engine_or_url
+    config = alembic_config(engine)
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, revision)
+
+
+def current_revision(engine: Engine) -> str | None:
+    """The revision the database is at, or None before the first upgrade."""
+    from alembic.runtime.migration import MigrationContext
+
+    with engine.connect() as connection:
+        return MigrationContext.configure(connection).get_current_revision()
+
+
+def head_revision() -> str | None:
+    """The newest revision the package ships."""
+    from alembic.config import Config
+    from alembic.script import ScriptDirectory
+
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    return ScriptDirectory.from_config(config).get_current_head()
