@@ -1,0 +1,34 @@
+#!/bin/sh
+# Install the Debian packages the test suite needs (real Postfix, Dovecot and PostgreSQL on
+# loopback). Idempotent and quiet: when every package is already installed, apt is not touched,
+# so the test command can call this on every run. Needs root (or sudo) only when something is missing.
+set -eu
+
+PACKAGES="postfix dovecot-imapd dovecot-lmtpd postgresql"
+
+missing=""
+for pkg in $PACKAGES; do
+    status=$(dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null || true)
+    case "$status" in
+        "install ok installed") ;;
+        *) missing="$missing $pkg" ;;
+    esac
+done
+
+[ -z "$missing" ] && exit 0
+
+if [ "$(id -u)" -eq 0 ]; then
+    SUDO=""
+elif command -v sudo >/dev/null 2>&1; then
+    SUDO="sudo"
+else
+    echo "install-test-packages: missing:$missing (run as root to install them)" >&2
+    exit 1
+fi
+
+export DEBIAN_FRONTEND=noninteractive
+# Postfix asks a debconf question on install; answer it so the install never blocks.
+echo "postfix postfix/main_mailer_type select No configuration" | $SUDO debconf-set-selections
+$SUDO apt-get update -qq >/dev/null
+# shellcheck disable=SC2086
+$SUDO apt-get install -y -qq --no-install-recommends $missing >/dev/null
