@@ -7,14 +7,16 @@ codes in lower case; a fleet on a multi-coast province is at ``"prov/coast"``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import re
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
+from typing import Any
 
 from judge.engine.position import Unit, province_of
 
 
-class Terrain(str, Enum):
+class Terrain(StrEnum):
     LAND = "land"  # inland: armies only
     COAST = "coast"  # armies, and fleets along its coast(s)
     SEA = "sea"  # fleets only; fleets here may convoy
@@ -24,7 +26,18 @@ class Terrain(str, Enum):
 
 
 class MapError(ValueError):
-    """A map file that cannot be used, with the province and the fault named."""
+    """A map file that cannot be used, with the province and the fault named.
+
+    `faults` holds one line per fault, so that a map author sees every mistake at once.
+    """
+
+    def __init__(self, faults: str | Iterable[str]) -> None:
+        self.faults: tuple[str, ...] = (faults,) if isinstance(faults, str) else tuple(faults)
+        super().__init__("\n".join(self.faults))
+
+    def prefixed(self, where: str) -> MapError:
+        """The same faults with the file named in front of each, for messages to map authors."""
+        return MapError(f"{where}: {fault}" for fault in self.faults)
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,6 +49,9 @@ class Province:
     supply_centre: bool = False
     aliases: tuple[str, ...] = ()
     portals: Mapping[int, str] = field(default_factory=dict)  # Algernon: portal number -> province
+    # Other spellings of a coast that players write ("sc" for Youngstown's Jordan west coast).
+    coast_aliases: Mapping[str, str] = field(default_factory=dict)
+    joins: tuple[str, ...] = ()  # a canal: the seas its fleets pass between
 
     @property
     def is_water(self) -> bool:
@@ -50,6 +66,8 @@ class Power:
     home_centres: frozenset[str]
     build_sites: frozenset[str]  # where this power may build (homes, plus any extra build centres)
     starting_units: tuple[Unit, ...]
+    build_only: frozenset[str] = frozenset()  # build sites that are not supply centres (1885)
+    reserved_centres: frozenset[str] = frozenset()  # neutral centres only this power may build in
 
 
 @dataclass(frozen=True)
@@ -96,7 +114,9 @@ class Map:
 
     def fleet_targets(self, src: str, province: str) -> tuple[str, ...]:
         """The locations in `province` a fleet at `src` may move to (several if multi-coast)."""
-        return tuple(sorted(loc for loc in self.fleet_edges.get(src, ()) if province_of(loc) == province))
+        return tuple(
+            sorted(loc for loc in self.fleet_edges.get(src, ()) if province_of(loc) == province)
+        )
 
     def adjacent_provinces(self, src: str) -> frozenset[str]:
         """Provinces next to `src` by either kind of move (for supports and convoys)."""
@@ -109,3 +129,493 @@ class Map:
 
     def can_convoy_through(self, province: str) -> bool:
         return self.provinces[province].terrain is Terrain.SEA
+
+    # --- questions of ownership, builds and the special spaces of variants -------------------
+    def home_centres(self) -> frozenset[str]:
+        return frozenset(c for p in self.powers.values() for c in p.home_centres)
+
+    def neutral_centres(self) -> frozenset[str]:
+        """Centres that start unowned: the ones no power calls home."""
+        return self.supply_centres() - self.home_centres()
+
+    def home_of(self, province: str) -> str | None:
+        """The power whose home centre `province` is, if any."""
+        for name, power in self.powers.items():
+            if province in power.home_centres:
+                return name
+        return None
+
+    def power_by_letter(self, letter: str) -> str | None:
+        """The power with njudge's one-letter code `letter` (India is "N" in Youngstown)."""
+        for name, power in self.powers.items():
+            if power.letter == letter.upper():
+                return name
+        return None
+
+    def canonical_location(self, loc: str) -> str | None:
+        """`loc` as the map names it ("jor/sc" -> "jor/wc"), or None if the map has no such place."""
+        prov = province_of(loc)
+        p = self.provinces.get(prov)
+        if p is None:
+            return None
+        if prov == loc:
+            return loc
+        coast = loc[len(prov) + 1 :]
+        coast = p.coast_aliases.get(coast, coast)
+        return f"{prov}/{coast}" if coast in p.coasts else None
+
+    def names(self) -> dict[str, str]:
+        """Every written form (code, full name, alias) -> province code, as stored in the file."""
+        out: dict[str, str] = {}
+        for code, p in self.provinces.items():
+            for written in (code, p.name, *p.aliases):
+                out[written] = code
+        return out
+
+    def through_portal(self, space: str, number: int) -> str | None:
+        """Algernon: the space behind portal `number` of `space`, or None if there is none."""
+        p = self.provinces.get(province_of(space))
+        return None if p is None else p.portals.get(number)
+
+    def crosses(self, move: tuple[str, str], other: tuple[str, str]) -> bool:
+        """Whether two moves (province pairs, either direction) cross at a strait or meeting point."""
+        a = frozenset(map(province_of, move))
+        b = frozenset(map(province_of, other))
+        for first, second in self.crossings:
+            x, y = frozenset(first), frozenset(second)
+            if (a == x and b == y) or (a == y and b == x):
+                return True
+        return False
+
+    def special_provinces(self, terrain: Terrain) -> tuple[str, ...]:
+        return tuple(sorted(c for c, p in self.provinces.items() if p.terrain is terrain))
+
+
+# --- building a Map from plain data (a parsed map file) ---------------------------------------
+
+_CODE = re.compile(r"^[a-z][a-z0-9]{1,5}$")
+_COAST = re.compile(r"^[a-z]{2}$")
+_POWER = re.compile(r"^[A-Z][A-Z_-]*$")
+_MAP_KEYS = {"name", "title", "calendar", "start_phase", "victory_centres"}
+_PROVINCE_KEYS = {
+    "name", "terrain", "aliases", "centre", "army", "fleet", "coasts", "coast_aliases",
+    "joins", "portals",
+}  # fmt: skip
+_POWER_KEYS = {"adjective", "letter", "homes", "units", "builds", "reserved"}
+_TOP_KEYS = {"map", "powers", "provinces", "crossings"}
+_ARMY_TERRAIN = {Terrain.LAND, Terrain.COAST, Terrain.CANAL}
+_FLEET_TERRAIN = {Terrain.SEA, Terrain.COAST, Terrain.CANAL}
+_CENTRE_TERRAIN = {Terrain.LAND, Terrain.COAST, Terrain.CANAL}
+
+
+def _spoken(written: str) -> str:
+    """How two written names compare: case, spaces and punctuation do not count."""
+    return re.sub(r"[^0-9a-z]", "", written.casefold())
+
+
+class _Checker:
+    """Collects the faults of one map's data; `build_map` refuses the map if there are any."""
+
+    def __init__(self) -> None:
+        self.faults: list[str] = []
+
+    def fault(self, where: str, message: str) -> None:
+        self.faults.append(f"{where}: {message}")
+
+    def strings(self, where: str, key: str, value: Any) -> list[str]:
+        if value is None:
+            return []
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            self.fault(where, f"'{key}' must be a list of strings")
+            return []
+        return value
+
+
+def build_map(data: Mapping[str, Any]) -> Map:
+    """Turn parsed map data (see maps/README.md) into a checked Map, or raise MapError.
+
+    Every fault is reported, each naming the province or power and what is wrong, because a map
+    author fixing a file wants the whole list, not one fault per attempt.
+    """
+    ck = _Checker()
+    for key in sorted(set(data) - _TOP_KEYS):
+        ck.fault("map file", f"unknown section '{key}'")
+    head = data.get("map") or {}
+    if not isinstance(head, Mapping):
+        raise MapError("map file: [map] must be a table")
+    for key in sorted(set(head) - _MAP_KEYS):
+        ck.fault("[map]", f"unknown field '{key}'")
+    name, title = head.get("name"), head.get("title")
+    if not isinstance(name, str) or not name:
+        ck.fault("[map]", "'name' is missing")
+    if not isinstance(title, str) or not title:
+        ck.fault("[map]", "'title' is missing")
+    victory = head.get("victory_centres")
+    if not isinstance(victory, int) or isinstance(victory, bool) or victory < 1:
+        ck.fault("[map]", "'victory_centres' must be a positive whole number")
+
+    provinces, army, fleet = _read_provinces(ck, data.get("provinces") or {})
+    _check_edges(ck, provinces, army, fleet)
+    _check_aliases(ck, provinces)
+    _check_portals(ck, provinces)
+    army_edges = {k: frozenset(v) for k, v in army.items()}
+    fleet_edges = {k: frozenset(v) for k, v in fleet.items()}
+    powers = _read_powers(ck, data.get("powers") or {}, provinces, army_edges, fleet_edges)
+    crossings = _read_crossings(ck, data.get("crossings") or [], army_edges, fleet_edges)
+
+    centres = sum(1 for p in provinces.values() if p.supply_centre)
+    if isinstance(victory, int) and centres and victory > centres:
+        ck.fault("[map]", f"victory_centres {victory} is more than the {centres} supply centres")
+    if ck.faults:
+        raise MapError(ck.faults)
+    return Map(
+        name=str(name),
+        title=str(title),
+        provinces=provinces,
+        powers=powers,
+        army_edges=army_edges,
+        fleet_edges=fleet_edges,
+        victory_centres=int(victory),  # type: ignore[arg-type]
+        calendar=str(head.get("calendar", "standard")),
+        start_phase=str(head.get("start_phase", "S1901M")),
+        crossings=crossings,
+    )
+
+
+def _read_provinces(
+    ck: _Checker, raw: Mapping[str, Any]
+) -> tuple[dict[str, Province], dict[str, set[str]], dict[str, set[str]]]:
+    """Provinces and their adjacency lists as written; the lists are checked later."""
+    provinces: dict[str, Province] = {}
+    army: dict[str, set[str]] = {}
+    fleet: dict[str, set[str]] = {}
+    if not isinstance(raw, Mapping):
+        ck.fault("map file", "[provinces] must be a table")
+        return provinces, army, fleet
+    for code, entry in raw.items():
+        where = f"province '{code}'"
+        if not _CODE.match(code):
+            ck.fault(where, "a province code is 2 to 6 lower-case letters or digits")
+            continue
+        if not isinstance(entry, Mapping):
+            ck.fault(where, "must be a table")
+            continue
+        for key in sorted(set(entry) - _PROVINCE_KEYS):
+            ck.fault(where, f"unknown field '{key}'")
+        try:
+            terrain = Terrain(entry.get("terrain"))
+        except ValueError:
+            ck.fault(where, f"unknown terrain {entry.get('terrain')!r}")
+            continue
+        full_name = entry.get("name")
+        if not isinstance(full_name, str) or not full_name:
+            ck.fault(where, "'name' is missing")
+            full_name = code
+        centre = bool(entry.get("centre", False))
+        if centre and terrain not in _CENTRE_TERRAIN:
+            ck.fault(where, f"a {terrain.value} space cannot be a supply centre")
+        army_list = ck.strings(where, "army", entry.get("army"))
+        fleet_list = ck.strings(where, "fleet", entry.get("fleet"))
+        coast_table = entry.get("coasts") or {}
+        if not isinstance(coast_table, Mapping):
+            ck.fault(where, "'coasts' must be a table of coast -> fleet adjacency")
+            coast_table = {}
+        coasts = tuple(sorted(coast_table))
+        for coast in coasts:
+            if not _COAST.match(coast):
+                ck.fault(where, f"coast '{coast}' is not two lower-case letters (nc, sc, ec, wc)")
+
+        if terrain is Terrain.IMPASSABLE and (army_list or fleet_list or coasts):
+            ck.fault(where, "an impassable space has no adjacency")
+        if terrain is Terrain.SEA and ("army" in entry or coasts):
+            ck.fault(where, "a sea has fleet adjacency only")
+        if terrain is Terrain.LAND and ("fleet" in entry or coasts):
+            ck.fault(where, "an inland province has army adjacency only")
+        if coasts and terrain is not Terrain.COAST:
+            ck.fault(where, "only a coastal province has named coasts")
+        if coasts and "fleet" in entry:
+            ck.fault(where, "a province with named coasts lists its fleet adjacency per coast")
+        if len(coasts) == 1:
+            ck.fault(where, "a province with named coasts has at least two")
+
+        if terrain in _ARMY_TERRAIN or (terrain is Terrain.POLAR and "army" in entry):
+            army[code] = set(army_list)
+        if coasts:
+            for coast in coasts:
+                fleet[f"{code}/{coast}"] = set(
+                    ck.strings(f"{where} coast '{coast}'", "coasts", coast_table[coast])
+                )
+        elif terrain in _FLEET_TERRAIN or (terrain is Terrain.POLAR and "fleet" in entry):
+            fleet[code] = set(fleet_list)
+
+        coast_aliases = entry.get("coast_aliases") or {}
+        if not isinstance(coast_aliases, Mapping):
+            ck.fault(where, "'coast_aliases' must be a table of written coast -> coast")
+            coast_aliases = {}
+        for written, coast in coast_aliases.items():
+            if coast not in coasts:
+                ck.fault(where, f"coast alias '{written}' names unknown coast '{coast}'")
+            if written in coasts:
+                ck.fault(where, f"coast alias '{written}' is itself a coast")
+        joins = tuple(ck.strings(where, "joins", entry.get("joins")))
+        if terrain is Terrain.CANAL and len(joins) < 2:
+            ck.fault(where, "a canal names the two (or more) seas it joins in 'joins'")
+        if joins and terrain is not Terrain.CANAL:
+            ck.fault(where, "only a canal joins seas")
+        portals: dict[int, str] = {}
+        raw_portals = entry.get("portals") or {}
+        if not isinstance(raw_portals, Mapping):
+            ck.fault(where, "'portals' must be a table of number -> space")
+            raw_portals = {}
+        for number, target in raw_portals.items():
+            if not str(number).isdigit() or int(number) < 1 or not isinstance(target, str):
+                ck.fault(where, f"portal {number!r} must be a number from 1 naming a space")
+                continue
+            portals[int(number)] = target
+        provinces[code] = Province(
+            code=code,
+            name=full_name,
+            terrain=terrain,
+            coasts=coasts,
+            supply_centre=centre,
+            aliases=tuple(ck.strings(where, "aliases", entry.get("aliases"))),
+            portals=portals,
+            coast_aliases=dict(coast_aliases),
+            joins=joins,
+        )
+    return provinces, army, fleet
+
+
+def _check_edges(
+    ck: _Checker,
+    provinces: Mapping[str, Province],
+    army: dict[str, set[str]],
+    fleet: dict[str, set[str]],
+) -> None:
+    """Every adjacency names a real place its unit may stand in, and is listed both ways."""
+    for src, dests in army.items():
+        where = f"province '{src}'"
+        for dst in sorted(dests):
+            if dst not in provinces:
+                ck.fault(where, f"army adjacency to unknown province '{dst}'")
+            elif dst not in army:
+                ck.fault(where, f"army adjacency to '{dst}', where no army may be")
+            elif dst == src:
+                ck.fault(where, "army adjacency to itself")
+            elif src not in army[dst]:
+                ck.fault(where, f"army adjacency to '{dst}' is one-way ({dst} does not list {src})")
+    for src, dests in fleet.items():
+        prov = province_of(src)
+        where = f"province '{prov}'" + (f" coast '{src[len(prov) + 1 :]}'" if prov != src else "")
+        for dst in sorted(dests):
+            target = province_of(dst)
+            if target not in provinces:
+                ck.fault(where, f"fleet adjacency to unknown province '{target}'")
+            elif dst not in fleet:
+                coasts = provinces[target].coasts
+                if dst == target and coasts:
+                    ck.fault(
+                        where,
+                        f"fleet adjacency to '{dst}' must name the coast ({', '.join(coasts)})",
+                    )
+                elif dst != target:
+                    ck.fault(where, f"fleet adjacency to unknown coast '{dst}'")
+                else:
+                    ck.fault(where, f"fleet adjacency to '{dst}', where no fleet may be")
+            elif target == prov:
+                ck.fault(where, "fleet adjacency to itself")
+            elif src not in fleet[dst]:
+                ck.fault(
+                    where, f"fleet adjacency to '{dst}' is one-way ({dst} does not list {src})"
+                )
+    for code, p in provinces.items():
+        for sea in p.joins:
+            if sea not in provinces or provinces[sea].terrain is not Terrain.SEA:
+                ck.fault(f"province '{code}'", f"canal joins '{sea}', which is not a sea")
+            elif sea not in fleet.get(code, ()):
+                ck.fault(
+                    f"province '{code}'", f"canal joins '{sea}' but has no fleet adjacency to it"
+                )
+
+
+def _check_aliases(ck: _Checker, provinces: Mapping[str, Province]) -> None:
+    """A written name may stand for one province only (the parser must never have to guess)."""
+    owner: dict[str, str] = {}
+    for code, p in provinces.items():
+        for written in dict.fromkeys((code, p.name, *p.aliases)):
+            key = _spoken(written)
+            if not key:
+                ck.fault(f"province '{code}'", f"alias {written!r} has no letters")
+                continue
+            other = owner.setdefault(key, code)
+            if other != code:
+                ck.fault(f"province '{code}'", f"alias '{written}' also names province '{other}'")
+
+
+def _check_portals(ck: _Checker, provinces: Mapping[str, Province]) -> None:
+    for code, p in provinces.items():
+        for number, target in sorted(p.portals.items()):
+            if target not in provinces:
+                ck.fault(f"province '{code}'", f"portal {number} leads to unknown space '{target}'")
+            elif provinces[target].terrain is Terrain.IMPASSABLE:
+                ck.fault(f"province '{code}'", f"portal {number} leads to impassable '{target}'")
+
+
+def _read_powers(
+    ck: _Checker,
+    raw: Mapping[str, Any],
+    provinces: Mapping[str, Province],
+    army_edges: Mapping[str, frozenset[str]],
+    fleet_edges: Mapping[str, frozenset[str]],
+) -> dict[str, Power]:
+    powers: dict[str, Power] = {}
+    if not isinstance(raw, Mapping) or not raw:
+        ck.fault("map file", "[powers] is missing")
+        return powers
+    home_owner: dict[str, str] = {}
+    reserved_by: dict[str, str] = {}
+    letters: dict[str, str] = {}
+    occupied: dict[str, str] = {}
+    for name, entry in raw.items():
+        where = f"power '{name}'"
+        if not _POWER.match(name):
+            ck.fault(where, "a power's name is written in upper case")
+        if not isinstance(entry, Mapping):
+            ck.fault(where, "must be a table")
+            continue
+        for key in sorted(set(entry) - _POWER_KEYS):
+            ck.fault(where, f"unknown field '{key}'")
+        letter = entry.get("letter")
+        if not isinstance(letter, str) or len(letter) != 1 or not letter.isupper():
+            ck.fault(where, "'letter' must be one upper-case letter")
+            letter = "?"
+        elif letters.setdefault(letter, name) != name:
+            ck.fault(where, f"letter '{letter}' is also {letters[letter]}'s")
+        adjective = entry.get("adjective")
+        if not isinstance(adjective, str) or not adjective:
+            ck.fault(where, "'adjective' is missing")
+            adjective = name.title()
+
+        homes = ck.strings(where, "homes", entry.get("homes"))
+        for home in homes:
+            if home not in provinces:
+                ck.fault(where, f"home centre '{home}' is not a province")
+            elif not provinces[home].supply_centre:
+                ck.fault(where, f"home centre '{home}' is not a supply centre")
+            elif home_owner.setdefault(home, name) != name:
+                ck.fault(where, f"home centre '{home}' is also a home centre of {home_owner[home]}")
+        builds = ck.strings(where, "builds", entry.get("builds"))
+        for site in builds:
+            if site not in provinces:
+                ck.fault(where, f"build site '{site}' is not a province")
+            elif provinces[site].supply_centre:
+                ck.fault(
+                    where, f"build site '{site}' is a supply centre (list it as home or reserved)"
+                )
+            elif site not in army_edges and not any(
+                province_of(loc) == site for loc in fleet_edges
+            ):
+                ck.fault(where, f"build site '{site}' can hold no unit")
+        reserved = ck.strings(where, "reserved", entry.get("reserved"))
+        for centre in reserved:
+            if centre not in provinces or not provinces[centre].supply_centre:
+                ck.fault(where, f"reserved centre '{centre}' is not a supply centre")
+            elif centre in homes:
+                ck.fault(where, f"reserved centre '{centre}' is already a home centre")
+            elif reserved_by.setdefault(centre, name) != name:
+                ck.fault(
+                    where, f"reserved centre '{centre}' is also reserved to {reserved_by[centre]}"
+                )
+
+        units: list[Unit] = []
+        for written in ck.strings(where, "units", entry.get("units")):
+            parts = written.split()
+            if len(parts) != 2 or parts[0] not in ("A", "F"):
+                ck.fault(where, f"starting unit '{written}' is not written 'A loc' or 'F loc'")
+                continue
+            kind, loc = parts
+            prov = province_of(loc)
+            if prov not in provinces:
+                ck.fault(where, f"starting unit '{written}' is in unknown province '{prov}'")
+                continue
+            if kind == "A" and (loc != prov or prov not in army_edges):
+                ck.fault(
+                    f"province '{prov}'",
+                    f"an army cannot stand at '{loc}' ({name}'s starting unit)",
+                )
+                continue
+            if kind == "F" and loc not in fleet_edges:
+                coasts = provinces[prov].coasts
+                why = (
+                    f"name the coast ({', '.join(coasts)})"
+                    if coasts and loc == prov
+                    else "no fleet may be there"
+                )
+                ck.fault(
+                    f"province '{prov}'",
+                    f"a fleet cannot stand at '{loc}': {why} ({name}'s starting unit)",
+                )
+                continue
+            if occupied.setdefault(prov, name) != name or any(u.province == prov for u in units):
+                ck.fault(f"province '{prov}'", "holds two starting units")
+            units.append(Unit(power=name, kind=kind, loc=loc))
+        home_set = frozenset(h for h in homes if h in provinces)
+        powers[name] = Power(
+            name=name,
+            adjective=adjective,
+            letter=letter,
+            home_centres=home_set,
+            build_sites=home_set | frozenset(builds) | frozenset(reserved),
+            starting_units=tuple(units),
+            build_only=frozenset(builds),
+            reserved_centres=frozenset(reserved),
+        )
+    for centre, power in reserved_by.items():
+        if centre in home_owner:
+            ck.fault(
+                f"power '{power}'",
+                f"reserved centre '{centre}' is a home centre of {home_owner[centre]}",
+            )
+    return powers
+
+
+def _read_crossings(
+    ck: _Checker,
+    raw: Any,
+    army_edges: Mapping[str, frozenset[str]],
+    fleet_edges: Mapping[str, frozenset[str]],
+) -> tuple[tuple[tuple[str, str], tuple[str, str]], ...]:
+    """Pairs of moves that cross (a strait passage over a sea lane); each move must exist."""
+    out: list[tuple[tuple[str, str], tuple[str, str]]] = []
+    if not isinstance(raw, list):
+        ck.fault("map file", "[[crossings]] must be a list of tables")
+        return ()
+
+    def is_move(a: str, b: str) -> bool:
+        if b in army_edges.get(a, ()):
+            return True
+        return any(
+            province_of(src) == a and province_of(dst) == b
+            for src, dests in fleet_edges.items()
+            for dst in dests
+        )
+
+    for n, entry in enumerate(raw, 1):
+        where = f"crossing {n}"
+        moves = entry.get("moves") if isinstance(entry, Mapping) else None
+        if (
+            not isinstance(moves, list)
+            or len(moves) != 2
+            or not all(
+                isinstance(m, list) and len(m) == 2 and all(isinstance(x, str) for x in m)
+                for m in moves
+            )
+        ):
+            ck.fault(where, "'moves' must be two pairs of provinces: [[a, b], [c, d]]")
+            continue
+        (a, b), (c, d) = moves
+        for x, y in ((a, b), (c, d)):
+            if not is_move(x, y):
+                ck.fault(where, f"'{x}' - '{y}' is not a move on this map")
+        out.append(((a, b), (c, d)))
+    return tuple(out)
