@@ -156,14 +156,9 @@ class MailServers:
         pid = _read_pid(self.directory / "spool" / "pid" / "master.pid")
         if pid is None:
             return
-        with open(self.postfix_log, "ab") as log:
-            subprocess.run(
-                ["postfix", "-c", str(self.postfix_config), "stop"],
-                stdin=subprocess.DEVNULL,
-                stdout=log,
-                stderr=log,
-                check=False,
-            )
+        # SIGTERM to the master is what `postfix stop` sends, without its second of polling.
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGTERM)
         _wait_gone(pid)
         _wait_port_closed(self.smtp_port)
 
