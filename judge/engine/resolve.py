@@ -1,0 +1,529 @@
+"""The movement resolver: the DATC's decisions solved by guess and check, with a paradox rule.
+
+Every unit gets one effective order (hold when it has none or its order could not stand).
+Moves, supports and convoys are decisions; `_Resolver.resolve` finds a consistent outcome,
+guessing through circular dependencies and applying the backup rule (circular movement
+succeeds; in a convoy paradox the convoys in the cycle fail, the Szykman rule) when a cycle has
+no single solution.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from judge.engine.geography import Map
+from judge.engine.orders import ARMY, FLEET, Convoy, Hold, Move, Order, Support
+from judge.engine.position import Dislodged, Position, Unit, province_of
+from judge.engine.results import FAILURE, ILLEGAL, SUCCESS, VOID, OrderResult
+from judge.engine.rules import Rules
+from judge.engine.topology import Topology, topology
+
+HOLD, MOVE, SUPPORT, CONVOY = "hold", "move", "support", "convoy"
+_UNRESOLVED, _GUESSING, _RESOLVED = 0, 1, 2
+_KIND_WORD = {"A": "army", "F": "fleet", "AF": "army/fleet"}
+
+
+@dataclass(slots=True, eq=False)
+class _Order:
+    """One unit's effective order, with what validation found out about it."""
+
+    unit: Unit
+    prov: str
+    kind: str = HOLD
+    dest: str = ""  # move: destination province
+    dest_loc: str = ""  # move: destination location (coast for fleets)
+    convoyed: bool = False  # move: goes by convoy
+    target: str = ""  # support/convoy: province of the unit supported or convoyed
+    target_dest: str = ""  # support of a move / convoy: destination province ("" = support hold)
+    supports: list[_Order] = field(default_factory=list)  # matching supports received
+    convoys: list[_Order] = field(default_factory=list)  # matching convoys (for a convoyed move)
+    opponent: _Order | None = None  # head-to-head partner
+    no_convoy: bool = False  # a convoyed move with no chain of convoy orders at all
+    state: int = _UNRESOLVED
+    result: bool = False
+
+
+@dataclass(frozen=True)
+class MovementOutcome:
+    results: Mapping[str, tuple[OrderResult, ...]]
+    units_after: tuple[Unit, ...]
+    dislodged: tuple[Dislodged, ...]
+    contested: frozenset[str]
+
+
+def _unit_name(unit: Unit) -> str:
+    return f"{unit.kind} {unit.loc.upper()}"
+
+
+class _Resolver:
+    def __init__(self, game_map: Map, position: Position, rules: Rules) -> None:
+        self.map = game_map
+        self.topo: Topology = topology(game_map)
+        self.rules = rules
+        self.by_prov: dict[str, _Order] = {}
+        for unit in position.units:
+            self.by_prov[unit.province] = _Order(unit=unit, prov=unit.province)
+        self.moves_into: dict[str, list[_Order]] = {}
+        self.deps: list[_Order] = []
+
+    # --- validation ---------------------------------------------------------------------------
+    def can_reach(self, unit: Unit, prov: str) -> bool:
+        """May `unit` move (or support into) `prov` without a convoy?"""
+        if unit.kind == ARMY:
+            return prov in self.map.army_edges.get(unit.province, ())
+        return bool(self.map.fleet_targets(unit.loc, prov))
+
+    def could_move(self, unit: Unit, prov: str) -> bool:
+        """Could `unit` ever move to `prov` in this phase (by convoy if need be)?"""
+        if self.can_reach(unit, prov):
+            return True
+        return unit.kind == ARMY and self.topo.convoy_possible(unit.province, prov)
+
+    def check_move(self, o: _Order, order: Move) -> str | None:
+        """Fill in a move; return why it is illegal, or None."""
+        unit = o.unit
+        dest_prov = province_of(order.dest)
+        if dest_prov == o.prov:
+            return "a unit cannot move to the province it is in"
+        if unit.kind == FLEET:
+            if order.via_convoy:
+                return "a fleet cannot be convoyed"
+            targets = self.map.fleet_targets(unit.loc, dest_prov)
+            if not targets:
+                return f"a fleet at {unit.loc.upper()} cannot reach {dest_prov.upper()}"
+            if order.dest != dest_prov:
+                if order.dest not in targets:
+                    return f"a fleet at {unit.loc.upper()} cannot reach {order.dest.upper()}"
+                dest_loc = order.dest
+            elif len(targets) > 1:
+                coasts = " or ".join(t.upper() for t in targets)
+                return f"say which coast: {coasts}"
+            else:
+                dest_loc = targets[0]
+            o.kind, o.dest, o.dest_loc = MOVE, dest_prov, dest_loc
+            return None
+        if not self.map.army_may_be_at(dest_prov):
+            return f"an army cannot go to {dest_prov.upper()}"
+        adjacent = dest_prov in self.map.army_edges.get(o.prov, ())
+        if order.via_convoy or not adjacent:
+            if not self.topo.convoy_possible(o.prov, dest_prov):
+                if adjacent:
+                    return f"no convoy route can lead from {o.prov.upper()} to {dest_prov.upper()}"
+                return f"{o.prov.upper()} is not next to {dest_prov.upper()}"
+            o.convoyed = True
+        o.kind, o.dest, o.dest_loc = MOVE, dest_prov, dest_prov
+        return None
+
+    def check_support(self, o: _Order, order: Support) -> str | None:
+        target_prov = province_of(order.target)
+        if target_prov == o.prov:
+            return "a unit cannot support itself"
+        dest_prov = province_of(order.dest) if order.dest else ""
+        reach = dest_prov or target_prov
+        if dest_prov == o.prov:
+            return "a unit cannot support a move into its own province"
+        if dest_prov == target_prov:
+            return "a unit cannot move to the province it is in"
+        if not self.can_reach(o.unit, reach):
+            return f"{_unit_name(o.unit)} cannot reach {reach.upper()}"
+        target = self.by_prov.get(target_prov)
+        if target is not None and dest_prov and not self.could_move(target.unit, dest_prov):
+            return f"{_unit_name(target.unit)} could never move to {dest_prov.upper()}"
+        o.kind, o.target, o.target_dest = SUPPORT, target_prov, dest_prov
+        return None
+
+    def check_convoy(self, o: _Order, order: Convoy) -> str | None:
+        if o.unit.kind != FLEET or o.prov not in self.topo.seas:
+            return "only a fleet at sea can convoy"
+        army_prov = province_of(order.army_loc)
+        dest_prov = province_of(order.dest)
+        if not self.topo.convoy_through(o.prov, army_prov, dest_prov):
+            return f"a fleet in {o.prov.upper()} cannot help convoy {army_prov.upper()} to {dest_prov.upper()}"
+        o.kind, o.target, o.target_dest = CONVOY, army_prov, dest_prov
+        return None
+
+    # --- the decisions ------------------------------------------------------------------------
+    def resolve(self, o: _Order) -> bool:
+        if o.state == _RESOLVED:
+            return o.result
+        if o.state == _GUESSING:
+            if o not in self.deps:
+                self.deps.append(o)
+            return o.result
+        start = len(self.deps)
+        o.result, o.state = False, _GUESSING
+        first = self.adjudicate(o)
+        if len(self.deps) == start:
+            if o.state != _RESOLVED:
+                o.result, o.state = first, _RESOLVED
+            return first
+        if self.deps[start] is not o:
+            self.deps.append(o)
+            o.result = first
+            return first
+        for d in self.deps[start:]:
+            d.state = _UNRESOLVED
+        del self.deps[start:]
+        o.result, o.state = True, _GUESSING
+        second = self.adjudicate(o)
+        if first == second:
+            for d in self.deps[start:]:
+                d.state = _UNRESOLVED
+            del self.deps[start:]
+            o.result, o.state = first, _RESOLVED
+            return first
+        self.backup_rule(start)
+        return self.resolve(o)
+
+    def backup_rule(self, start: int) -> None:
+        cycle = self.deps[start:]
+        del self.deps[start:]
+        convoys = [d for d in cycle if d.kind == CONVOY]
+        for d in cycle:
+            d.state = _UNRESOLVED
+        if convoys:
+            # Szykman: the convoys in a paradox fail, and everything else is decided anew.
+            for d in convoys:
+                d.result, d.state = False, _RESOLVED
+        elif all(d.kind == MOVE for d in cycle):
+            for d in cycle:
+                d.result, d.state = True, _RESOLVED
+        else:
+            for d in cycle:
+                d.result, d.state = False, _RESOLVED
+
+    def adjudicate(self, o: _Order) -> bool:
+        if o.kind == MOVE:
+            return self.adjudicate_move(o)
+        if o.kind == SUPPORT:
+            return not self.support_cut(o)
+        if o.kind == CONVOY:
+            # Attackers are adjudicated, not resolved, so that paradox cycles stay simple.
+            return not any(self.adjudicate_move(m) for m in self.moves_into.get(o.prov, ()))
+        return True
+
+    def adjudicate_move(self, o: _Order) -> bool:
+        if not self.path(o):
+            return False
+        attack = self.attack_strength(o)
+        if o.opponent is not None:
+            if attack <= self.defend_strength(o.opponent):
+                return False
+        elif attack <= self.hold_strength(o.dest):
+            return False
+        for other in self.moves_into[o.dest]:
+            if other is not o and attack <= self.prevent_strength(other):
+                return False
+        return True
+
+    def support_cut(self, o: _Order) -> bool:
+        for attacker in self.moves_into.get(o.prov, ()):
+            if attacker.unit.power == o.unit.power:
+                continue
+            if attacker.prov == (o.target_dest or o.target):
+                if self.resolve(attacker):
+                    return True
+            elif self.path(attacker):
+                return True
+        return False
+
+    def path(self, o: _Order) -> bool:
+        if not o.convoyed:
+            return True
+        fleets = o.convoys
+        if self.rules.convoy_by_all_listed_fleets:
+            if not all(self.resolve(f) for f in fleets):
+                return False
+            usable = {f.prov for f in fleets}
+        else:
+            usable = {f.prov for f in fleets if self.resolve(f)}
+        return self.chain_exists(o.prov, o.dest, usable)
+
+    def chain_exists(self, src: str, dest: str, seas: set[str]) -> bool:
+        reach = self.topo.fleet_reach
+        frontier = deque(s for s in reach[src] if s in seas)
+        seen = set(frontier)
+        while frontier:
+            sea = frontier.popleft()
+            if dest in reach[sea]:
+                return True
+            for nxt in reach[sea]:
+                if nxt in seas and nxt not in seen:
+                    seen.add(nxt)
+                    frontier.append(nxt)
+        return False
+
+    def supports_given(self, o: _Order, exclude_power: str | None = None) -> int:
+        return sum(
+            1
+            for s in o.supports
+            if (exclude_power is None or s.unit.power != exclude_power) and self.resolve(s)
+        )
+
+    def attack_strength(self, o: _Order) -> int:
+        if not self.path(o):
+            return 0
+        there = self.by_prov.get(o.dest)
+        if there is None or (
+            there.kind == MOVE and there.opponent is not o and self.resolve(there)
+        ):
+            return 1 + self.supports_given(o)
+        if there.unit.power == o.unit.power:
+            return 0
+        return 1 + self.supports_given(o, exclude_power=there.unit.power)
+
+    def hold_strength(self, prov: str) -> int:
+        there = self.by_prov.get(prov)
+        if there is None:
+            return 0
+        if there.kind == MOVE:
+            if self.resolve(there):
+                return 0
+            return 0 if self.rules.key_rule else 1
+        return 1 + self.supports_given(there)
+
+    def defend_strength(self, o: _Order) -> int:
+        return 1 + self.supports_given(o)
+
+    def prevent_strength(self, o: _Order) -> int:
+        if not self.path(o):
+            return 0
+        if o.opponent is not None and self.resolve(o.opponent):
+            return 0
+        return 1 + self.supports_given(o)
+
+
+def resolve_movement(
+    game_map: Map,
+    position: Position,
+    orders: Mapping[str, Sequence[Order]],
+    rules: Rules,
+) -> MovementOutcome:
+    """Adjudicate one movement phase."""
+    r = _Resolver(game_map, position, rules)
+    static: dict[tuple[str, int], OrderResult] = {}
+    assigned: dict[str, tuple[str, int]] = {}  # province -> (power, index) of its order
+    duplicates: set[str] = set()
+    pending: list[tuple[_Order, Order, tuple[str, int]]] = []
+
+    for power, power_orders in orders.items():
+        for index, order in enumerate(power_orders):
+            key = (power, index)
+            if not isinstance(order, Hold | Move | Support | Convoy):
+                static[key] = OrderResult(ILLEGAL, "not an order for a movement phase")
+                continue
+            prov = province_of(order.loc)
+            o = r.by_prov.get(prov)
+            if o is None:
+                static[key] = OrderResult(VOID, f"no unit in {prov.upper()}")
+                continue
+            if o.unit.power != power:
+                static[key] = OrderResult(VOID, f"the unit in {prov.upper()} is not {power}'s")
+                continue
+            if order.unit_type is not None and order.unit_type != o.unit.kind:
+                word = _KIND_WORD.get(o.unit.kind, o.unit.kind)
+                static[key] = OrderResult(ILLEGAL, f"the unit in {prov.upper()} is an {word}")
+                continue
+            if prov in assigned:
+                duplicates.add(prov)
+            assigned[prov] = key
+            pending.append((o, order, key))
+
+    for prov in duplicates:
+        for o, order, key in pending:
+            if o.prov == prov:
+                static[key] = OrderResult(VOID, "several orders for one unit: it holds")
+    pending = [p for p in pending if p[0].prov not in duplicates]
+
+    # Moves first: supports and convoys are checked against them.
+    for o, order, key in pending:
+        if isinstance(order, Move):
+            why = r.check_move(o, order)
+            if why:
+                static[key] = OrderResult(ILLEGAL, why)
+    for o, order, key in pending:
+        why = None
+        if isinstance(order, Support):
+            why = r.check_support(o, order)
+        elif isinstance(order, Convoy):
+            why = r.check_convoy(o, order)
+        if why:
+            static[key] = OrderResult(ILLEGAL, why)
+
+    all_orders = list(r.by_prov.values())
+    # Convoys match a convoyed move to the same destination.
+    for o in all_orders:
+        if o.kind == CONVOY:
+            army = r.by_prov.get(o.target)
+            if army and army.kind == MOVE and army.convoyed and army.dest == o.target_dest:
+                army.convoys.append(o)
+    for o in all_orders:
+        if o.kind == MOVE and o.convoyed:
+            seas = {f.prov for f in o.convoys}
+            if not r.chain_exists(o.prov, o.dest, seas):
+                # With no chain of convoy orders the move is not valid: the army holds.
+                o.no_convoy, o.kind = True, HOLD
+    # A convoyed move with no chain at all is no move: the army holds (and may be supported).
+    for o in all_orders:
+        if o.kind == MOVE:
+            r.moves_into.setdefault(o.dest, []).append(o)
+    for o in all_orders:
+        if o.kind == MOVE and not o.convoyed:
+            other = r.by_prov.get(o.dest)
+            if other is not None and other.kind == MOVE and not other.convoyed and other.dest == o.prov:
+                o.opponent = other
+    for o in all_orders:
+        if o.kind != SUPPORT:
+            continue
+        target = r.by_prov.get(o.target)
+        if target is None:
+            continue
+        moving = target.kind == MOVE
+        if o.target_dest:
+            if moving and target.dest == o.target_dest:
+                target.supports.append(o)
+        elif not moving:
+            target.supports.append(o)
+
+    for o in all_orders:
+        if o.kind in (MOVE, SUPPORT, CONVOY):
+            r.resolve(o)
+
+    return _outcome(r, orders, static, pending)
+
+
+def _outcome(
+    r: _Resolver,
+    orders: Mapping[str, Sequence[Order]],
+    static: dict[tuple[str, int], OrderResult],
+    pending: list[tuple[_Order, Order, tuple[str, int]]],
+) -> MovementOutcome:
+    moved: dict[str, _Order] = {}
+    for o in r.by_prov.values():
+        if o.kind == MOVE and o.result:
+            moved[o.dest] = o
+    dislodged_by: dict[str, _Order] = {}
+    units_after: list[Unit] = []
+    for o in r.by_prov.values():
+        if o.kind == MOVE and o.result:
+            u = o.unit
+            units_after.append(Unit(u.power, u.kind, o.dest_loc, u.army_power))
+        elif o.prov in moved:
+            dislodged_by[o.prov] = moved[o.prov]
+        else:
+            units_after.append(o.unit)
+    occupied = {u.province for u in units_after}
+    contested = set()
+    for prov, movers in r.moves_into.items():
+        if prov in occupied:
+            continue
+        if any(not m.result and r.prevent_strength(m) > 0 for m in movers):
+            contested.add(prov)
+    dislodged = []
+    for prov, attacker in dislodged_by.items():
+        unit = r.by_prov[prov].unit
+        dislodged.append(
+            Dislodged(
+                unit=unit,
+                attacker_from=attacker.prov,
+                attacker_convoyed=attacker.convoyed,
+                retreats=retreat_options(
+                    r.map, unit, occupied, contested, attacker.prov, attacker.convoyed
+                ),
+            )
+        )
+
+    by_key = {key: o for o, _order, key in pending}
+    results: dict[str, tuple[OrderResult, ...]] = {}
+    for power, power_orders in orders.items():
+        out = []
+        for index in range(len(power_orders)):
+            key = (power, index)
+            if key in static:
+                out.append(static[key])
+            else:
+                out.append(_result_of(r, by_key[key], dislodged_by))
+        results[power] = tuple(out)
+    return MovementOutcome(
+        results=results,
+        units_after=tuple(units_after),
+        dislodged=tuple(dislodged),
+        contested=frozenset(contested),
+    )
+
+
+def _result_of(r: _Resolver, o: _Order, dislodged_by: dict[str, _Order]) -> OrderResult:
+    attacker = dislodged_by.get(o.prov)
+    by = f"dislodged by {_unit_name(attacker.unit)}" if attacker else ""
+    if o.no_convoy:
+        reason = "no convoy was ordered for this move"
+        return OrderResult(FAILURE, f"{reason}; {by}" if by else reason)
+    if o.kind in (SUPPORT, CONVOY) and not _matched(r, o):
+        return OrderResult(VOID, _mismatch(r, o))
+    if o.kind == MOVE:
+        if o.result:
+            return OrderResult(SUCCESS)
+        if not r.path(o):
+            reason = "the convoy was disrupted"
+        else:
+            there = r.by_prov.get(o.dest)
+            if there is not None and there.unit.power == o.unit.power and not (
+                there.kind == MOVE and there.result
+            ):
+                reason = "a unit cannot dislodge a unit of its own power"
+            else:
+                reason = "bounced"
+        return OrderResult(FAILURE, f"{reason}; {by}" if by else reason)
+    if o.kind == SUPPORT:
+        if attacker:
+            return OrderResult(FAILURE, f"support cut: {by}")
+        return OrderResult(SUCCESS) if o.result else OrderResult(FAILURE, "support cut")
+    if o.kind == CONVOY:
+        if attacker:
+            return OrderResult(FAILURE, by)
+        if not o.result:
+            return OrderResult(FAILURE, "the convoy failed (convoy paradox)")
+        return OrderResult(SUCCESS)
+    return OrderResult(FAILURE, by) if attacker else OrderResult(SUCCESS)
+
+
+def _matched(r: _Resolver, o: _Order) -> bool:
+    target = r.by_prov.get(o.target)
+    if target is None:
+        return False
+    return o in (target.supports if o.kind == SUPPORT else target.convoys)
+
+
+def _mismatch(r: _Resolver, o: _Order) -> str:
+    target = r.by_prov.get(o.target)
+    if target is None:
+        return f"no unit in {o.target.upper()}"
+    if target.kind == MOVE:
+        return f"{_unit_name(target.unit)} was ordered to {target.dest.upper()}"
+    return f"{_unit_name(target.unit)} was not ordered to move there"
+
+
+def retreat_options(
+    game_map: Map,
+    unit: Unit,
+    occupied: set[str],
+    contested: set[str] | frozenset[str],
+    attacker_from: str | None,
+    attacker_convoyed: bool,
+) -> tuple[str, ...]:
+    """Where a dislodged unit may go: next to it, empty, not stood off, not whence it was hit."""
+    if unit.kind == ARMY:
+        candidates = list(game_map.army_edges.get(unit.province, ()))
+    else:
+        candidates = list(game_map.fleet_edges.get(unit.loc, ()))
+    out = []
+    for loc in sorted(candidates):
+        prov = province_of(loc)
+        if prov in occupied or prov in contested:
+            continue
+        if prov == attacker_from and not attacker_convoyed:
+            continue
+        out.append(loc)
+    return tuple(out)

@@ -1,0 +1,33 @@
+"""What an adjudicated phase yields: per-order outcomes and the board after it."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from judge.engine.position import Dislodged, Unit
+
+SUCCESS = "success"
+FAILURE = "failure"
+ILLEGAL = "illegal"
+VOID = "void"
+
+
+@dataclass(frozen=True, slots=True)
+class OrderResult:
+    result: str  # success, failure, illegal or void
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class PhaseResult:
+    phase: str
+    results: Mapping[str, tuple[OrderResult, ...]]  # per power, aligned with the orders given
+    units_after: tuple[Unit, ...]
+    centers_after: Mapping[str, frozenset[str]]
+    next_phase: str
+    dislodged: tuple[Dislodged, ...] = ()
+    contested: frozenset[str] = frozenset()
+    disbanded: tuple[Unit, ...] = ()
+    victory: tuple[str, ...] = ()
+    notes: tuple[str, ...] = field(default=())

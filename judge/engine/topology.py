@@ -1,0 +1,71 @@
+"""Tables derived once per map that the resolver asks often: neighbours and convoy reach."""
+
+from __future__ import annotations
+
+from collections import deque
+from functools import lru_cache
+
+from judge.engine.geography import Map, Terrain
+from judge.engine.position import province_of
+
+
+class Topology:
+    """Province-level neighbourhoods of a map; built once and kept on the map value."""
+
+    def __init__(self, game_map: Map) -> None:
+        self.map = game_map
+        neighbours: dict[str, set[str]] = {p: set() for p in game_map.provinces}
+        fleet_reach: dict[str, set[str]] = {p: set() for p in game_map.provinces}
+        for src, dests in game_map.army_edges.items():
+            neighbours[src].update(dests)
+        for src, dests in game_map.fleet_edges.items():
+            prov = province_of(src)
+            provs = {province_of(d) for d in dests}
+            neighbours[prov].update(provs)
+            fleet_reach[prov].update(provs)
+        self.neighbours = {p: frozenset(n) for p, n in neighbours.items()}
+        self.fleet_reach = {p: frozenset(n) for p, n in fleet_reach.items()}
+        self.seas = frozenset(
+            p for p, prov in game_map.provinces.items() if prov.terrain is Terrain.SEA
+        )
+        self.convoy_possible = lru_cache(maxsize=None)(self._convoy_possible)
+        self.convoy_through = lru_cache(maxsize=None)(self._convoy_through)
+
+    def _sea_component(self, start: str) -> frozenset[str]:
+        """Seas reachable by a chain of fleets starting next to `start`."""
+        seen: set[str] = set()
+        queue = deque(s for s in self.fleet_reach[start] if s in self.seas)
+        seen.update(queue)
+        while queue:
+            sea = queue.popleft()
+            for nxt in self.fleet_reach[sea]:
+                if nxt in self.seas and nxt not in seen:
+                    seen.add(nxt)
+                    queue.append(nxt)
+        return frozenset(seen)
+
+    def _convoy_possible(self, src: str, dst: str) -> bool:
+        """Could some chain of fleets carry an army from `src` to `dst`?"""
+        if src == dst or not self.map.army_may_be_at(dst):
+            return False
+        return any(dst in self.fleet_reach[sea] for sea in self._sea_component(src))
+
+    def _convoy_through(self, sea: str, src: str, dst: str) -> bool:
+        """Could a fleet in `sea` be part of a chain carrying an army from `src` to `dst`?"""
+        if sea not in self.seas or not self._convoy_possible(src, dst):
+            return False
+        before = self._chain_reach(src, sea)
+        after = self._chain_reach(dst, sea)
+        return before and after
+
+    def _chain_reach(self, coast: str, sea: str) -> bool:
+        return sea in self._sea_component(coast)
+
+
+def topology(game_map: Map) -> Topology:
+    """The map's derived tables, built on first use and memoised on the map value itself."""
+    cached = game_map.__dict__.get("_topology")
+    if cached is None:
+        cached = Topology(game_map)
+        object.__setattr__(game_map, "_topology", cached)
+    return cached
