@@ -1,0 +1,109 @@
+"""Loop and abuse guards: never answer automated mail, and cap the replies one address gets a day.
+
+Answering a bounce or an auto-reply can start a mail loop between two robots; the daily cap stops
+anyone (or anything) from making the judge a mail cannon.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from email.utils import getaddresses
+from enum import StrEnum
+
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from judge.clock import now
+from judge.store.models import ReplyCount
+
+# The header every mail of the judge carries; its value is the judge's address.
+LOOP_HEADER = "X-Judge-Loop"
+
+_BOUNCE_LOCALPARTS = {"mailer-daemon", "postmaster", "mail-daemon", "mailerdaemon"}
+
+
+def automated_reason(
+    headers: Mapping[str, str], envelope_from: str | None, own_address: str
+) -> str | None:
+    """Why this mail must get no answer (bounce, auto-reply, list, our own), or None.
+
+    `headers` has lower-case names; `envelope_from` is the SMTP return path if known ('' for <>).
+    """
+    if envelope_from is not None and envelope_from.strip() in ("", "<>"):
+        return "empty return path (a bounce)"
+    return_path = headers.get("return-path")
+    if return_path is not None and return_path.strip() in ("<>", ""):
+        return "empty return path (a bounce)"
+    loop = headers.get(LOOP_HEADER.lower())
+    if loop is not None:
+        return "the judge's own mail"
+    auto = headers.get("auto-submitted")
+    if auto is not None:
+        value = auto.split(";")[0].strip().lower()
+        if value != "no":
+            return f"Auto-Submitted: {value}"
+    precedence = (headers.get("precedence") or "").strip().lower()
+    if precedence in ("bulk", "junk", "list"):
+        return f"Precedence: {precedence}"
+    listed = sorted(name for name in headers if name.startswith("list-"))
+    if listed:
+        return f"mailing-list header {listed[0]}"
+    if "x-autoreply" in headers or "x-autorespond" in headers:
+        return "auto-reply header"
+    suppress = (headers.get("x-auto-response-suppress") or "").lower()
+    if any(word in suppress for word in ("all", "oof", "autoreply")):
+        return "X-Auto-Response-Suppress (an automatic reply)"
+    content_type = (headers.get("content-type") or "").lower()
+    if "multipart/report" in content_type and "delivery-status" in content_type:
+        return "a delivery status report"
+    pairs = getaddresses([headers.get("from", "")])
+    sender = (pairs[0][1] if pairs else "").strip().lower()
+    local = sender.split("@")[0]
+    if local in _BOUNCE_LOCALPARTS:
+        return f"sent by {local}"
+    if own_address and sender == own_address.strip().lower():
+        return "From: is the judge itself"
+    return None
+
+
+class ReplyDecision(StrEnum):
+    """What the daily cap allows for one more reply to an address."""
+
+    SEND = "send"
+    NOTICE = "notice"
+    SILENT = "silent"
+
+
+def reserve_reply(session: Session, address: str, limit: int) -> ReplyDecision:
+    """Count one reply to `address` today and say whether it may go, or the one notice, or nothing.
+
+    Runs in the caller's transaction, so a rolled-back mail leaves the count unchanged.
+    """
+    key = address.strip().lower()
+    day = now().date()
+    row = _locked_row(session, key, day)
+    if row is None:
+        try:
+            with session.begin_nested():
+                session.add(ReplyCount(address=key, day=day, count=0, notice_sent=False))
+                session.flush()
+        except IntegrityError:
+            pass  # another processor counted this address first today
+        row = _locked_row(session, key, day)
+        assert row is not None
+    if limit <= 0 or row.count < limit:
+        row.count += 1
+        return ReplyDecision.SEND
+    if not row.notice_sent:
+        row.notice_sent = True
+        return ReplyDecision.NOTICE
+    return ReplyDecision.SILENT
+
+
+def _locked_row(session: Session, address: str, day: object) -> ReplyCount | None:
+    return session.scalars(
+        select(ReplyCount)
+        .where(ReplyCount.address == address, ReplyCount.day == day)
+        .with_for_update()
+    ).first()
