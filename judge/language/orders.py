@@ -1,0 +1,375 @@
+"""Reading order lines into order values: grammar/orders.lark, resolved against one map.
+
+The parse is LALR with the order values built during the parse (a Transformer handed to Lark),
+so no tree is made. Names are single WORD tokens looked up in the map's NameTable, which keeps
+the grammar the same for every map. The engine only ever sees the values.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any
+
+from lark import Lark, Token, Transformer
+from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+
+from judge.engine.geography import Map
+from judge.engine.orders import (
+    ARMY,
+    FLEET,
+    Build,
+    Convoy,
+    Disband,
+    Hold,
+    Move,
+    Order,
+    Retreat,
+    Support,
+    Waive,
+)
+from judge.language.errors import OrderError, OrderSyntaxError
+from judge.language.names import AmbiguousName, NameLookupError, NameTable, name_table
+from judge.resources import data_dir
+
+__all__ = [
+    "OrderError",
+    "OrderSyntaxError",
+    "ParsedLine",
+    "is_comment",
+    "parse_line",
+    "parse_order",
+    "parse_orders",
+]
+
+_COMMENT_PREFIXES = ("#", "//", ";")
+
+# How each terminal of the grammar is named to a player, in the order they are listed.
+_EXPECTED_WORDS: dict[str, str] = {
+    "WORD": "a province",
+    "UNIT_TYPE": "A or F",
+    "HOLD": "H",
+    "_DASH": "-",
+    "_MOVE": "-",
+    "SUPPORT": "S",
+    "CONVOY": "C",
+    "RETREAT": "R",
+    "DISBAND": "D",
+    "REMOVE": "remove",
+    "BUILD": "B",
+    "WAIVE": "waive",
+    "VIA": "via convoy",
+    "SLASH": "/",
+    "LPAR": "(",
+    "RPAR": ")",
+    "COLON": ":",
+    "$END": "end of line",
+}
+_EXPECTED_RANK = {word: i for i, word in enumerate(dict.fromkeys(_EXPECTED_WORDS.values()))}
+_LAST_TOKEN = re.compile(r"(->|=>|-+>?|[():/,]|[^\W\d_][\w.']*)\s*$")
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedLine:
+    """One non-blank, non-comment line: its order, or the error that stopped it.
+
+    `power` is the power the line was prefixed with (``England: F Lon - Nth``), for the caller
+    to check against the sender; None when the line names none.
+    """
+
+    line_no: int
+    text: str
+    power: str | None
+    order: Order | None
+    error: OrderError | None
+
+
+class _NameFault(Exception):
+    """A name that did not resolve, with the column of its first word (message finished later)."""
+
+    def __init__(self, fault: NameLookupError, column: int, what: str) -> None:
+        super().__init__(fault.message)
+        self.fault = fault
+        self.column = column
+        self.what = what
+
+
+def _unit_letter(token: Token) -> str:
+    return ARMY if token[0] in "aA" else FLEET
+
+
+class _Builder(Transformer[Token, Any]):
+    """Grammar callbacks: each rule's children -> a value; names resolved through `table`."""
+
+    def __init__(self, table: NameTable) -> None:
+        super().__init__(visit_tokens=False)
+        self.table = table
+        self._location: Callable[..., str] = table.location
+
+    # --- locations and units ---------------------------------------------------------------------
+    def coast(self, children: list[Token]) -> tuple[str, ...]:
+        return tuple(children)
+
+    def loc(self, children: list[Any]) -> str:
+        last = children[-1]
+        try:
+            if type(last) is tuple:
+                return self._location(children[:-1], last)
+            return self._location(children)
+        except NameLookupError as fault:
+            raise _NameFault(fault, children[fault.word_index].column, "a province") from None
+
+    def unit_type(self, children: list[Any]) -> tuple[str, str]:
+        return _unit_letter(children[0]), children[1]
+
+    def unit(self, children: list[Any]) -> tuple[str | None, str]:
+        if len(children) == 1:
+            return None, children[0]
+        return _unit_letter(children[0]), children[1]
+
+    # --- actions: (kind, arguments) completed by the unit they follow ------------------------
+    def hold(self, _children: list[Any]) -> tuple[Any, ...]:
+        return (Hold,)
+
+    def move(self, children: list[Any]) -> tuple[Any, ...]:
+        return (Move, children[0], False)
+
+    def move_via(self, children: list[Any]) -> tuple[Any, ...]:
+        return (Move, children[0], True)
+
+    def move_route(self, children: list[Any]) -> tuple[Any, ...]:
+        # A Lon - Nth - Nwy: the route names the convoying seas; the destination comes last.
+        dests = [c for c in children if type(c) is str]
+        return (Move, dests[-1], True)
+
+    def support_hold(self, children: list[Any]) -> tuple[Any, ...]:
+        return (Support, children[1], None)
+
+    def support_move(self, children: list[Any]) -> tuple[Any, ...]:
+        return (Support, children[1], children[2])
+
+    def convoy(self, children: list[Any]) -> tuple[Any, ...]:
+        return (Convoy, children[1], children[2])
+
+    def retreat(self, children: list[Any]) -> tuple[Any, ...]:
+        return (Retreat, children[-1])
+
+    def disband(self, _children: list[Any]) -> tuple[Any, ...]:
+        return (Disband,)
+
+    def build(self, _children: list[Any]) -> tuple[Any, ...]:
+        return (Build,)
+
+    # --- whole orders --------------------------------------------------------------------------
+    def unit_order(self, children: list[Any]) -> Order:
+        unit_type, loc = children[0]
+        return _complete(unit_type, loc, children[1])
+
+    def bare_order(self, children: list[Any]) -> Order:
+        return _complete(None, children[0], children[1])
+
+    def build_first(self, children: list[Any]) -> Order:
+        unit_type, loc = children[1]
+        return Build(unit_type, loc)
+
+    def disband_first(self, children: list[Any]) -> Order:
+        unit_type, loc = children[1]
+        return Disband(unit_type, loc)
+
+    def waive(self, _children: list[Any]) -> Order:
+        return Waive()
+
+    # --- the line: an order, perhaps after the power that gives it ------------------------------
+    def start(self, children: list[Any]) -> tuple[str | None, Order]:
+        return None, children[0]
+
+    def _power(self, token: Token) -> str:
+        try:
+            return self.table.power(str(token))
+        except NameLookupError as fault:
+            raise _NameFault(fault, token.column, "a power") from None
+
+    def with_power(self, children: list[Any]) -> tuple[str | None, Order]:
+        return self._power(children[0]), children[1]
+
+    def with_power_build(self, children: list[Any]) -> tuple[str | None, Order]:
+        unit_type, loc = children[2]
+        return self._power(children[0]), Build(unit_type, loc)
+
+    def with_power_waive(self, children: list[Any]) -> tuple[str | None, Order]:
+        return self._power(children[0]), Waive()
+
+
+def _complete(unit_type: str | None, loc: str, action: tuple[Any, ...]) -> Order:
+    kind = action[0]
+    if kind is Move:
+        return Move(unit_type, loc, action[1], action[2])
+    if kind is Hold:
+        return Hold(unit_type, loc)
+    if kind is Support:
+        target_type, target = action[1]
+        return Support(unit_type, loc, target_type, target, action[2])
+    if kind is Convoy:
+        return Convoy(unit_type, loc, action[1][1], action[2])
+    if kind is Retreat:
+        return Retreat(unit_type, loc, action[1])
+    if kind is Disband:
+        return Disband(unit_type, loc)
+    return Build(unit_type, loc)
+
+
+# --- the parser per map -------------------------------------------------------------------------
+_GRAMMAR: str | None = None
+_PARSERS: dict[int, tuple[NameTable, Lark]] = {}
+_PARSERS_LOCK = threading.Lock()
+
+
+def _grammar() -> str:
+    global _GRAMMAR
+    if _GRAMMAR is None:
+        _GRAMMAR = (data_dir("grammar") / "orders.lark").read_text(encoding="utf-8")
+    return _GRAMMAR
+
+
+def _parser(table: NameTable) -> Lark:
+    """The Lark parser that builds orders against `table`; one per map, built on first use."""
+    entry = _PARSERS.get(id(table))
+    if entry is not None and entry[0] is table:
+        return entry[1]
+    lark = Lark(
+        _grammar(),
+        parser="lalr",
+        lexer="basic",
+        transformer=_Builder(table),
+        propagate_positions=False,
+        maybe_placeholders=False,
+    )
+    with _PARSERS_LOCK:
+        _PARSERS[id(table)] = (table, lark)
+    return lark
+
+
+# --- entry points -------------------------------------------------------------------------------
+def is_comment(line: str) -> bool:
+    """Blank lines and comment lines (#, // or ;) carry no order."""
+    stripped = line.strip()
+    return not stripped or stripped.startswith(_COMMENT_PREFIXES)
+
+
+def _parse(line: str, table: NameTable, lark: Lark, line_no: int) -> tuple[str | None, Order]:
+    text = line
+    if table.hyphen_re is not None and "-" in text:
+        text = table.hyphen_re.sub(_glue_hyphen, text)
+    try:
+        result: tuple[str | None, Order] = lark.parse(text)
+    except _NameFault as fault:
+        raise OrderSyntaxError(_name_error(line, line_no, fault)) from None
+    except UnexpectedInput as exc:
+        raise OrderSyntaxError(_syntax_error(line, line_no, exc)) from None
+    return result
+
+
+def _glue_hyphen(match: re.Match[str]) -> str:
+    return match.group().replace("-", "_")
+
+
+def parse_order(line: str, game_map: Map) -> Order:
+    """One order string (``"F LON - NTH"``) -> its order value; raises OrderSyntaxError."""
+    table = name_table(game_map)
+    return _parse(line, table, _parser(table), 1)[1]
+
+
+def parse_line(line: str, game_map: Map, line_no: int = 1) -> ParsedLine:
+    """One line -> ParsedLine, with the error in it rather than raised."""
+    table = name_table(game_map)
+    return _parse_line(line, table, _parser(table), line_no)
+
+
+def _parse_line(line: str, table: NameTable, lark: Lark, line_no: int) -> ParsedLine:
+    try:
+        power, order = _parse(line, table, lark, line_no)
+    except OrderSyntaxError as exc:
+        return ParsedLine(line_no, line, None, None, exc.error)
+    return ParsedLine(line_no, line, power, order, None)
+
+
+def parse_orders(text: str, game_map: Map) -> list[ParsedLine]:
+    """Every non-blank, non-comment line of `text`, numbered from 1, parsed on its own."""
+    table = name_table(game_map)
+    lark = _parser(table)
+    out: list[ParsedLine] = []
+    for line_no, line in enumerate(text.splitlines(), start=1):
+        if is_comment(line):
+            continue
+        out.append(_parse_line(line.rstrip(), table, lark, line_no))
+    return out
+
+
+# --- errors a player can act on -----------------------------------------------------------------
+def _before(line: str, column: int) -> str:
+    """The token just before `column`, for "expected ... after '-'" (empty at the line start)."""
+    match = _LAST_TOKEN.search(line[: column - 1])
+    return match.group(1) if match else ""
+
+
+def _name_error(line: str, line_no: int, fault: _NameFault) -> OrderError:
+    inner = fault.fault
+    if isinstance(inner, AmbiguousName) or not inner.message.startswith("found "):
+        return OrderError(line_no, fault.column, inner.message, inner.expected)
+    after = _before(line, fault.column)
+    where = f" after {after!r}" if after else ""
+    return OrderError(
+        line_no, fault.column, f"expected {fault.what}{where}, {inner.message}", inner.expected
+    )
+
+
+def _describe(expected: set[str] | frozenset[str]) -> tuple[str, ...]:
+    words = {_EXPECTED_WORDS.get(name, name.lower()) for name in expected}
+    if "D" in words:
+        words.discard("remove")  # the same order as D; listing both only lengthens the line
+    return tuple(sorted(words, key=lambda w: (_EXPECTED_RANK.get(w, 99), w)))
+
+
+def _join_or(words: tuple[str, ...]) -> str:
+    shown = [w if w.startswith(("a ", "end ")) else repr(w) for w in words]
+    if len(shown) <= 1:
+        return "".join(shown)
+    return ", ".join(shown[:-1]) + " or " + shown[-1]
+
+
+def _acceptable(exc: UnexpectedInput) -> set[str] | None:
+    """The terminals the parser would really have taken here (the LALR table lists more)."""
+    interactive = getattr(exc, "interactive_parser", None)
+    if interactive is None:
+        return None
+    try:
+        return set(interactive.accepts())
+    except Exception:  # the name callbacks may refuse a token while trying it: list the table's
+        return None
+
+
+def _syntax_error(line: str, line_no: int, exc: UnexpectedInput) -> OrderError:
+    acceptable = _acceptable(exc)
+    if isinstance(exc, UnexpectedToken):
+        expected = _describe(acceptable if acceptable is not None else exc.expected)
+        token = exc.token
+        if token.type == "$END":
+            column = len(line.rstrip()) + 1
+            found = "the end of the line"
+        else:
+            column = token.column if isinstance(token.column, int) else 1
+            found = repr(line[column - 1 : column - 1 + len(token)])
+    elif isinstance(exc, UnexpectedCharacters):
+        expected = _describe(acceptable if acceptable is not None else set(exc.allowed or ()))
+        column = exc.column
+        found = repr(line[column - 1 : column])
+    else:  # pragma: no cover - the LALR parser raises only the two above
+        expected, column, found = (), 1, "something else"
+    after = _before(line, column)
+    where = f" after {after!r}" if after else ""
+    if not expected:
+        return OrderError(line_no, column, f"unexpected {found}{where}")
+    message = f"expected {_join_or(expected)}{where}, found {found}"
+    return replace(OrderError(line_no, column, message), expected=expected)
