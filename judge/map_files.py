@@ -1,0 +1,137 @@
+"""Reading map files from maps/ (or the wheel's judge/_data/maps) into checked Map values.
+
+The engine stays pure: it only turns data into a Map (`build_map`). Finding, reading and caching
+the files, and the summaries GMs ask for, live here.
+"""
+
+from __future__ import annotations
+
+import functools
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from judge.engine.geography import Map, MapError, Terrain, build_map
+from judge.resources import data_dir
+
+SUFFIX = ".toml"
+
+
+def maps_dir() -> Path:
+    return data_dir("maps")
+
+
+def available_maps() -> list[str]:
+    """The names `load_map` accepts, one per maps/NAME.toml."""
+    return sorted(p.stem for p in maps_dir().glob(f"*{SUFFIX}"))
+
+
+@functools.cache
+def load_map(name: str) -> Map:
+    """The map called `name`, read and checked once per process (maps never change while running)."""
+    if not name or "/" in name or "\\" in name or name.startswith("."):
+        raise MapError(f"no map called {name!r}")
+    path = maps_dir() / f"{name}{SUFFIX}"
+    if not path.is_file():
+        known = ", ".join(available_maps()) or "none"
+        raise MapError(f"no map called {name!r} (known maps: {known})")
+    the_map = load_map_file(path)
+    if the_map.name != name:
+        raise MapError(f"maps/{path.name}: [map] name is {the_map.name!r}, not {name!r}")
+    return the_map
+
+
+def load_map_file(path: Path) -> Map:
+    """A map from any file (tests, a GM's map under construction); faults name the file."""
+    where = f"{path.parent.name}/{path.name}"
+    try:
+        data: dict[str, Any] = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as exc:
+        raise MapError(f"{where}: cannot be read ({exc})") from exc
+    except tomllib.TOMLDecodeError as exc:
+        raise MapError(f"{where}: not valid TOML ({exc})") from exc
+    try:
+        return build_map(data)
+    except MapError as exc:
+        raise exc.prefixed(where) from None
+
+
+def start_case(m: Map) -> dict[str, Any]:
+    """The opening position as an input case of `judge adjudicate` (specs/adjudicate-json.md)."""
+    units = [
+        {"power": power.name, "type": unit.kind, "loc": unit.loc}
+        for power in m.powers.values()
+        for unit in power.starting_units
+    ]
+    return {
+        "variant": m.name,
+        "phase": m.start_phase,
+        "units": units,
+        "centers": {name: sorted(p.home_centres) for name, p in m.powers.items()},
+        "orders": {},
+    }
+
+
+def map_summary(m: Map) -> str:
+    """What `judge map NAME` prints: enough for a GM to check a map before starting a game."""
+    centres = m.supply_centres()
+    by_terrain = {t: m.special_provinces(t) for t in Terrain}
+    passable = len(m.provinces) - len(by_terrain[Terrain.IMPASSABLE])
+    army_moves = sum(len(v) for v in m.army_edges.values())
+    fleet_moves = sum(len(v) for v in m.fleet_edges.values())
+    lines = [
+        f"{m.title} ({m.name})",
+        f"Calendar {m.calendar}, first phase {m.start_phase}; "
+        f"{m.victory_centres} of {len(centres)} supply centres win.",
+        f"{passable} passable spaces ("
+        + ", ".join(
+            f"{len(by_terrain[t])} {t.value}"
+            for t in (Terrain.LAND, Terrain.COAST, Terrain.SEA, Terrain.CANAL, Terrain.POLAR)
+            if by_terrain[t]
+        )
+        + f"); {army_moves} army moves and {fleet_moves} fleet moves (each direction counted).",
+        "",
+        "Powers:",
+    ]
+    for name, power in m.powers.items():
+        units = ", ".join(f"{u.kind} {u.loc}" for u in power.starting_units)
+        lines.append(
+            f"  {name} ({power.adjective}, {power.letter}): homes {', '.join(sorted(power.home_centres))}"
+            f"; units {units or 'none'}"
+        )
+        if power.build_only:
+            lines.append(
+                f"    may also build in {', '.join(sorted(power.build_only))} (not centres)"
+            )
+        if power.reserved_centres:
+            lines.append(
+                f"    alone may build in neutral {', '.join(sorted(power.reserved_centres))}"
+            )
+    lines.append(
+        f"Neutral centres ({len(m.neutral_centres())}): {', '.join(sorted(m.neutral_centres()))}"
+    )
+    special = _special_lines(m, by_terrain)
+    if special:
+        lines += ["", "Special spaces:", *special]
+    return "\n".join(lines)
+
+
+def _special_lines(m: Map, by_terrain: dict[Terrain, tuple[str, ...]]) -> list[str]:
+    out = []
+    multi = sorted(c for c, p in m.provinces.items() if p.coasts)
+    if multi:
+        out.append(
+            "  multi-coast: " + ", ".join(f"{c} ({'/'.join(m.provinces[c].coasts)})" for c in multi)
+        )
+    if by_terrain[Terrain.IMPASSABLE]:
+        out.append(f"  impassable: {', '.join(by_terrain[Terrain.IMPASSABLE])}")
+    for code in by_terrain[Terrain.CANAL]:
+        out.append(f"  canal {code} joins {', '.join(m.provinces[code].joins)}")
+    if by_terrain[Terrain.POLAR]:
+        out.append(f"  polar: {', '.join(by_terrain[Terrain.POLAR])}")
+    for (a, b), (c, d) in m.crossings:
+        out.append(f"  {a}-{b} crosses {c}-{d}")
+    portals = sorted(c for c, p in m.provinces.items() if p.portals)
+    if portals:
+        out.append(f"  spaces with portals: {len(portals)}")
+    return out
