@@ -11,10 +11,13 @@ import importlib.util
 import itertools
 import os
 import shutil
+import smtplib
 import subprocess
 import sys
 import tempfile
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -30,7 +33,10 @@ DEPLOY = ROOT / "deploy"
 MAIL_PASSWORD = "pw-test"
 JUDGE_USER = "judge"
 PLAYERS = tuple(f"player{n}" for n in range(1, 41))
-MAIL_USERS = (JUDGE_USER, "gm", "alice", "bob", *PLAYERS)
+# Spare accounts handed out one per test, so that no test reads mail another test left behind.
+BOXES = tuple(f"box{n}" for n in range(1, 121))
+MAIL_USERS = (JUDGE_USER, "gm", "alice", "bob", *PLAYERS, *BOXES)
+_unused_boxes = iter(BOXES)
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -81,6 +87,90 @@ def mail_servers(mailservers_module: ModuleType) -> Iterator[Any]:
     yield servers
     servers.stop(drain_seconds=5)
     shutil.rmtree(servers.directory, ignore_errors=True)
+
+
+def poll_until(predicate: Callable[[], Any], timeout: float = 20.0, what: str = "condition") -> Any:
+    """Poll `predicate` until it returns something true (which is returned) or time runs out.
+
+    A bounded wait for a condition, never a fixed sleep: fast machines pass at once, slow ones
+    get the whole budget, and a failure says what was awaited.
+    """
+    deadline = time.monotonic() + timeout
+    delay = 0.02
+    while True:
+        value = predicate()
+        if value:
+            return value
+        if time.monotonic() >= deadline:
+            raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+        time.sleep(delay)
+        delay = min(delay * 1.5, 0.25)
+
+
+@dataclass(frozen=True)
+class MailAccount:
+    """One account on the private servers, with the small helpers tests need."""
+
+    address: str
+    password: str
+    servers: Any
+
+    def imap(self) -> Any:
+        """A logged-in IMAPClient (use as a context manager)."""
+        from imapclient import IMAPClient
+
+        client = IMAPClient("127.0.0.1", port=self.servers.imap_port, ssl=False, timeout=30)
+        client.login(self.address, self.password)
+        return client
+
+    def messages(self, folder: str = "INBOX") -> dict[int, bytes]:
+        """Every mail in a folder as raw bytes by UID (read with PEEK: flags stay as they were)."""
+        with self.imap() as client:
+            if not client.folder_exists(folder):
+                return {}
+            client.select_folder(folder, readonly=True)
+            uids = client.search(["ALL"])
+            if not uids:
+                return {}
+            return {u: d[b"BODY[]"] for u, d in client.fetch(uids, ["BODY.PEEK[]"]).items()}
+
+    def count(self, folder: str = "INBOX") -> int:
+        """How many mails a folder holds (a fresh connection, so never a stale view)."""
+        with self.imap() as client:
+            if not client.folder_exists(folder):
+                return 0
+            return int(client.folder_status(folder, [b"MESSAGES"])[b"MESSAGES"])
+
+    def send(self, recipients: list[str], raw: bytes) -> None:
+        """Submit one raw mail from this account to the private Postfix over SMTP."""
+        with smtplib.SMTP("127.0.0.1", self.servers.smtp_port, timeout=30) as smtp:
+            smtp.sendmail(self.address, recipients, raw)
+
+
+@pytest.fixture
+def wait_until() -> Callable[..., Any]:
+    """poll_until: wait, bounded, for a condition (tests take it as a fixture)."""
+    return poll_until
+
+
+@pytest.fixture
+def mail_account(mail_servers: Any) -> MailAccount:
+    """An account no other test of this session has touched."""
+    try:
+        user = next(_unused_boxes)
+    except StopIteration:
+        pytest.fail("the pool of spare mail accounts is used up; raise BOXES in tests/conftest.py")
+    return MailAccount(f"{user}@{mail_servers.domain}", MAIL_PASSWORD, mail_servers)
+
+
+@pytest.fixture
+def make_account(mail_servers: Any) -> Callable[[str], MailAccount]:
+    """Accounts by name (judge, gm, alice, bob, playerN) on the session's servers."""
+
+    def make(user: str) -> MailAccount:
+        return MailAccount(mail_servers.address(user), MAIL_PASSWORD, mail_servers)
+
+    return make
 
 
 class PostgresCluster:

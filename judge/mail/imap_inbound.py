@@ -1,0 +1,312 @@
+"""The IMAP poller: takes mail from a mailbox folder into the inbox, acknowledging only after commit.
+
+One cycle: SELECT the folder, compare UIDVALIDITY with the one stored, FETCH `BODY.PEEK[]` of every
+UID above the last one stored (so the server never marks a mail read on our behalf), store the raw
+bytes and the new last UID in one transaction, and only after that commit flag the mails \\Seen and
+move them to the processed folder. A crash anywhere leaves either a mail not yet stored (fetched
+again next time) or one stored but not moved (moved next time without fetching); re-delivery of the
+same mail is ignored by the inbox. Between cycles the poller waits in IDLE where the server has it,
+else it polls; after a dropped connection it reconnects with exponential backoff.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import socket
+import ssl as ssl_module
+import threading
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from email.parser import BytesHeaderParser
+from email.policy import compat32
+from typing import Any
+
+from imapclient import IMAPClient
+from imapclient.exceptions import IMAPClientError
+from sqlalchemy import Engine
+from sqlalchemy.exc import OperationalError
+
+from judge.store.db import session_scope
+from judge.store.imap_state import read_state, record
+from judge.store.inbox import accept
+
+log = logging.getLogger(__name__)
+
+# IMAP servers may end an IDLE after 30 minutes (RFC 2177): renew it well before.
+IDLE_RENEW_SECONDS = 9 * 60
+# How often a waiting IDLE or poll checks whether it was asked to stop.
+STOP_CHECK_SECONDS = 1.0
+# A batch of fetched mails is stored in one transaction; bounded by count and by size.
+BATCH_COUNT = 50
+BATCH_BYTES = 16 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class ImapSettings:
+    """How to reach one mailbox and where to put mail once it is stored."""
+
+    host: str
+    port: int
+    username: str
+    password: str
+    folder: str = "INBOX"
+    processed_folder: str = "Processed"
+    use_ssl: bool = False
+    starttls: bool = False
+    poll_seconds: float = 30.0
+    timeout_seconds: float = 60.0
+    backoff_initial: float = 1.0
+    backoff_max: float = 60.0
+
+    @property
+    def mailbox_key(self) -> str:
+        """The key of this folder's state row: account, server and folder."""
+        return f"imap://{self.username}@{self.host}:{self.port}/{self.folder}"
+
+
+@dataclass(frozen=True)
+class SyncResult:
+    """What one cycle did: mails newly stored, mails already stored, mails moved out."""
+
+    stored: int
+    duplicates: int
+    moved: int
+
+
+# Anything that means the connection, the server or the database is gone: reconnect, carry on.
+CONNECTION_ERRORS: tuple[type[BaseException], ...] = (
+    OperationalError,
+    OSError,
+    socket.timeout,
+    ssl_module.SSLError,
+    IMAPClientError,
+    EOFError,
+)
+
+
+def envelope_of(raw: bytes) -> tuple[str | None, str | None]:
+    """(envelope sender, envelope recipient) as the delivering server recorded them.
+
+    Dovecot's LMTP writes `Return-Path` and `Delivered-To` (with the +token of a plus-address)
+    at the top of the stored copy; the first of each is the one that server added.
+    """
+    try:
+        headers = BytesHeaderParser(policy=compat32).parsebytes(raw, headersonly=True)
+        sender = headers.get("Return-Path")
+        recipient = headers.get("Delivered-To")
+    except Exception:  # a header block too broken to read has no trustworthy envelope
+        return None, None
+
+    def clean(value: Any) -> str | None:
+        if value is None:
+            return None
+        text = str(value).strip().strip("<>").strip()
+        return text[:998] or None
+
+    return clean(sender), clean(recipient)
+
+
+def batches(
+    uids: Sequence[int], sizes: dict[int, int], count: int, limit: int
+) -> Iterable[list[int]]:
+    """Split UIDs into fetch batches of at most `count` mails and about `limit` bytes."""
+    batch: list[int] = []
+    total = 0
+    for uid in uids:
+        size = sizes.get(uid, 0)
+        if batch and (len(batch) >= count or total + size > limit):
+            yield batch
+            batch, total = [], 0
+        batch.append(uid)
+        total += size
+    if batch:
+        yield batch
+
+
+class ImapPoller:
+    """Moves mail from one IMAP folder into the inbox; `run()` loops until `stop()` is called."""
+
+    def __init__(
+        self,
+        engine: Engine,
+        settings: ImapSettings,
+        *,
+        on_stored: Callable[[list[int]], None] | None = None,
+        client_factory: Callable[[ImapSettings], IMAPClient] | None = None,
+    ) -> None:
+        self.engine = engine
+        self.settings = settings
+        self.on_stored = on_stored
+        self._client_factory = client_factory or _connect
+        self._client: IMAPClient | None = None
+        self._stopping = threading.Event()
+        self.connects = 0
+
+    # --- public -------------------------------------------------------------------------------
+    def stop(self) -> None:
+        """Ask `run()` to return at its next check (within about a second)."""
+        self._stopping.set()
+
+    @property
+    def stopping(self) -> bool:
+        return self._stopping.is_set()
+
+    def run(self) -> None:
+        """Sync, wait for news (IDLE or poll), sync again; reconnect with backoff after drops."""
+        backoff = self.settings.backoff_initial
+        while not self.stopping:
+            try:
+                self.sync_once()
+                backoff = self.settings.backoff_initial
+                self._wait_for_news()
+            except CONNECTION_ERRORS as error:
+                log.warning("IMAP %s: %s; reconnecting in %.1f s", self._where(), error, backoff)
+                self._drop()
+                if self._stopping.wait(backoff):
+                    break
+                backoff = min(backoff * 2, self.settings.backoff_max)
+        self._drop()
+
+    def sync_once(self) -> SyncResult:
+        """One cycle over the folder: store what is new, then flag and move what is stored."""
+        client = self._connection()
+        selected = client.select_folder(self.settings.folder)
+        uidvalidity = int(selected[b"UIDVALIDITY"])
+        key = self.settings.mailbox_key
+        with session_scope(self.engine) as session:
+            known = read_state(session, key)
+        last_uid = known[1] if known is not None and known[0] == uidvalidity else 0
+        if known is not None and known[0] != uidvalidity:
+            log.warning("IMAP %s: UIDVALIDITY changed, rescanning the folder", key)
+
+        present = sorted(int(u) for u in client.search(["UNDELETED"]))
+        stored_before = [u for u in present if u <= last_uid]
+        fresh = [u for u in present if u > last_uid]
+        stored = duplicates = 0
+        moved = self._acknowledge(client, stored_before)
+        if fresh:
+            sizes = {
+                int(uid): int(data.get(b"RFC822.SIZE", 0))
+                for uid, data in client.fetch(fresh, ["RFC822.SIZE"]).items()
+            }
+            for batch in batches(fresh, sizes, BATCH_COUNT, BATCH_BYTES):
+                new_ids, dupes = self._store_batch(client, batch, uidvalidity)
+                stored += len(new_ids)
+                duplicates += dupes
+                if new_ids and self.on_stored is not None:
+                    self.on_stored(new_ids)
+                moved += self._acknowledge(client, batch)
+        return SyncResult(stored=stored, duplicates=duplicates, moved=moved)
+
+    # --- steps --------------------------------------------------------------------------------
+    def _store_batch(
+        self, client: IMAPClient, uids: list[int], uidvalidity: int
+    ) -> tuple[list[int], int]:
+        """Fetch one batch and commit it with the new last UID; nothing is acknowledged yet."""
+        fetched = client.fetch(uids, ["BODY.PEEK[]"])
+        new_ids: list[int] = []
+        duplicates = 0
+        with session_scope(self.engine) as session:
+            for uid in uids:
+                data = fetched.get(uid)
+                raw = None if data is None else data.get(b"BODY[]")
+                if raw is None:
+                    # Expunged by someone else between SEARCH and FETCH: nothing to store.
+                    continue
+                sender, recipient = envelope_of(raw)
+                row_id, is_new = accept(
+                    session, raw, source="imap", envelope_to=recipient, envelope_from=sender
+                )
+                if is_new:
+                    new_ids.append(row_id)
+                else:
+                    duplicates += 1
+            record(session, self.settings.mailbox_key, uidvalidity, max(uids))
+        return new_ids, duplicates
+
+    def _acknowledge(self, client: IMAPClient, uids: list[int]) -> int:
+        """Flag stored mails \\Seen and move them to the processed folder."""
+        if not uids:
+            return 0
+        client.add_flags(uids, [b"\\Seen"], silent=True)
+        if client.has_capability("MOVE"):
+            client.move(uids, self.settings.processed_folder)
+        else:
+            client.copy(uids, self.settings.processed_folder)
+            client.delete_messages(uids, silent=True)
+            if client.has_capability("UIDPLUS"):
+                client.uid_expunge(uids)
+            else:
+                client.expunge()
+        return len(uids)
+
+    def _wait_for_news(self) -> None:
+        """Return when the folder may hold new mail, when IDLE needs renewing, or on stop."""
+        client = self._connection()
+        if not client.has_capability("IDLE"):
+            self._stopping.wait(self.settings.poll_seconds)
+            return
+        # Mail that arrived during the sync may have been announced in a response already read
+        # and dropped; IDLE would not announce it again. Look once more before waiting.
+        if client.search(["UNDELETED"]):
+            return
+        client.idle()
+        try:
+            waited = 0.0
+            while not self.stopping and waited < IDLE_RENEW_SECONDS:
+                responses = client.idle_check(timeout=STOP_CHECK_SECONDS)
+                if any(_is_news(r) for r in responses):
+                    return
+                waited += STOP_CHECK_SECONDS
+        finally:
+            client.idle_done()
+
+    # --- connection ---------------------------------------------------------------------------
+    def _connection(self) -> IMAPClient:
+        if self._client is None:
+            client = self._client_factory(self.settings)
+            try:
+                if self.settings.starttls:
+                    client.starttls(ssl_module.create_default_context())
+                client.login(self.settings.username, self.settings.password)
+                if not client.folder_exists(self.settings.processed_folder):
+                    with contextlib.suppress(IMAPClientError):
+                        client.create_folder(self.settings.processed_folder)
+            except BaseException:
+                with contextlib.suppress(Exception):
+                    client.shutdown()
+                raise
+            self._client = client
+            self.connects += 1
+        return self._client
+
+    def _drop(self) -> None:
+        client, self._client = self._client, None
+        if client is None:
+            return
+        with contextlib.suppress(Exception):
+            client.logout()
+        with contextlib.suppress(Exception):
+            client.shutdown()
+
+    def _where(self) -> str:
+        return f"{self.settings.username}@{self.settings.host}:{self.settings.port}"
+
+
+def _connect(settings: ImapSettings) -> IMAPClient:
+    """A fresh connection (login comes after, in the poller)."""
+    return IMAPClient(
+        settings.host,
+        port=settings.port,
+        ssl=settings.use_ssl,
+        timeout=settings.timeout_seconds,
+    )
+
+
+def _is_news(response: Any) -> bool:
+    """Whether an untagged IDLE response announces new mail (removals by others do not count)."""
+    if isinstance(response, tuple) and len(response) >= 2:
+        kind = response[1]
+        return kind in (b"EXISTS", b"RECENT")
+    return False
