@@ -30,7 +30,9 @@ def update_centres(
     return {p: frozenset(c) for p, c in out.items()}
 
 
-def winners(game_map: Map, units: Sequence[Unit], centers: Mapping[str, frozenset[str]], rules: Rules) -> tuple[str, ...]:
+def winners(
+    game_map: Map, units: Sequence[Unit], centers: Mapping[str, frozenset[str]], rules: Rules
+) -> tuple[str, ...]:
     need = rules.victory_count or game_map.victory_centres
     if rules.victory_by_units:
         counts: dict[str, int] = {}

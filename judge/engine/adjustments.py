@@ -25,7 +25,9 @@ class AdjustmentOutcome:
     disbanded: tuple[Unit, ...]
 
 
-def adjustment_counts(units: Iterable[Unit], centers: Mapping[str, frozenset[str]]) -> dict[str, int]:
+def adjustment_counts(
+    units: Iterable[Unit], centers: Mapping[str, frozenset[str]]
+) -> dict[str, int]:
     """Builds (positive) or disbands (negative) each power is due."""
     counts: dict[str, int] = {power: len(owned) for power, owned in centers.items()}
     for unit in units:
@@ -44,7 +46,9 @@ def free_build_sites(
     return sorted(p for p in info.build_sites if p in owned and p not in occupied)
 
 
-def adjustments_due(game_map: Map, units: Sequence[Unit], centers: Mapping[str, frozenset[str]]) -> bool:
+def adjustments_due(
+    game_map: Map, units: Sequence[Unit], centers: Mapping[str, frozenset[str]]
+) -> bool:
     for power, count in adjustment_counts(units, centers).items():
         if count < 0 or (count > 0 and free_build_sites(game_map, power, units, centers)):
             return True
@@ -114,6 +118,7 @@ def resolve_adjustments(
     occupied = {u.province for u in units}
     results: dict[str, tuple[OrderResult, ...]] = {}
     removed: list[Unit] = []
+    built: set[str] = set()
     for power, power_orders in orders.items():
         due = counts.get(power, 0)
         owned = position.centers.get(power, frozenset())
@@ -131,12 +136,20 @@ def resolve_adjustments(
                     done += 1
                     out.append(OrderResult(SUCCESS))
                     continue
+                if province_of(order.loc) in built:
+                    out.append(
+                        OrderResult(
+                            VOID, f"a unit is already built in {province_of(order.loc).upper()}"
+                        )
+                    )
+                    continue
                 why = _check_build(game_map, power, order, occupied, owned)
                 if why:
                     out.append(OrderResult(ILLEGAL, why))
                     continue
                 done += 1
                 occupied.add(province_of(order.loc))
+                built.add(province_of(order.loc))
                 loc = province_of(order.loc) if order.unit_type == ARMY else order.loc
                 units.append(Unit(power, order.unit_type or ARMY, loc))
                 out.append(OrderResult(SUCCESS))
@@ -148,9 +161,6 @@ def resolve_adjustments(
                 unit = next((u for u in units if u.province == prov), None)
                 if unit is None or unit.power != power:
                     out.append(OrderResult(VOID, f"{power} has no unit in {prov.upper()}"))
-                    continue
-                if order.unit_type is not None and order.unit_type != unit.kind:
-                    out.append(OrderResult(ILLEGAL, f"the unit in {prov.upper()} is not of that type"))
                     continue
                 if done >= -due:
                     out.append(OrderResult(VOID, f"only {-due} disband(s) due"))

@@ -51,7 +51,9 @@ def parse_phase(name: str, calendar: str = "standard") -> Phase:
     season, year, kind = match.groups()
     valid = {"S": "MR", "F": "MR", "W": "A"}[season]
     if kind not in valid:
-        raise PhaseError(f"phase {name!r}: {_SEASON_NAMES[season]} has no {_KIND_NAMES[kind]} phase")
+        raise PhaseError(
+            f"phase {name!r}: {_SEASON_NAMES[season]} has no {_KIND_NAMES[kind]} phase"
+        )
     return Phase(season, int(year), kind)
 
 

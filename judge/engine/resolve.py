@@ -22,7 +22,6 @@ from judge.engine.topology import Topology, topology
 
 HOLD, MOVE, SUPPORT, CONVOY = "hold", "move", "support", "convoy"
 _UNRESOLVED, _GUESSING, _RESOLVED = 0, 1, 2
-_KIND_WORD = {"A": "army", "F": "fleet", "AF": "army/fleet"}
 
 
 @dataclass(slots=True, eq=False)
@@ -37,6 +36,7 @@ class _Order:
     convoyed: bool = False  # move: goes by convoy
     target: str = ""  # support/convoy: province of the unit supported or convoyed
     target_dest: str = ""  # support of a move / convoy: destination province ("" = support hold)
+    target_coast: str = ""  # support of a move naming a coast: that location, which must match
     supports: list[_Order] = field(default_factory=list)  # matching supports received
     convoys: list[_Order] = field(default_factory=list)  # matching convoys (for a convoyed move)
     opponent: _Order | None = None  # head-to-head partner
@@ -67,6 +67,9 @@ class _Resolver:
             self.by_prov[unit.province] = _Order(unit=unit, prov=unit.province)
         self.moves_into: dict[str, list[_Order]] = {}
         self.deps: list[_Order] = []
+        self.fleet_seas = {
+            u.province for u in position.units if u.kind == FLEET and u.province in self.topo.seas
+        }
 
     # --- validation ---------------------------------------------------------------------------
     def can_reach(self, unit: Unit, prov: str) -> bool:
@@ -75,13 +78,50 @@ class _Resolver:
             return prov in self.map.army_edges.get(unit.province, ())
         return bool(self.map.fleet_targets(unit.loc, prov))
 
-    def could_move(self, unit: Unit, prov: str) -> bool:
-        """Could `unit` ever move to `prov` in this phase (by convoy if need be)?"""
+    def could_move(self, unit: Unit, prov: str, supporter: str = "") -> bool:
+        """Could `unit` ever move to `prov` (by convoy if need be, not through `supporter`)?"""
         if self.can_reach(unit, prov):
             return True
-        return unit.kind == ARMY and self.topo.convoy_possible(unit.province, prov)
+        if unit.kind != ARMY or not self.topo.convoy_possible(unit.province, prov):
+            return False
+        return self.chain_exists(unit.province, prov, self.fleet_seas - {supporter})
 
-    def check_move(self, o: _Order, order: Move) -> str | None:
+    def convoy_could_carry(self, src: str, dest: str, via: str | None = None) -> bool:
+        """Could the fleets now at sea carry an army from `src` to `dest`?
+
+        With `via`, the fleet there must be needed on some route: it lies on a route with no
+        shortcut (DATC 4.E.1 and 6.G.19: a convoy by a fleet no route needs is illegal).
+        """
+        if not self.topo.convoy_possible(src, dest):
+            return False
+        if via is None:
+            return self.chain_exists(src, dest, self.fleet_seas)
+        return self.needed_on_route(src, dest, via)
+
+    def needed_on_route(self, src: str, dest: str, via: str) -> bool:
+        reach = self.topo.fleet_reach
+        seas = self.fleet_seas
+        if via not in seas:
+            return False
+
+        def extend(path: list[str]) -> bool:
+            last = path[-1]
+            if dest in reach[last]:
+                return via in path
+            for nxt in reach[last]:
+                if nxt not in seas or nxt in path or src in reach[nxt]:
+                    continue
+                if any(nxt in reach[earlier] for earlier in path[:-1]):
+                    continue  # a shortcut: some fleet on this route would be unneeded
+                path.append(nxt)
+                if extend(path):
+                    return True
+                path.pop()
+            return False
+
+        return any(extend([first]) for first in reach[src] if first in seas)
+
+    def check_move(self, o: _Order, order: Move, convoy_intended: bool = False) -> str | None:
         """Fill in a move; return why it is illegal, or None."""
         unit = o.unit
         dest_prov = province_of(order.dest)
@@ -107,8 +147,8 @@ class _Resolver:
         if not self.map.army_may_be_at(dest_prov):
             return f"an army cannot go to {dest_prov.upper()}"
         adjacent = dest_prov in self.map.army_edges.get(o.prov, ())
-        if order.via_convoy or not adjacent:
-            if not self.topo.convoy_possible(o.prov, dest_prov):
+        if order.via_convoy or convoy_intended or not adjacent:
+            if not self.convoy_could_carry(o.prov, dest_prov):
                 if adjacent:
                     return f"no convoy route can lead from {o.prov.upper()} to {dest_prov.upper()}"
                 return f"{o.prov.upper()} is not next to {dest_prov.upper()}"
@@ -129,9 +169,11 @@ class _Resolver:
         if not self.can_reach(o.unit, reach):
             return f"{_unit_name(o.unit)} cannot reach {reach.upper()}"
         target = self.by_prov.get(target_prov)
-        if target is not None and dest_prov and not self.could_move(target.unit, dest_prov):
+        if target is not None and dest_prov and not self.could_move(target.unit, dest_prov, o.prov):
             return f"{_unit_name(target.unit)} could never move to {dest_prov.upper()}"
         o.kind, o.target, o.target_dest = SUPPORT, target_prov, dest_prov
+        if order.dest and order.dest != dest_prov:
+            o.target_coast = order.dest
         return None
 
     def check_convoy(self, o: _Order, order: Convoy) -> str | None:
@@ -139,7 +181,10 @@ class _Resolver:
             return "only a fleet at sea can convoy"
         army_prov = province_of(order.army_loc)
         dest_prov = province_of(order.dest)
-        if not self.topo.convoy_through(o.prov, army_prov, dest_prov):
+        army = self.by_prov.get(army_prov)
+        if army is not None and army.unit.kind != ARMY:
+            return "only armies can be convoyed"
+        if not self.convoy_could_carry(army_prov, dest_prov, via=o.prov):
             return f"a fleet in {o.prov.upper()} cannot help convoy {army_prov.upper()} to {dest_prov.upper()}"
         o.kind, o.target, o.target_dest = CONVOY, army_prov, dest_prov
         return None
@@ -232,6 +277,8 @@ class _Resolver:
     def path(self, o: _Order) -> bool:
         if not o.convoyed:
             return True
+        if o.no_convoy:
+            return False
         fleets = o.convoys
         if self.rules.convoy_by_all_listed_fleets:
             if not all(self.resolve(f) for f in fleets):
@@ -241,13 +288,14 @@ class _Resolver:
             usable = {f.prov for f in fleets if self.resolve(f)}
         return self.chain_exists(o.prov, o.dest, usable)
 
-    def chain_exists(self, src: str, dest: str, seas: set[str]) -> bool:
+    def chain_exists(self, src: str, dest: str, seas: set[str], to_sea: bool = False) -> bool:
+        """Is there a chain of the given seas from `src` to `dest` (or to the sea `dest`)?"""
         reach = self.topo.fleet_reach
         frontier = deque(s for s in reach[src] if s in seas)
         seen = set(frontier)
         while frontier:
             sea = frontier.popleft()
-            if dest in reach[sea]:
+            if (sea == dest) if to_sea else (dest in reach[sea]):
                 return True
             for nxt in reach[sea]:
                 if nxt in seas and nxt not in seen:
@@ -322,35 +370,42 @@ def resolve_movement(
             if o.unit.power != power:
                 static[key] = OrderResult(VOID, f"the unit in {prov.upper()} is not {power}'s")
                 continue
-            if order.unit_type is not None and order.unit_type != o.unit.kind:
-                word = _KIND_WORD.get(o.unit.kind, o.unit.kind)
-                static[key] = OrderResult(ILLEGAL, f"the unit in {prov.upper()} is an {word}")
-                continue
+            # A wrong unit type in an order is ignored (DATC 4.C.2): the unit is known by place.
             if prov in assigned:
                 duplicates.add(prov)
             assigned[prov] = key
             pending.append((o, order, key))
 
     for prov in duplicates:
-        for o, order, key in pending:
+        for o, _order, key in pending:
             if o.prov == prov:
                 static[key] = OrderResult(VOID, "several orders for one unit: it holds")
     pending = [p for p in pending if p[0].prov not in duplicates]
 
-    # Moves first: supports and convoys are checked against them.
+    # Convoys first (a convoy by the army's own power shows that the army goes by sea, DATC
+    # 4.A.3), then moves, then supports, which are checked against the moves.
+    for o, order, key in pending:
+        if isinstance(order, Convoy):
+            why = r.check_convoy(o, order)
+            if why:
+                static[key] = OrderResult(ILLEGAL, why)
+    own_convoys = {
+        (o.target, o.target_dest)
+        for o in r.by_prov.values()
+        if o.kind == CONVOY
+        and (army := r.by_prov.get(o.target))
+        and army.unit.power == o.unit.power
+    }
     for o, order, key in pending:
         if isinstance(order, Move):
-            why = r.check_move(o, order)
+            why = r.check_move(o, order, (o.prov, province_of(order.dest)) in own_convoys)
             if why:
                 static[key] = OrderResult(ILLEGAL, why)
     for o, order, key in pending:
-        why = None
         if isinstance(order, Support):
             why = r.check_support(o, order)
-        elif isinstance(order, Convoy):
-            why = r.check_convoy(o, order)
-        if why:
-            static[key] = OrderResult(ILLEGAL, why)
+            if why:
+                static[key] = OrderResult(ILLEGAL, why)
 
     all_orders = list(r.by_prov.values())
     # Convoys match a convoyed move to the same destination.
@@ -363,16 +418,20 @@ def resolve_movement(
         if o.kind == MOVE and o.convoyed:
             seas = {f.prov for f in o.convoys}
             if not r.chain_exists(o.prov, o.dest, seas):
-                # With no chain of convoy orders the move is not valid: the army holds.
-                o.no_convoy, o.kind = True, HOLD
-    # A convoyed move with no chain at all is no move: the army holds (and may be supported).
+                # No chain of convoy orders: the move fails, and has no effect anywhere.
+                o.no_convoy = True
     for o in all_orders:
-        if o.kind == MOVE:
+        if o.kind == MOVE and not o.no_convoy:
             r.moves_into.setdefault(o.dest, []).append(o)
     for o in all_orders:
         if o.kind == MOVE and not o.convoyed:
             other = r.by_prov.get(o.dest)
-            if other is not None and other.kind == MOVE and not other.convoyed and other.dest == o.prov:
+            if (
+                other is not None
+                and other.kind == MOVE
+                and not other.convoyed
+                and other.dest == o.prov
+            ):
                 o.opponent = other
     for o in all_orders:
         if o.kind != SUPPORT:
@@ -383,7 +442,8 @@ def resolve_movement(
         moving = target.kind == MOVE
         if o.target_dest:
             if moving and target.dest == o.target_dest:
-                target.supports.append(o)
+                if not o.target_coast or o.target_coast == target.dest_loc:
+                    target.supports.append(o)
         elif not moving:
             target.supports.append(o)
 
@@ -469,8 +529,10 @@ def _result_of(r: _Resolver, o: _Order, dislodged_by: dict[str, _Order]) -> Orde
             reason = "the convoy was disrupted"
         else:
             there = r.by_prov.get(o.dest)
-            if there is not None and there.unit.power == o.unit.power and not (
-                there.kind == MOVE and there.result
+            if (
+                there is not None
+                and there.unit.power == o.unit.power
+                and not (there.kind == MOVE and there.result)
             ):
                 reason = "a unit cannot dislodge a unit of its own power"
             else:

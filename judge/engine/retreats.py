@@ -46,13 +46,16 @@ def resolve_retreats(
             prov = province_of(order.loc)
             d = by_prov.get(prov)
             if d is None:
-                results[key] = OrderResult(VOID, f"no dislodged unit in {prov.upper()}")
+                on_board = position.unit_in(prov)
+                if on_board is not None and on_board.power == power:
+                    results[key] = OrderResult(
+                        ILLEGAL, f"the unit in {prov.upper()} was not dislodged"
+                    )
+                else:
+                    results[key] = OrderResult(VOID, f"no dislodged unit in {prov.upper()}")
                 continue
             if d.unit.power != power:
                 results[key] = OrderResult(VOID, f"the unit in {prov.upper()} is not {power}'s")
-                continue
-            if order.unit_type is not None and order.unit_type != d.unit.kind:
-                results[key] = OrderResult(ILLEGAL, f"the unit in {prov.upper()} is not of that type")
                 continue
             if prov in chosen:
                 earlier, _ = chosen[prov]
@@ -85,7 +88,9 @@ def resolve_retreats(
             results[key] = OrderResult(SUCCESS)
             disbanded.append(d.unit)
         elif targets[province_of(dest)] > 1:
-            results[key] = OrderResult(FAILURE, f"bounced in {province_of(dest).upper()}; disbanded")
+            results[key] = OrderResult(
+                FAILURE, f"bounced in {province_of(dest).upper()}; disbanded"
+            )
             disbanded.append(d.unit)
         else:
             results[key] = OrderResult(SUCCESS)

@@ -29,7 +29,6 @@ class Topology:
             p for p, prov in game_map.provinces.items() if prov.terrain is Terrain.SEA
         )
         self.convoy_possible = lru_cache(maxsize=None)(self._convoy_possible)
-        self.convoy_through = lru_cache(maxsize=None)(self._convoy_through)
 
     def _sea_component(self, start: str) -> frozenset[str]:
         """Seas reachable by a chain of fleets starting next to `start`."""
@@ -49,17 +48,6 @@ class Topology:
         if src == dst or not self.map.army_may_be_at(dst):
             return False
         return any(dst in self.fleet_reach[sea] for sea in self._sea_component(src))
-
-    def _convoy_through(self, sea: str, src: str, dst: str) -> bool:
-        """Could a fleet in `sea` be part of a chain carrying an army from `src` to `dst`?"""
-        if sea not in self.seas or not self._convoy_possible(src, dst):
-            return False
-        before = self._chain_reach(src, sea)
-        after = self._chain_reach(dst, sea)
-        return before and after
-
-    def _chain_reach(self, coast: str, sea: str) -> bool:
-        return sea in self._sea_component(coast)
 
 
 def topology(game_map: Map) -> Topology:

@@ -1,0 +1,235 @@
+"""The offline adjudication interface: one JSON case in, one JSON result out.
+
+The format is specified in docs/ADJUDICATE.md. Input that is not a valid case raises CaseError
+with a one-line message naming the field and the value; orders that cannot be read are results
+(``illegal``, with the reader's message), not errors.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from judge.engine.adjudicate import adjudicate
+from judge.engine.calendar import PhaseError, parse_phase
+from judge.engine.geography import Map, MapError
+from judge.engine.orders import Order
+from judge.engine.position import Dislodged, Position, Unit, province_of
+from judge.engine.results import ILLEGAL, OrderResult, PhaseResult
+from judge.engine.rules import Rules, UnknownRuleSet, rules_from_names
+from judge.language.orders import OrderSyntaxError, parse_order
+from judge.map_files import load_map
+
+UNIT_TYPES = ("A", "F", "AF")
+
+
+class CaseError(ValueError):
+    """A case that cannot be adjudicated: the message names the field and the value."""
+
+
+def _expect(cond: bool, message: str) -> None:
+    if not cond:
+        raise CaseError(message)
+
+
+def _load_variant(name: Any) -> Map:
+    _expect(isinstance(name, str) and name != "", f"variant: expected a map name, got {name!r}")
+    try:
+        return load_map(name)
+    except (FileNotFoundError, KeyError, MapError) as exc:
+        raise CaseError(f"variant: unknown variant {name!r} ({exc})") from None
+
+
+def _rules(names: Any) -> Rules:
+    if isinstance(names, str):
+        names = [n for n in names.split(",") if n.strip()]
+    _expect(
+        isinstance(names, list) and all(isinstance(n, str) for n in names),
+        f"rules: expected a list of rule set names, got {names!r}",
+    )
+    try:
+        return rules_from_names(names)
+    except UnknownRuleSet as exc:
+        raise CaseError(f"rules: {exc}") from None
+
+
+def _unit(game_map: Map, raw: Any, field: str) -> Unit:
+    _expect(isinstance(raw, Mapping), f"{field}: expected an object, got {raw!r}")
+    power, kind, loc = raw.get("power"), raw.get("type"), raw.get("loc")
+    _expect(
+        isinstance(power, str) and power != "",
+        f"{field}.power: expected a power name, got {power!r}",
+    )
+    _expect(kind in UNIT_TYPES, f"{field}.type: expected A, F or AF, got {kind!r}")
+    _expect(isinstance(loc, str), f"{field}.loc: expected a location, got {loc!r}")
+    loc = loc.strip().lower()
+    _expect(game_map.is_location(loc), f"{field}.loc: {loc!r} is not a location on {game_map.name}")
+    if kind == "A":
+        _expect(game_map.army_may_be_at(loc), f"{field}.loc: an army cannot stand in {loc!r}")
+    elif kind == "F":
+        _expect(game_map.fleet_may_be_at(loc), f"{field}.loc: a fleet cannot stand in {loc!r}")
+    army_power = raw.get("army_power")
+    _expect(
+        army_power is None or isinstance(army_power, str), f"{field}.army_power: {army_power!r}"
+    )
+    return Unit(power.upper(), kind, loc, army_power.upper() if army_power else None)
+
+
+def _province(game_map: Map, raw: Any, field: str) -> str:
+    _expect(isinstance(raw, str), f"{field}: expected a province code, got {raw!r}")
+    code = raw.strip().lower()
+    _expect(code in game_map.provinces, f"{field}: {raw!r} is not a province of {game_map.name}")
+    return code
+
+
+def read_case(
+    case: Any, *, variant: str | None = None, rules: list[str] | None = None
+) -> tuple[Map, Position, dict[str, list[str]], Rules]:
+    """Check a case and turn it into engine values; the order texts are returned unread."""
+    _expect(isinstance(case, Mapping), f"case: expected a JSON object, got {type(case).__name__}")
+    game_map = _load_variant(case.get("variant", variant or "standard"))
+    rule_values = _rules(case.get("rules", rules or []))
+    phase = case.get("phase")
+    _expect(isinstance(phase, str), f"phase: expected a phase name such as S1901M, got {phase!r}")
+    try:
+        phase = parse_phase(phase, game_map.calendar).name
+    except PhaseError as exc:
+        raise CaseError(f"phase: {exc}") from None
+
+    raw_units = case.get("units", [])
+    _expect(isinstance(raw_units, list), f"units: expected a list, got {raw_units!r}")
+    units = tuple(_unit(game_map, u, f"units[{i}]") for i, u in enumerate(raw_units))
+    seen: dict[str, int] = {}
+    for i, unit in enumerate(units):
+        _expect(unit.province not in seen, f"units[{i}].loc: {unit.province!r} holds two units")
+        seen[unit.province] = i
+
+    raw_centers = case.get("centers", {})
+    _expect(isinstance(raw_centers, Mapping), f"centers: expected an object, got {raw_centers!r}")
+    centers: dict[str, frozenset[str]] = {}
+    scs = game_map.supply_centres()
+    for power, owned in raw_centers.items():
+        _expect(isinstance(owned, list), f"centers.{power}: expected a list, got {owned!r}")
+        codes = {_province(game_map, c, f"centers.{power}") for c in owned}
+        for code in codes:
+            _expect(code in scs, f"centers.{power}: {code!r} is not a supply centre")
+        centers[power.upper()] = frozenset(codes)
+
+    raw_dislodged = case.get("dislodged", [])
+    _expect(isinstance(raw_dislodged, list), f"dislodged: expected a list, got {raw_dislodged!r}")
+    dislodged = []
+    for i, d in enumerate(raw_dislodged):
+        unit = _unit(game_map, d, f"dislodged[{i}]")
+        attacker = d.get("attacker_from")
+        if attacker is not None:
+            attacker = _province(game_map, attacker, f"dislodged[{i}].attacker_from")
+        dislodged.append((unit, attacker, bool(d.get("attacker_convoyed", False))))
+
+    raw_contested = case.get("contested", [])
+    _expect(isinstance(raw_contested, list), f"contested: expected a list, got {raw_contested!r}")
+    contested = frozenset(_province(game_map, c, "contested") for c in raw_contested)
+
+    raw_orders = case.get("orders", {})
+    _expect(isinstance(raw_orders, Mapping), f"orders: expected an object, got {raw_orders!r}")
+    orders: dict[str, list[str]] = {}
+    for power, lines in raw_orders.items():
+        if isinstance(lines, str):
+            lines = [line for line in lines.splitlines() if line.strip()]
+        _expect(
+            isinstance(lines, list) and all(isinstance(x, str) for x in lines),
+            f"orders.{power}: expected a list of order strings, got {lines!r}",
+        )
+        orders[str(power).upper()] = list(lines)
+
+    occupied = {u.province for u in units}
+    from judge.engine.resolve import retreat_options
+
+    dislodged_values = tuple(
+        Dislodged(
+            unit=unit,
+            attacker_from=attacker,
+            attacker_convoyed=convoyed,
+            retreats=retreat_options(game_map, unit, occupied, contested, attacker, convoyed),
+        )
+        for unit, attacker, convoyed in dislodged
+    )
+    position = Position(
+        phase=phase,
+        units=units,
+        centers=centers,
+        dislodged=dislodged_values,
+        contested=contested,
+    )
+    return game_map, position, orders, rule_values
+
+
+def parse_power_orders(
+    game_map: Map, orders: Mapping[str, list[str]]
+) -> tuple[dict[str, list[Order]], dict[tuple[str, int], OrderResult]]:
+    """Read every order text; the unreadable ones become `illegal` results, kept by position."""
+    parsed: dict[str, list[Order]] = {}
+    unreadable: dict[tuple[str, int], OrderResult] = {}
+    for power, lines in orders.items():
+        readable: list[Order] = []
+        for index, line in enumerate(lines):
+            try:
+                readable.append(parse_order(line, game_map))
+            except OrderSyntaxError as exc:
+                unreadable[(power, index)] = OrderResult(ILLEGAL, f"cannot read the order: {exc}")
+        parsed[power] = readable
+    return parsed, unreadable
+
+
+def _unit_json(unit: Unit) -> dict[str, Any]:
+    out: dict[str, Any] = {"power": unit.power, "type": unit.kind, "loc": unit.loc}
+    if unit.army_power and unit.army_power != unit.power:
+        out["army_power"] = unit.army_power
+    return out
+
+
+def result_json(
+    result: PhaseResult,
+    orders: Mapping[str, list[str]],
+    unreadable: Mapping[tuple[str, int], OrderResult],
+) -> dict[str, Any]:
+    results: dict[str, list[dict[str, str]]] = {}
+    for power, lines in orders.items():
+        engine_results = iter(result.results.get(power, ()))
+        out = []
+        for index, line in enumerate(lines):
+            r = unreadable.get((power, index)) or next(engine_results)
+            out.append({"order": line, "result": r.result, "reason": r.reason})
+        results[power] = out
+    return {
+        "phase": result.phase,
+        "results": results,
+        "dislodged": [
+            {
+                **_unit_json(d.unit),
+                "attacker_from": d.attacker_from,
+                "attacker_convoyed": d.attacker_convoyed,
+                "retreats": list(d.retreats),
+            }
+            for d in result.dislodged
+        ],
+        "contested": sorted(result.contested),
+        "units_after": [_unit_json(u) for u in result.units_after],
+        "centers_after": {p: sorted(c) for p, c in sorted(result.centers_after.items())},
+        "disbanded": [_unit_json(u) for u in result.disbanded],
+        "victory": list(result.victory),
+        "next_phase": result.next_phase,
+    }
+
+
+def run_case(
+    case: Any, *, variant: str | None = None, rules: list[str] | None = None
+) -> dict[str, Any]:
+    """Adjudicate one case given as parsed JSON; raises CaseError for an invalid case."""
+    game_map, position, orders, rule_values = read_case(case, variant=variant, rules=rules)
+    parsed, unreadable = parse_power_orders(game_map, orders)
+    result = adjudicate(game_map, position, parsed, rule_values)
+    return result_json(result, orders, unreadable)
+
+
+def unit_locations(units: list[dict[str, Any]]) -> set[str]:
+    return {province_of(u["loc"]) for u in units}

@@ -1,0 +1,94 @@
+"""Every case under tests/cases (DATC, rule sets, own cases) run through `judge adjudicate`'s core.
+
+A case is a position and steps; each step's orders go in as text, so the order reader is tested
+along with the resolver, and a step's position is the one the previous step left.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from judge.adjudicate_json import run_case
+
+CASES_DIR = Path(__file__).parent / "cases"
+CASE_FOLDERS = ("datc", "rules", "engine")
+
+
+def _compact(unit: dict[str, Any]) -> str:
+    return f"{unit['power']} {unit['type']} {unit['loc']}"
+
+
+def _unit_object(compact: str) -> dict[str, str]:
+    power, kind, loc = compact.split()
+    return {"power": power, "type": kind, "loc": loc}
+
+
+def _load_cases() -> list[Any]:
+    params = []
+    for folder in CASE_FOLDERS:
+        for path in sorted((CASES_DIR / folder).glob("*.json")):
+            for case in json.loads(path.read_text()):
+                params.append(pytest.param(case, id=f"{folder}/{case['id']}"))
+    return params
+
+
+def _dislodged_input(raw: dict[str, Any]) -> dict[str, Any]:
+    out = dict(_unit_object(raw["unit"]))
+    out["attacker_from"] = raw.get("attacker_from")
+    out["attacker_convoyed"] = raw.get("attacker_convoyed", False)
+    return out
+
+
+@pytest.mark.parametrize("case", _load_cases())
+def test_case(case: dict[str, Any]) -> None:
+    position: dict[str, Any] = {
+        "variant": case.get("variant", "standard"),
+        "rules": case.get("rules", []),
+        "phase": case["phase"],
+        "units": [_unit_object(u) for u in case["units"]],
+        "centers": case.get("centers", {}),
+        "dislodged": [_dislodged_input(d) for d in case.get("dislodged", [])],
+        "contested": case.get("contested", []),
+    }
+    for number, step in enumerate(case["steps"], start=1):
+        out = run_case({**position, "orders": step["orders"]})
+        expect = step["expect"]
+        where = f"{case['id']} step {number}"
+        got_results = {power: [r["result"] for r in rs] for power, rs in out["results"].items()}
+        reasons = {power: [r["reason"] for r in rs] for power, rs in out["results"].items()}
+        assert got_results == expect["results"], f"{where}: results (reasons: {reasons})"
+        if "units_after" in expect:
+            got = sorted(_compact(u) for u in out["units_after"])
+            assert got == sorted(expect["units_after"]), f"{where}: units after"
+        if "dislodged" in expect:
+            got = sorted(_compact(d) for d in out["dislodged"])
+            assert got == sorted(expect["dislodged"]), f"{where}: dislodged"
+        if "retreats" in expect:
+            got_retreats = {d["loc"]: sorted(d["retreats"]) for d in out["dislodged"]}
+            for loc, options in expect["retreats"].items():
+                assert got_retreats.get(loc) == sorted(options), f"{where}: retreats of {loc}"
+        if "contested" in expect:
+            assert sorted(out["contested"]) == sorted(expect["contested"]), f"{where}: contested"
+        if "disbanded" in expect:
+            got = sorted(_compact(u) for u in out["disbanded"])
+            assert got == sorted(expect["disbanded"]), f"{where}: disbanded"
+        if "centers_after" in expect:
+            want = {p: sorted(c) for p, c in expect["centers_after"].items() if c}
+            got_c = {p: sorted(c) for p, c in out["centers_after"].items() if c}
+            assert got_c == want, f"{where}: centres after"
+        if "next_phase" in expect:
+            assert out["next_phase"] == expect["next_phase"], f"{where}: next phase"
+        if "victory" in expect:
+            assert out["victory"] == expect["victory"], f"{where}: victory"
+        position = {
+            **position,
+            "phase": out["next_phase"],
+            "units": out["units_after"],
+            "centers": out["centers_after"],
+            "dislodged": out["dislodged"],
+            "contested": out["contested"],
+        }
