@@ -441,9 +441,9 @@ def resolve_movement(
             continue
         moving = target.kind == MOVE
         if o.target_dest:
-            if moving and target.dest == o.target_dest:
-                if not o.target_coast or o.target_coast == target.dest_loc:
-                    target.supports.append(o)
+            coast_fits = not o.target_coast or o.target_coast == target.dest_loc
+            if moving and target.dest == o.target_dest and coast_fits:
+                target.supports.append(o)
         elif not moving:
             target.supports.append(o)
 
