@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import tomllib
 from pathlib import Path
 
@@ -295,3 +297,21 @@ def test_every_map_has_its_sources_written_beside_it() -> None:
         assert note.is_file(), f"maps/{name}.md is missing"
         text = note.read_text(encoding="utf-8").lower()
         assert "icen" in text and "commit" in text, f"maps/{name}.md names no licence or commit"
+
+
+SOURCES = ROOT.parent / "shared" / "map-sources"
+
+
+@pytest.mark.skipif(
+    not (SOURCES / "standard").is_dir(), reason="map sources not beside the checkout"
+)
+def test_shipped_maps_are_what_the_conversion_script_makes() -> None:
+    """The generated TOML is never edited by hand out of step with its sources and script."""
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "tools" / "convert_map_sources.py"), "--check", str(SOURCES)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "222 army and 282 fleet moves agree" in done.stdout

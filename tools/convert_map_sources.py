@@ -4,14 +4,15 @@ The primary source is DPjudge's map files; every army and fleet move is cross-ch
 njudge's map file, and the script stops if the two disagree anywhere we did not expect. Run it
 from the repository root:
 
-    .venv/bin/python tools/convert_map_sources.py [SOURCES_DIR]
+    .venv/bin/python tools/convert_map_sources.py [--check] [SOURCES_DIR]
 
-SOURCES_DIR defaults to ../shared/map-sources. The TOML it writes is then checked by loading it
+SOURCES_DIR defaults to ../shared/map-sources; --check writes nothing and fails if maps/ differs. The TOML it writes is then checked by loading it
 with judge.engine.geography.build_map, so a conversion mistake cannot reach maps/ unnoticed.
 """
 
 from __future__ import annotations
 
+import argparse
 import re
 import sys
 import tomllib
@@ -323,7 +324,8 @@ HEADER = """\
 
 def convert(
     sources: Path, name: str, title: str, files: dict[str, str], head: dict[str, object]
-) -> None:
+) -> str:
+    """The TOML text of one map, cross-checked and accepted by build_map."""
     base = sources / name
     src = Source()
     read_names(src, base / files["names"])
@@ -340,18 +342,14 @@ def convert(
         src, {"name": name, "title": title, **head}, HEADER.format(title=title, name=name)
     )
     the_map = build_map(tomllib.loads(text))
-    out = ROOT / "maps" / f"{name}.toml"
-    out.write_text(text, encoding="utf-8")
-    print(f"wrote {out.relative_to(ROOT)}: {len(the_map.provinces)} provinces, "
-          f"{len(the_map.supply_centres())} centres, {len(the_map.powers)} powers")  # fmt: skip
+    print(f"{name}: {len(the_map.provinces)} provinces, {len(the_map.supply_centres())} centres, "
+          f"{len(the_map.powers)} powers")  # fmt: skip
+    return text
 
 
-def main(argv: list[str]) -> int:
-    sources = Path(argv[1]) if len(argv) > 1 else ROOT.parent / "shared" / "map-sources"
-    standard = {"calendar": "standard", "start_phase": "S1901M"}
-    convert(
-        sources,
-        "standard",
+STANDARD = {"calendar": "standard", "start_phase": "S1901M"}
+MAPS: dict[str, tuple[str, dict[str, str], dict[str, object]]] = {
+    "standard": (
         "Standard Diplomacy",
         {
             "names": "dpjudge/standard.geography",
@@ -360,11 +358,9 @@ def main(argv: list[str]) -> int:
             "military": "dpjudge/standard.military",
             "njudge": "njudge/map",
         },
-        {**standard, "victory_centres": 18},
-    )
-    convert(
-        sources,
-        "youngstown",
+        {**STANDARD, "victory_centres": 18},
+    ),
+    "youngstown": (
         "Youngstown",
         {
             "names": "dpjudge/youngstown.locations",
@@ -373,8 +369,32 @@ def main(argv: list[str]) -> int:
             "military": "dpjudge/youngstown.military",
             "njudge": "njudge/map.youngstown",
         },
-        {**standard, "victory_centres": 37},
+        # 37 of 72 centres: njudge's info.youngstown.
+        {**STANDARD, "victory_centres": 37},
+    ),
+}
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "sources", nargs="?", type=Path, default=ROOT.parent / "shared" / "map-sources"
     )
+    parser.add_argument("--check", action="store_true", help="only say whether maps/ is up to date")
+    args = parser.parse_args(argv[1:])
+    stale = []
+    for name, (title, files, head) in MAPS.items():
+        text = convert(args.sources, name, title, files, head)
+        out = ROOT / "maps" / f"{name}.toml"
+        if args.check:
+            if not out.is_file() or out.read_text(encoding="utf-8") != text:
+                stale.append(str(out.relative_to(ROOT)))
+        else:
+            out.write_text(text, encoding="utf-8")
+            print(f"wrote {out.relative_to(ROOT)}")
+    if stale:
+        print(f"out of date with the sources: {', '.join(stale)}", file=sys.stderr)
+        return 1
     return 0
 
 
