@@ -1,9 +1,115 @@
-"""Subcommands `judge adjudicate` and `judge map`."""
+"""Subcommands `judge adjudicate` and `judge map`: the engine without mail or database."""
 
 from __future__ import annotations
 
 import argparse
+import json
+import sys
+from typing import IO, Any
+
+from judge.adjudicate_json import CaseError, run_case
+from judge.engine.geography import MapError
+from judge.map_files import available_maps, load_map, map_summary, start_case
+
+
+def _open_input(name: str) -> IO[str]:
+    return sys.stdin if name == "-" else open(name, encoding="utf-8")  # noqa: SIM115
+
+
+def _rules_arg(value: str | None) -> list[str] | None:
+    return [n.strip() for n in value.split(",") if n.strip()] if value else None
+
+
+def _one(args: argparse.Namespace) -> int:
+    try:
+        with _open_input(args.file) as stream:
+            text = stream.read()
+    except OSError as exc:
+        print(f"judge adjudicate: cannot read {args.file}: {exc.strerror}", file=sys.stderr)
+        return 2
+    try:
+        case = json.loads(text)
+    except json.JSONDecodeError as exc:
+        print(f"judge adjudicate: input is not JSON: {exc}", file=sys.stderr)
+        return 2
+    try:
+        out = run_case(case, variant=args.variant, rules=_rules_arg(args.rules))
+    except CaseError as exc:
+        print(f"judge adjudicate: {exc}", file=sys.stderr)
+        return 2
+    json.dump(out, sys.stdout, indent=2)
+    sys.stdout.write("\n")
+    return 0
+
+
+def _batch_line(line: str, variant: str | None, rules: list[str] | None) -> dict[str, Any]:
+    try:
+        case = json.loads(line)
+    except json.JSONDecodeError as exc:
+        return {"error": f"input is not JSON: {exc}"}
+    try:
+        return run_case(case, variant=variant, rules=rules)
+    except CaseError as exc:
+        return {"error": str(exc)}
+
+
+def _batch(args: argparse.Namespace) -> int:
+    rules = _rules_arg(args.rules)
+    try:
+        stream = _open_input(args.file)
+    except OSError as exc:
+        print(f"judge adjudicate: cannot read {args.file}: {exc.strerror}", file=sys.stderr)
+        return 2
+    out = sys.stdout
+    dumps = json.JSONEncoder(separators=(",", ":")).encode
+    with stream:
+        for line in stream:
+            if not line.strip():
+                continue
+            out.write(dumps(_batch_line(line, args.variant, rules)))
+            out.write("\n")
+    return 0
+
+
+def _adjudicate(args: argparse.Namespace) -> int:
+    return _batch(args) if args.batch else _one(args)
+
+
+def _map(args: argparse.Namespace) -> int:
+    try:
+        game_map = load_map(args.name)
+    except (FileNotFoundError, KeyError) as exc:
+        known = ", ".join(available_maps())
+        print(f"judge map: unknown map {args.name!r} ({exc}); known maps: {known}", file=sys.stderr)
+        return 2
+    except MapError as exc:
+        print(f"judge map: {exc}", file=sys.stderr)
+        return 2
+    if args.start:
+        json.dump(start_case(game_map), sys.stdout, indent=2)
+        sys.stdout.write("\n")
+    else:
+        sys.stdout.write(map_summary(game_map).rstrip("\n") + "\n")
+    return 0
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    """Add the offline adjudication subcommands (filled in with the resolver)."""
+    adj = subparsers.add_parser(
+        "adjudicate",
+        help="adjudicate one phase given as JSON (docs/ADJUDICATE.md)",
+        description="Adjudicate a phase: a JSON case in, a JSON result out.",
+    )
+    adj.add_argument("file", nargs="?", default="-", help="case file, or - for standard input")
+    adj.add_argument(
+        "--batch", action="store_true", help="one case a line in, one result a line out"
+    )
+    adj.add_argument("--variant", help="map/variant when the case does not name one")
+    adj.add_argument("--rules", help="rule sets, comma separated (e.g. postal-1972,key-rule)")
+    adj.set_defaults(func=_adjudicate)
+
+    mp = subparsers.add_parser("map", help="a map's summary, or its starting position")
+    mp.add_argument("name", help="map name, e.g. standard or youngstown")
+    mp.add_argument(
+        "--start", action="store_true", help="print the starting position as an adjudicate case"
+    )
+    mp.set_defaults(func=_map)

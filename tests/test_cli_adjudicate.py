@@ -1,0 +1,174 @@
+"""`judge adjudicate` and `judge map` as a user runs them: a real process, JSON in and out."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+
+JUDGE = [sys.executable, "-m", "judge.cli"]
+
+
+def run(args: list[str], stdin: str = "") -> subprocess.CompletedProcess[str]:
+    return subprocess.run(JUDGE + args, input=stdin, capture_output=True, text=True, timeout=60)
+
+
+def start_case() -> dict[str, Any]:
+    proc = run(["map", "standard", "--start"])
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout)
+
+
+def test_map_summary_names_powers_and_centres() -> None:
+    proc = run(["map", "standard"])
+    assert proc.returncode == 0
+    assert "ENGLAND" in proc.stdout and "34 supply centres" in proc.stdout
+
+
+def test_unknown_map_is_one_line_and_exit_2() -> None:
+    proc = run(["map", "atlantis"])
+    assert proc.returncode == 2
+    assert "atlantis" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_a_game_plays_phase_by_phase_through_the_command() -> None:
+    """Spring and fall 1901, then the winter builds, each phase fed the last one's result."""
+    case = start_case()
+    case["orders"] = {
+        "FRANCE": ["A Par - Bur", "A Mar S A Par - Bur", "F Bre - Mao"],
+        "GERMANY": ["A Mun - Bur", "F Kie - Den", "A Ber - Kie"],
+        "ENGLAND": ["F Lon - Nth", "F Edi - Nwg", "A Lvp - Yor"],
+    }
+    proc = run(["adjudicate", "-"], json.dumps(case))
+    assert proc.returncode == 0, proc.stderr
+    spring = json.loads(proc.stdout)
+    assert [r["result"] for r in spring["results"]["FRANCE"]] == ["success"] * 3
+    assert [r["result"] for r in spring["results"]["GERMANY"]] == ["failure", "success", "success"]
+    assert spring["next_phase"] == "F1901M"
+
+    fall = {
+        "variant": "standard",
+        "phase": spring["next_phase"],
+        "units": spring["units_after"],
+        "centers": spring["centers_after"],
+        "orders": {
+            "FRANCE": ["F Mao - Por", "A Bur - Bel"],
+            "ENGLAND": ["F Nth C A Yor - Nwy", "A Yor - Nwy"],
+        },
+    }
+    proc = run(["adjudicate", "-"], json.dumps(fall))
+    assert proc.returncode == 0, proc.stderr
+    after = json.loads(proc.stdout)
+    assert after["next_phase"] == "W1901A"
+    assert set(after["centers_after"]["FRANCE"]) == {"bre", "mar", "par", "por", "bel"}
+    assert "nwy" in after["centers_after"]["ENGLAND"]
+    assert "den" in after["centers_after"]["GERMANY"]
+
+    winter = {
+        "variant": "standard",
+        "phase": "W1901A",
+        "units": after["units_after"],
+        "centers": after["centers_after"],
+        "orders": {"FRANCE": ["Build A Par", "Build F Bre", "Build A Mar"]},
+    }
+    proc = run(["adjudicate", "-"], json.dumps(winter))
+    assert proc.returncode == 0, proc.stderr
+    built = json.loads(proc.stdout)
+    assert [r["result"] for r in built["results"]["FRANCE"]] == ["success", "success", "void"]
+    assert built["next_phase"] == "S1902M"
+
+
+def test_batch_keeps_order_and_reports_bad_lines_in_place() -> None:
+    case = start_case()
+    case["orders"] = {"ITALY": ["A Ven - Tyr"]}
+    lines = [
+        json.dumps(case),
+        "{not json",
+        json.dumps({**case, "variant": "nowhere"}),
+        json.dumps(case),
+    ]
+    proc = run(["adjudicate", "--batch", "-"], "\n".join(lines) + "\n")
+    assert proc.returncode == 0, proc.stderr
+    outs = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert len(outs) == 4
+    assert outs[0]["results"]["ITALY"][0]["result"] == "success"
+    assert "error" in outs[1] and "JSON" in outs[1]["error"]
+    assert "variant" in outs[2]["error"] and "nowhere" in outs[2]["error"]
+    assert outs[3] == outs[0]
+
+
+@pytest.mark.parametrize(
+    ("change", "field"),
+    [
+        ({"variant": "nowhere"}, "variant"),
+        ({"phase": "X1901M"}, "phase"),
+        ({"units": [{"power": "FRANCE", "type": "A", "loc": "zzz"}]}, "units[0].loc"),
+        ({"units": [{"power": "FRANCE", "type": "Q", "loc": "par"}]}, "units[0].type"),
+        ({"units": [{"power": "FRANCE", "type": "A", "loc": "nth"}]}, "units[0].loc"),
+        ({"centers": {"FRANCE": ["bur"]}}, "centers.FRANCE"),
+        ({"orders": {"FRANCE": "A Par - Bur\nA Mar H"}}, None),
+        ({"orders": {"FRANCE": [1, 2]}}, "orders.FRANCE"),
+        ({"rules": ["no-such-rules"]}, "rules"),
+        ({"units": "everything"}, "units"),
+    ],
+)
+def test_malformed_input_is_one_line_naming_the_field(
+    change: dict[str, Any], field: str | None
+) -> None:
+    case = {**start_case(), **change}
+    proc = run(["adjudicate", "-"], json.dumps(case))
+    if field is None:  # orders given as one text block are accepted
+        assert proc.returncode == 0, proc.stderr
+        return
+    assert proc.returncode == 2
+    message = proc.stderr.strip()
+    assert "\n" not in message and "Traceback" not in message
+    assert field in message
+
+
+def test_unreadable_order_is_a_result_not_an_error() -> None:
+    case = start_case()
+    case["orders"] = {"ENGLAND": ["F Lon - Liv", "A Lvp - Yor"]}
+    proc = run(["adjudicate", "-"], json.dumps(case))
+    assert proc.returncode == 0, proc.stderr
+    results = json.loads(proc.stdout)["results"]["ENGLAND"]
+    assert results[0]["result"] == "illegal"
+    assert "Liv" in results[0]["reason"]
+    assert results[1]["result"] == "success"
+
+
+def test_random_damage_to_a_case_never_gives_a_traceback() -> None:
+    """Bytes flipped, fields dropped and values swapped: always a result or a one-line error."""
+    rng = random.Random(1901)
+    base = start_case()
+    base["orders"] = {"FRANCE": ["A Par - Bur"], "RUSSIA": ["F Stp/sc - Bot"]}
+    text = json.dumps(base)
+    lines = []
+    for _ in range(150):
+        choice = rng.random()
+        if choice < 0.4:
+            i = rng.randrange(len(text))
+            lines.append(text[:i] + rng.choice('{}[]",:xq0') + text[i + 1 :])
+        elif choice < 0.7:
+            damaged = dict(base)
+            damaged.pop(rng.choice(list(damaged)))
+            lines.append(json.dumps(damaged))
+        else:
+            damaged = dict(base)
+            key = rng.choice(list(damaged))
+            damaged[key] = rng.choice([None, 7, "x", [], {}, [None], {"a": None}])
+            lines.append(json.dumps(damaged))
+    proc = run(
+        ["adjudicate", "--batch", "-"], "\n".join(line.replace("\n", " ") for line in lines) + "\n"
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "Traceback" not in proc.stderr
+    outs = proc.stdout.splitlines()
+    assert len(outs) == len([line for line in lines if line.strip()])
+    for out in outs:
+        value = json.loads(out)
+        assert "error" in value or "results" in value
