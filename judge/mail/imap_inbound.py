@@ -54,10 +54,26 @@ class ImapSettings:
     processed_folder: str = "Processed"
     use_ssl: bool = False
     starttls: bool = False
+    idle: bool = True
     poll_seconds: float = 30.0
     timeout_seconds: float = 60.0
     backoff_initial: float = 1.0
     backoff_max: float = 60.0
+
+    @classmethod
+    def from_section(cls, section: Any) -> ImapSettings:
+        """Settings from the [imap] section of the judge's configuration (judge.config)."""
+        return cls(
+            host=section.host,
+            port=int(section.port),
+            username=section.username,
+            password=section.password,
+            folder=section.folder,
+            processed_folder=section.processed_folder,
+            use_ssl=bool(section.ssl),
+            idle=bool(section.idle),
+            poll_seconds=float(section.poll_seconds),
+        )
 
     @property
     def mailbox_key(self) -> str:
@@ -244,7 +260,7 @@ class ImapPoller:
     def _wait_for_news(self) -> None:
         """Return when the folder may hold new mail, when IDLE needs renewing, or on stop."""
         client = self._connection()
-        if not client.has_capability("IDLE"):
+        if not (self.settings.idle and client.has_capability("IDLE")):
             self._stopping.wait(self.settings.poll_seconds)
             return
         # Mail that arrived during the sync may have been announced in a response already read

@@ -247,3 +247,30 @@ def test_batches_respect_count_and_size() -> None:
     sizes = {1: 10, 2: 10, 3: 100, 4: 10, 5: 10}
     assert list(batches([1, 2, 3, 4, 5], sizes, count=2, limit=1000)) == [[1, 2], [3, 4], [5]]
     assert list(batches([1, 2, 3, 4, 5], sizes, count=10, limit=50)) == [[1, 2], [3], [4, 5]]
+
+
+def test_settings_come_from_the_imap_section_of_the_config() -> None:
+    from judge.config import from_mapping
+
+    config = from_mapping(
+        {
+            "imap": {
+                "host": "mail.example.test",
+                "port": 143,
+                "ssl": False,
+                "username": "j",
+                "password": "p",
+                "idle": False,
+                "poll_seconds": 5,
+            }
+        }
+    )
+    settings = ImapSettings.from_section(config.imap)
+    assert (settings.host, settings.port, settings.use_ssl, settings.idle) == (
+        "mail.example.test",
+        143,
+        False,
+        False,
+    )
+    assert settings.poll_seconds == 5.0
+    assert settings.mailbox_key == "imap://j@mail.example.test:143/INBOX"
