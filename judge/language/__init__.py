@@ -1,0 +1,1 @@
+"""Reading mail text: the order grammar, province names, and errors a player can act on."""

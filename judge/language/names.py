@@ -129,6 +129,7 @@ class NameTable:
         self.powers = {k: next(iter(v)) for k, v in power_pool.items() if len(v) == 1}
         self.power_names: tuple[str, ...] = tuple(sorted(game_map.powers))
         self._cache: dict[str, str] = {}
+        self.known_locations = self._cache  # read directly by the parser's name callback
         self._lock = threading.Lock()
 
     # --- provinces ------------------------------------------------------------------------------

@@ -15,6 +15,7 @@ from typing import Any
 
 from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+from lark.parsers.lalr_analysis import Shift
 
 from judge.engine.geography import Map
 from judge.engine.orders import (
@@ -51,8 +52,7 @@ _EXPECTED_WORDS: dict[str, str] = {
     "WORD": "a province",
     "UNIT_TYPE": "A or F",
     "HOLD": "H",
-    "_DASH": "-",
-    "_MOVE": "-",
+    "MOVE_OP": "-",
     "SUPPORT": "S",
     "CONVOY": "C",
     "RETREAT": "R",
@@ -87,7 +87,11 @@ class ParsedLine:
 
 
 class _NameFault(Exception):
-    """A name that did not resolve, with the column of its first word (message finished later)."""
+    """A name that did not resolve, with the column of its first word (message finished later).
+
+    The fast path hands the callbacks plain strings, so its faults carry column 0; the line then
+    goes through Lark's own front end, whose tokens know their columns.
+    """
 
     def __init__(self, fault: NameLookupError, column: int, what: str) -> None:
         super().__init__(fault.message)
@@ -96,7 +100,11 @@ class _NameFault(Exception):
         self.what = what
 
 
-def _unit_letter(token: Token) -> str:
+def _column(word: str) -> int:
+    return getattr(word, "column", 0)
+
+
+def _unit_letter(token: str) -> str:
     return ARMY if token[0] in "aA" else FLEET
 
 
@@ -107,22 +115,24 @@ class _Builder(Transformer[Token, Any]):
         super().__init__(visit_tokens=False)
         self.table = table
         self._location: Callable[..., str] = table.location
+        self._known = table.known_locations  # written word -> location, filled as names resolve
 
     # --- locations and units ---------------------------------------------------------------------
     def coast(self, children: list[Token]) -> tuple[str, ...]:
         return tuple(children)
 
     def loc(self, children: list[Any]) -> str:
+        if len(children) == 1:
+            known = self._known.get(children[0])
+            if known is not None:
+                return known
         last = children[-1]
         try:
             if type(last) is tuple:
                 return self._location(children[:-1], last)
             return self._location(children)
         except NameLookupError as fault:
-            raise _NameFault(fault, children[fault.word_index].column, "a province") from None
-
-    def unit_type(self, children: list[Any]) -> tuple[str, str]:
-        return _unit_letter(children[0]), children[1]
+            raise _NameFault(fault, _column(children[fault.word_index]), "a province") from None
 
     def unit(self, children: list[Any]) -> tuple[str | None, str]:
         if len(children) == 1:
@@ -133,25 +143,26 @@ class _Builder(Transformer[Token, Any]):
     def hold(self, _children: list[Any]) -> tuple[Any, ...]:
         return (Hold,)
 
+    # Children keep their keyword tokens (no child filter to run): [MOVE_OP, loc, VIA] etc.
     def move(self, children: list[Any]) -> tuple[Any, ...]:
-        return (Move, children[0], False)
+        return (Move, children[1], False)
 
     def move_via(self, children: list[Any]) -> tuple[Any, ...]:
-        return (Move, children[0], True)
+        return (Move, children[1], True)
 
     def move_route(self, children: list[Any]) -> tuple[Any, ...]:
         # A Lon - Nth - Nwy: the route names the convoying seas; the destination comes last.
-        dests = [c for c in children if type(c) is str]
-        return (Move, dests[-1], True)
+        # Pairs of (MOVE_OP, loc), then perhaps VIA: an odd count means VIA ends the list.
+        return (Move, children[-2] if len(children) % 2 else children[-1], True)
 
     def support_hold(self, children: list[Any]) -> tuple[Any, ...]:
         return (Support, children[1], None)
 
     def support_move(self, children: list[Any]) -> tuple[Any, ...]:
-        return (Support, children[1], children[2])
+        return (Support, children[1], children[3])
 
     def convoy(self, children: list[Any]) -> tuple[Any, ...]:
-        return (Convoy, children[1], children[2])
+        return (Convoy, children[1], children[3])
 
     def retreat(self, children: list[Any]) -> tuple[Any, ...]:
         return (Retreat, children[-1])
@@ -164,8 +175,7 @@ class _Builder(Transformer[Token, Any]):
 
     # --- whole orders --------------------------------------------------------------------------
     def unit_order(self, children: list[Any]) -> Order:
-        unit_type, loc = children[0]
-        return _complete(unit_type, loc, children[1])
+        return _complete(_unit_letter(children[0]), children[1], children[2])
 
     def bare_order(self, children: list[Any]) -> Order:
         return _complete(None, children[0], children[1])
@@ -189,7 +199,7 @@ class _Builder(Transformer[Token, Any]):
         try:
             return self.table.power(str(token))
         except NameLookupError as fault:
-            raise _NameFault(fault, token.column, "a power") from None
+            raise _NameFault(fault, _column(token), "a power") from None
 
     def with_power(self, children: list[Any]) -> tuple[str | None, Order]:
         return self._power(children[0]), children[1]
@@ -221,8 +231,108 @@ def _complete(unit_type: str | None, loc: str, action: tuple[Any, ...]) -> Order
 
 
 # --- the parser per map -------------------------------------------------------------------------
+_FAILED = object()
+
+
+class _FastLALR:
+    """Runs the LALR table Lark built from grammar/orders.lark, with Lark's own rule callbacks.
+
+    Lark's front end makes a Token object per token and hashes Rule objects on every reduction;
+    that is most of its time on lines this short. Here the lexer is one compiled alternation of
+    the grammar's terminals (in the order Lark's basic lexer tries them) and the table is
+    flattened to plain dicts. Any line this path cannot take goes through `Lark.parse`, which
+    either raises the error a player sees or, should the two ever disagree, has the last word.
+    """
+
+    def __init__(self, lark: Lark) -> None:
+        conf = lark.parse_interactive("").parser_state.parse_conf
+        terminals = sorted(
+            lark.terminals,
+            key=lambda t: (-t.priority, -t.pattern.max_width, -len(t.pattern.value), t.name),
+        )
+        # Leading blanks are part of each match, so they cost no turn of the loop; the other
+        # ignored terminals (a full stop, a comma) are skipped by name.
+        blanks = "[ \\t\\f\\r]*"
+        groups = "|".join(f"(?P<{t.name}>{t.pattern.to_regexp()})" for t in terminals)
+        self._finditer = re.compile(f"{blanks}(?:{groups})").finditer
+        self._ignore = frozenset(lark.ignore_tokens)
+        self._start = conf.start_state
+        self._end = conf.end_state
+        callbacks = conf.callbacks
+        self._states: dict[int, dict[str, Any]] = {}
+        for state, actions in conf.states.items():
+            row: dict[str, Any] = {}
+            for term, (action, arg) in actions.items():
+                if action is Shift:
+                    row[str(term)] = arg  # an int: the state to go to
+                else:
+                    row[str(term)] = (len(arg.expansion), str(arg.origin.name), callbacks[arg])
+            self._states[state] = row
+
+    def parse(self, text: str) -> Any:
+        """The callbacks' value for `text`, or _FAILED where Lark must say what is wrong."""
+        states = self._states
+        ignore = self._ignore
+        state_stack = [self._start]
+        value_stack: list[Any] = []
+        pos = 0
+        for match in self._finditer(text):
+            if match.start() != pos:
+                return _FAILED
+            pos = match.end()
+            kind = match.lastgroup
+            if kind in ignore:
+                continue
+            value = match.group(kind)
+            row = states[state_stack[-1]]
+            while True:
+                action = row.get(kind)
+                if action is None:
+                    return _FAILED
+                if type(action) is int:
+                    state_stack.append(action)
+                    value_stack.append(value)
+                    break
+                size, origin, callback = action
+                if size:
+                    children = value_stack[-size:]
+                    del state_stack[-size:]
+                    del value_stack[-size:]
+                else:
+                    children = []
+                value_stack.append(callback(children))
+                state = states[state_stack[-1]][origin]
+                state_stack.append(state)
+                row = states[state]
+        if pos != len(text) and text[pos:].strip():
+            return _FAILED
+        if pos != len(text):
+            return _FAILED
+        while True:
+            action = states[state_stack[-1]].get("$END")
+            if action is None or type(action) is int:
+                return _FAILED
+            size, origin, callback = action
+            if size:
+                children = value_stack[-size:]
+                del state_stack[-size:]
+                del value_stack[-size:]
+            else:
+                children = []
+            value_stack.append(callback(children))
+            state_stack.append(states[state_stack[-1]][origin])
+            if state_stack[-1] == self._end:
+                return value_stack[-1]
+
+
+@dataclass(frozen=True, slots=True)
+class _Parser:
+    lark: Lark
+    fast: _FastLALR
+
+
 _GRAMMAR: str | None = None
-_PARSERS: dict[int, tuple[NameTable, Lark]] = {}
+_PARSERS: dict[int, tuple[NameTable, _Parser]] = {}
 _PARSERS_LOCK = threading.Lock()
 
 
@@ -233,8 +343,8 @@ def _grammar() -> str:
     return _GRAMMAR
 
 
-def _parser(table: NameTable) -> Lark:
-    """The Lark parser that builds orders against `table`; one per map, built on first use."""
+def _parser(table: NameTable) -> _Parser:
+    """The parser that builds orders against `table`; one per map, built on first use."""
     entry = _PARSERS.get(id(table))
     if entry is not None and entry[0] is table:
         return entry[1]
@@ -246,9 +356,10 @@ def _parser(table: NameTable) -> Lark:
         propagate_positions=False,
         maybe_placeholders=False,
     )
+    parser = _Parser(lark, _FastLALR(lark))
     with _PARSERS_LOCK:
-        _PARSERS[id(table)] = (table, lark)
-    return lark
+        _PARSERS[id(table)] = (table, parser)
+    return parser
 
 
 # --- entry points -------------------------------------------------------------------------------
@@ -258,12 +369,19 @@ def is_comment(line: str) -> bool:
     return not stripped or stripped.startswith(_COMMENT_PREFIXES)
 
 
-def _parse(line: str, table: NameTable, lark: Lark, line_no: int) -> tuple[str | None, Order]:
+def _parse(line: str, table: NameTable, parser: _Parser, line_no: int) -> tuple[str | None, Order]:
     text = line
     if table.hyphen_re is not None and "-" in text:
         text = table.hyphen_re.sub(_glue_hyphen, text)
     try:
-        result: tuple[str | None, Order] = lark.parse(text)
+        try:
+            result = parser.fast.parse(text)
+        except _NameFault as fault:
+            if fault.column:
+                raise
+            result = _FAILED  # Lark's tokens carry the column the message needs
+        if result is _FAILED:
+            result = parser.lark.parse(text)
     except _NameFault as fault:
         raise OrderSyntaxError(_name_error(line, line_no, fault)) from None
     except UnexpectedInput as exc:
@@ -287,9 +405,9 @@ def parse_line(line: str, game_map: Map, line_no: int = 1) -> ParsedLine:
     return _parse_line(line, table, _parser(table), line_no)
 
 
-def _parse_line(line: str, table: NameTable, lark: Lark, line_no: int) -> ParsedLine:
+def _parse_line(line: str, table: NameTable, parser: _Parser, line_no: int) -> ParsedLine:
     try:
-        power, order = _parse(line, table, lark, line_no)
+        power, order = _parse(line, table, parser, line_no)
     except OrderSyntaxError as exc:
         return ParsedLine(line_no, line, None, None, exc.error)
     return ParsedLine(line_no, line, power, order, None)
@@ -298,12 +416,12 @@ def _parse_line(line: str, table: NameTable, lark: Lark, line_no: int) -> Parsed
 def parse_orders(text: str, game_map: Map) -> list[ParsedLine]:
     """Every non-blank, non-comment line of `text`, numbered from 1, parsed on its own."""
     table = name_table(game_map)
-    lark = _parser(table)
+    parser = _parser(table)
     out: list[ParsedLine] = []
     for line_no, line in enumerate(text.splitlines(), start=1):
         if is_comment(line):
             continue
-        out.append(_parse_line(line.rstrip(), table, lark, line_no))
+        out.append(_parse_line(line.rstrip(), table, parser, line_no))
     return out
 
 
