@@ -22,9 +22,10 @@ def count(engine: Engine) -> int:
 
 
 def test_upgrade_reaches_head_and_is_idempotent(engine: Engine) -> None:
-    assert current_revision(engine) == head_revision() == "0001"
+    head = head_revision()
+    assert head is not None and current_revision(engine) == head
     upgrade(engine)
-    assert current_revision(engine) == "0001"
+    assert current_revision(engine) == head
 
 
 def test_migrations_ship_inside_the_package() -> None:

@@ -1,0 +1,73 @@
+"""A tiny command reader: HELP, END/SIGNOFF, and every other line taken as an order to echo."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from judge.mail.mime import ReadMail
+
+# Lines that end the commands of a mail, as on the classic judges.
+_STOP_WORDS = {"END", "SIGNOFF", "SIGN OFF"}
+_HELP_WORDS = {"HELP", "HELP.", "?"}
+MAP_NAME = "standard"
+
+
+@dataclass(frozen=True)
+class Reply:
+    """One mail the desk wants sent back to the sender: a template and what it needs."""
+
+    kind: str
+    template: str
+    context: dict[str, Any] = field(default_factory=dict)
+
+
+def _words(line: str) -> str:
+    return " ".join(line.strip().upper().split())
+
+
+def handle(mail: ReadMail) -> list[Reply]:
+    """The replies one readable mail calls for, in order (at least one)."""
+    lines = mail.text.split("\n") if mail.text else []
+    wants_help = _words(mail.subject) in _HELP_WORDS
+    order_lines: list[str] = []
+    for line in lines:
+        word = _words(line)
+        if word in _STOP_WORDS:
+            break
+        if word in _HELP_WORDS:
+            wants_help = True
+            order_lines.append("")  # keep line numbers matching the mail's text
+        else:
+            order_lines.append(line)
+    replies: list[Reply] = []
+    if wants_help:
+        replies.append(Reply("help", "help"))
+    order_text = "\n".join(order_lines)
+    if order_text.strip():
+        replies.append(echo(order_text, mail.subject))
+    if not replies:
+        replies.append(Reply("nothing", "nothing_read", {"subject": mail.subject}))
+    return replies
+
+
+def echo(text: str, subject: str) -> Reply:
+    """Parse the order lines on the standard map and describe each: its full form or its error."""
+    from judge.language.format import format_order
+    from judge.language.orders import parse_orders
+    from judge.map_files import load_map
+
+    game_map = load_map(MAP_NAME)
+    described = []
+    errors = 0
+    for parsed in parse_orders(text, game_map):
+        if parsed.order is None or parsed.error is not None:
+            errors += 1
+            message = str(parsed.error) if parsed.error is not None else "not an order"
+            described.append({"source": parsed.text, "error": message, "full": None})
+            continue
+        full = format_order(parsed.order, game_map, "full")
+        if parsed.power:
+            full = f"{parsed.power}: {full}"
+        described.append({"source": parsed.text, "error": None, "full": full})
+    return Reply("echo", "echo", {"subject": subject, "lines": described, "errors": errors})

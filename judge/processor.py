@@ -1,0 +1,185 @@
+"""The processor: one inbox row, one transaction, which also writes every mail the row causes.
+
+A mail that makes the processor fail is held with its error (and the keeper told) in a second
+transaction, after the first was rolled back: never lost, never retried in a loop. A mail whose
+processing was cut short by the process dying is claimed again, and held after `max_attempts`.
+"""
+
+from __future__ import annotations
+
+import logging
+import traceback
+from dataclasses import dataclass
+from datetime import timedelta
+
+from sqlalchemy import Engine
+from sqlalchemy.orm import Session
+
+from judge import desk
+from judge.clock import now
+from judge.config import Config
+from judge.desk import Reply
+from judge.mail.loopguard import ReplyDecision, automated_reason, reserve_reply
+from judge.mail.mime import ReadMail, read_mail
+from judge.render import render_mail
+from judge.store.db import session_scope
+from judge.store.inbox import claim_next, lock_for_processing
+from judge.store.models import InboxMessage, InboxState
+from judge.store.outbox import Identity, enqueue
+
+log = logging.getLogger("judge.processor")
+
+
+@dataclass(frozen=True)
+class ProcessorSettings:
+    """What the processor needs to know about the judge and its limits."""
+
+    identity: Identity
+    keeper: str = ""
+    replies_per_day: int = 20
+    max_attempts: int = 3
+    lease: timedelta = timedelta(minutes=5)
+
+    @classmethod
+    def from_config(cls, config: Config) -> ProcessorSettings:
+        p = config.processor
+        return cls(
+            identity=Identity(config.judge.address, config.judge.name),
+            keeper=config.judge.keeper,
+            replies_per_day=p.replies_per_day,
+            max_attempts=p.max_attempts,
+            lease=timedelta(seconds=p.claim_seconds),
+        )
+
+    @property
+    def template_context(self) -> dict[str, str]:
+        """What every template may use about the judge itself."""
+        return {"judge_name": self.identity.name, "judge_address": self.identity.address}
+
+
+def process_next(engine: Engine, settings: ProcessorSettings) -> int | None:
+    """Process the oldest waiting mail; return its inbox id, or None if none was waiting."""
+    claim = claim_next(engine, lease=settings.lease)
+    if claim is None:
+        return None
+    inbox_id, attempts = claim
+    if attempts > settings.max_attempts:
+        hold(
+            engine,
+            inbox_id,
+            f"processing this mail was cut short {attempts - 1} times (the processor stopped "
+            "while on it), so it is held rather than tried again",
+            settings,
+        )
+        return inbox_id
+    try:
+        with session_scope(engine) as session:
+            row = lock_for_processing(session, inbox_id)
+            if row is not None:
+                process_row(session, row, settings)
+    except Exception:
+        hold(engine, inbox_id, traceback.format_exc(), settings)
+    return inbox_id
+
+
+def process_row(session: Session, row: InboxMessage, settings: ProcessorSettings) -> None:
+    """Decide what the mail calls for and write it, all in the caller's transaction."""
+    mail = read_mail(row.raw)
+    where = f"inbox {row.id} from {mail.sender or '(no sender)'} {mail.message_id or ''}".rstrip()
+    reason = automated_reason(mail.headers, row.envelope_from, settings.identity.address)
+    if reason is None and mail.sender is None:
+        reason = "no From: address to answer"
+    if reason is not None:
+        finish(row, InboxState.IGNORED, f"ignored: {reason}")
+        log.info("%s: ignored (%s)", where, reason)
+        return
+    assert mail.sender is not None
+    if mail.problem:
+        replies = [
+            Reply("unreadable", "unreadable", {"problem": mail.problem, "subject": mail.subject})
+        ]
+    else:
+        replies = desk.handle(mail)
+    sent: list[str] = []
+    for reply in replies:
+        decision = reserve_reply(session, mail.sender, settings.replies_per_day)
+        if decision is ReplyDecision.SILENT:
+            sent.append(f"{reply.kind} withheld (daily cap)")
+            continue
+        if decision is ReplyDecision.NOTICE:
+            reply = Reply(
+                "reply_limit",
+                "reply_limit",
+                {"limit": settings.replies_per_day, "address": mail.sender},
+            )
+        outbox_id = write_reply(session, row, mail, reply, settings)
+        sent.append(f"{reply.kind} (outbox {outbox_id})")
+        if decision is ReplyDecision.NOTICE:
+            break
+    outcome = "replied: " + ", ".join(sent) if sent else "no reply"
+    finish(row, InboxState.DONE, outcome)
+    log.info("%s: %s", where, outcome)
+
+
+def write_reply(
+    session: Session, row: InboxMessage, mail: ReadMail, reply: Reply, settings: ProcessorSettings
+) -> int:
+    """Render one reply to the mail's sender and put it in the outbox."""
+    assert mail.sender is not None
+    rendered = render_mail(reply.template, **settings.template_context, **reply.context)
+    written = enqueue(
+        session,
+        settings.identity,
+        kind=reply.kind,
+        to=mail.sender,
+        subject=rendered.subject,
+        body=rendered.body,
+        inbox_id=row.id,
+        in_reply_to=mail.message_id,
+        references=mail.references,
+        auto_submitted="auto-replied",
+    )
+    return written.id
+
+
+def finish(row: InboxMessage, state: InboxState, outcome: str) -> None:
+    """Mark the row handled; the caller's commit makes it so."""
+    row.state = state
+    row.outcome = outcome
+    row.processed_at = now()
+    row.claimed_until = None
+
+
+def hold(engine: Engine, inbox_id: int, error: str, settings: ProcessorSettings) -> None:
+    """Keep a mail the processor failed on, with the error, and tell the keeper."""
+    with session_scope(engine) as session:
+        row = session.get(InboxMessage, inbox_id, with_for_update=True)
+        if row is None or row.state != InboxState.NEW:
+            return
+        finish(row, InboxState.HELD, "held")
+        row.error = error
+        last_line = error.strip().splitlines()[-1] if error.strip() else "unknown error"
+        log.error("inbox %d: held after an error: %s", inbox_id, last_line)
+        if not settings.keeper:
+            return
+        mail = read_mail(row.raw)
+        rendered = render_mail(
+            "held_notice",
+            **settings.template_context,
+            inbox_id=inbox_id,
+            sender=mail.sender,
+            subject=mail.subject,
+            message_id=mail.message_id,
+            received_at=row.received_at.isoformat(),
+            error=error.rstrip(),
+        )
+        enqueue(
+            session,
+            settings.identity,
+            kind="held_notice",
+            to=settings.keeper,
+            subject=rendered.subject,
+            body=rendered.body,
+            inbox_id=inbox_id,
+            auto_submitted="auto-generated",
+        )

@@ -1,0 +1,208 @@
+"""The processor: each inbox row in one transaction with the mails it causes; failures are held."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from email import message_from_bytes
+from email.message import EmailMessage
+from pathlib import Path
+
+import pytest
+from sqlalchemy import Engine, select
+
+from judge import clock, desk
+from judge.desk import Reply
+from judge.processor import ProcessorSettings, process_next
+from judge.store import InboxMessage, InboxState, OutboxMessage, make_engine, session_scope, upgrade
+from judge.store.inbox import accept, claim_next, release
+from judge.store.outbox import Identity
+
+SETTINGS = ProcessorSettings(
+    identity=Identity("judge@example.org", "Test Judge"),
+    keeper="keeper@example.org",
+    replies_per_day=3,
+    max_attempts=3,
+    lease=timedelta(minutes=5),
+)
+
+
+@pytest.fixture
+def engine(tmp_path: Path) -> Iterator[Engine]:
+    made = make_engine(f"sqlite:///{tmp_path / 'judge.sqlite3'}")
+    upgrade(made)
+    clock.set_now(datetime(2026, 4, 1, 8, tzinfo=UTC))
+    yield made
+    clock.reset()
+    made.dispose()
+
+
+counter = iter(range(10_000))
+
+
+def mail(
+    body: str, *, subject: str = "orders", sender: str = "ann@example.org", **headers: str
+) -> bytes:
+    message = EmailMessage()
+    message["From"] = sender
+    message["To"] = "judge@example.org"
+    message["Subject"] = subject
+    message["Message-ID"] = f"<m{next(counter)}@example.org>"
+    for name, value in headers.items():
+        message[name.replace("_", "-")] = value
+    message.set_content(body)
+    return message.as_bytes()
+
+
+def deliver(engine: Engine, raw: bytes, envelope_from: str | None = "ann@example.org") -> int:
+    with session_scope(engine) as session:
+        row_id, _ = accept(session, raw, source="test", envelope_from=envelope_from)
+        return row_id
+
+
+def inbox(engine: Engine, row_id: int) -> InboxMessage:
+    with session_scope(engine) as session:
+        row = session.get(InboxMessage, row_id)
+        assert row is not None
+        return row
+
+
+def outbox(engine: Engine) -> list[OutboxMessage]:
+    with session_scope(engine) as session:
+        return list(session.scalars(select(OutboxMessage).order_by(OutboxMessage.id)))
+
+
+def run_all(engine: Engine) -> None:
+    while process_next(engine, SETTINGS) is not None:
+        pass
+
+
+def test_help_is_answered_in_reply_to_the_mail(engine: Engine) -> None:
+    raw = mail("help\n\n-- \nAnn", subject="Re: question")
+    row_id = deliver(engine, raw)
+    run_all(engine)
+    row = inbox(engine, row_id)
+    assert row.state == InboxState.DONE
+    assert row.outcome is not None and "help" in row.outcome
+    [reply] = outbox(engine)
+    assert (reply.kind, reply.to_addr, reply.inbox_id) == ("help", "ann@example.org", row_id)
+    sent = message_from_bytes(reply.raw)
+    assert sent["In-Reply-To"] == message_from_bytes(raw)["Message-ID"]
+    assert sent["Subject"] == "Help from Test Judge"
+    assert "HELP" in sent.get_payload(decode=True).decode()
+
+
+def test_a_mail_is_processed_once_however_often_it_arrives(engine: Engine) -> None:
+    raw = mail("HELP")
+    deliver(engine, raw)
+    deliver(engine, raw)
+    deliver(engine, b"Received: by relay2\r\n" + raw)
+    run_all(engine)
+    assert len(outbox(engine)) == 1
+
+
+def test_unreadable_mail_gets_a_reply_saying_why(engine: Engine) -> None:
+    raw = (
+        b"From: ann@example.org\r\nMessage-ID: <img@x>\r\nSubject: map\r\n"
+        b"Content-Type: image/png\r\nContent-Transfer-Encoding: base64\r\n\r\niVBORw0KGgo=\r\n"
+    )
+    row_id = deliver(engine, raw)
+    run_all(engine)
+    [reply] = outbox(engine)
+    assert reply.kind == "unreadable"
+    assert b"no text part" in message_from_bytes(reply.raw).get_payload(decode=True)
+    assert inbox(engine, row_id).state == InboxState.DONE
+
+
+def test_nothing_to_do_gets_a_short_answer(engine: Engine) -> None:
+    deliver(engine, mail("> A PAR-BUR\n-- \nAnn"))
+    run_all(engine)
+    assert [r.kind for r in outbox(engine)] == ["nothing"]
+
+
+@pytest.mark.parametrize(
+    ("headers", "envelope_from"),
+    [
+        ({"Auto_Submitted": "auto-replied"}, "ann@example.org"),
+        ({"Precedence": "bulk"}, "ann@example.org"),
+        ({"List_Id": "<l.example.org>"}, "ann@example.org"),
+        ({"X_Judge_Loop": "judge@example.org"}, "ann@example.org"),
+        ({}, ""),
+    ],
+)
+def test_automated_mail_is_not_answered(
+    engine: Engine, headers: dict[str, str], envelope_from: str
+) -> None:
+    row_id = deliver(engine, mail("HELP", **headers), envelope_from=envelope_from)
+    run_all(engine)
+    assert outbox(engine) == []
+    row = inbox(engine, row_id)
+    assert row.state == InboxState.IGNORED
+    assert row.outcome is not None and row.outcome.startswith("ignored")
+
+
+def test_daily_cap_sends_one_notice_then_nothing(engine: Engine) -> None:
+    for _ in range(6):
+        deliver(engine, mail("HELP"))
+    run_all(engine)
+    assert [r.kind for r in outbox(engine)] == ["help", "help", "help", "reply_limit"]
+    clock.advance(timedelta(days=1))
+    deliver(engine, mail("HELP"))
+    run_all(engine)
+    assert [r.kind for r in outbox(engine)][-1] == "help"
+
+
+def test_failure_holds_the_mail_writes_nothing_and_tells_the_keeper(
+    engine: Engine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(read: object) -> list[Reply]:
+        # The first reply renders; the second names a template variable it does not give.
+        return [Reply("help", "help"), Reply("unreadable", "unreadable", {"subject": "x"})]
+
+    monkeypatch.setattr(desk, "handle", broken)
+    row_id = deliver(engine, mail("HELP"))
+    assert process_next(engine, SETTINGS) == row_id
+    row = inbox(engine, row_id)
+    assert row.state == InboxState.HELD
+    assert row.error is not None and "problem" in row.error
+    [notice] = outbox(engine)  # the half-written help reply was rolled back
+    assert (notice.kind, notice.to_addr) == ("held_notice", "keeper@example.org")
+    assert message_from_bytes(notice.raw)["Auto-Submitted"] == "auto-generated"
+    assert (
+        f"judge mail retry {row_id}"
+        in message_from_bytes(notice.raw).get_payload(decode=True).decode()
+    )
+    assert process_next(engine, SETTINGS) is None  # held mail is not looped on
+
+    monkeypatch.undo()
+    with session_scope(engine) as session:
+        assert release(session, row_id)
+    run_all(engine)
+    assert inbox(engine, row_id).state == InboxState.DONE
+    assert [r.kind for r in outbox(engine)] == ["held_notice", "help"]
+
+
+def test_a_mail_that_keeps_killing_the_processor_is_held(engine: Engine) -> None:
+    row_id = deliver(engine, mail("HELP"))
+    lease = SETTINGS.lease
+    for _ in range(SETTINGS.max_attempts):
+        assert claim_next(engine, lease=lease) is not None  # claimed, then the process "dies"
+        clock.advance(lease)
+    assert process_next(engine, SETTINGS) == row_id
+    row = inbox(engine, row_id)
+    assert row.state == InboxState.HELD
+    assert row.error is not None and "cut short 3 times" in row.error
+
+
+def test_order_echo_lists_each_line_in_full_or_its_error(engine: Engine) -> None:
+    pytest.importorskip("judge.language.format")
+    deliver(engine, mail("A PAR-BUR\nF LON S A YOR-NWY\nA XYZ-BUR\n> A MUN-BER\n"))
+    run_all(engine)
+    [reply] = outbox(engine)
+    assert reply.kind == "echo"
+    text = message_from_bytes(reply.raw).get_payload(decode=True).decode()
+    assert "not attached to any game" in text
+    assert "Paris" in text and "Burgundy" in text and "London" in text
+    assert "ERROR" in text and "XYZ" in text
+    assert "MUN" not in text
+    assert "1 of 3 lines had errors" in text
