@@ -1,0 +1,30 @@
+"""End-to-end fixtures: `judge serve` children wired to the private mail servers.
+
+The daemon reads its mail from a fresh IMAP account (or takes it on its own SMTP listener) and sends
+its replies through the private Postfix, so a test sees exactly what a player would: mail in the
+player's IMAP mailbox.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from harness import JudgeProcess
+
+
+@pytest.fixture
+def judge_process(tmp_path: Path) -> Iterator[Callable[..., JudgeProcess]]:
+    """Make `judge serve` children for a test; each is stopped when the test ends."""
+    made: list[JudgeProcess] = []
+
+    def make(sections: dict[str, dict[str, Any]]) -> JudgeProcess:
+        process = JudgeProcess(tmp_path, sections)
+        made.append(process)
+        return process
+
+    yield make
+    for process in made:
+        process.close()
