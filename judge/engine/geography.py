@@ -114,9 +114,16 @@ class Map:
 
     def fleet_targets(self, src: str, province: str) -> tuple[str, ...]:
         """The locations in `province` a fleet at `src` may move to (several if multi-coast)."""
-        return tuple(
-            sorted(loc for loc in self.fleet_edges.get(src, ()) if province_of(loc) == province)
-        )
+        index = self.__dict__.get("_fleet_targets")
+        if index is None:
+            # Built once per map and kept on it: the resolver asks this for every fleet order.
+            built: dict[tuple[str, str], list[str]] = {}
+            for loc, dests in self.fleet_edges.items():
+                for dest in dests:
+                    built.setdefault((loc, province_of(dest)), []).append(dest)
+            index = {key: tuple(sorted(locs)) for key, locs in built.items()}
+            object.__setattr__(self, "_fleet_targets", index)
+        return index.get((src, province), ())
 
     def adjacent_provinces(self, src: str) -> frozenset[str]:
         """Provinces next to `src` by either kind of move (for supports and convoys)."""

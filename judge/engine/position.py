@@ -18,10 +18,11 @@ class Unit:
     kind: str  # "A", "F" or "AF"
     loc: str  # province code, with coast for a fleet on a multi-coast province
     army_power: str | None = None  # for an army/fleet carrying another power's army
+    # The province, kept rather than derived: the resolver asks for it very often.
+    province: str = field(init=False, repr=False, compare=False)
 
-    @property
-    def province(self) -> str:
-        return province_of(self.loc)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "province", province_of(self.loc))
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,250 @@
+"""Phases adjudicated per second, end to end, beside the MILA adjudicator in the same run.
+
+    .venv/bin/python bench/adjudicate.py [--seconds 3]
+
+Both sides do the same work per phase: set up the position, take every order as text, process.
+Ours is measured two ways: `judge adjudicate --batch` itself as a process over a JSON-lines file
+(start-up included), and its per-line function in this process (JSON text in, JSON text out).
+MILA (PyPI package `diplomacy`, the `bench` extra) is measured in this process. Also: order lines
+read per second. Figures go to docs/PERFORMANCE.md with the command above; compare ratios only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from judge.cli_adjudicate import _batch_line  # noqa: E402
+from judge.language.orders import parse_order  # noqa: E402
+from judge.map_files import load_map, start_case  # noqa: E402
+
+OPENING_ORDERS = {
+    "AUSTRIA": ["A Vie - Gal", "A Bud - Ser", "F Tri - Alb"],
+    "ENGLAND": ["F Lon - Nth", "F Edi - Nwg", "A Lvp - Yor"],
+    "FRANCE": ["A Par - Bur", "A Mar - Spa", "F Bre - Mao"],
+    "GERMANY": ["A Ber - Kie", "A Mun - Ruh", "F Kie - Den"],
+    "ITALY": ["A Ven H", "A Rom - Apu", "F Nap - Ion"],
+    "RUSSIA": ["A War - Gal", "A Mos - Ukr", "F Sev - Bla", "F Stp/sc - Bot"],
+    "TURKEY": ["F Ank - Bla", "A Con - Bul", "A Smy - Arm"],
+}
+
+MIDGAME_UNITS = {
+    "AUSTRIA": ["A ser", "A bud", "A gal", "F gre", "F aeg", "A bul"],
+    "ENGLAND": ["F nth", "F eng", "A yor", "F nwy", "F bar", "A edi"],
+    "FRANCE": ["A bur", "A pic", "F mao", "F wes", "A gas", "A mar"],
+    "GERMANY": ["A ruh", "A mun", "A kie", "F hol", "F den"],
+    "ITALY": ["F tys", "F ion", "A tun", "A pie", "A ven"],
+    "RUSSIA": ["A war", "A ukr", "A sev", "F bla", "F swe", "A stp"],
+    "TURKEY": ["A rum", "A con", "F eas", "A arm", "F ank"],
+}
+MIDGAME_CENTERS = {
+    "AUSTRIA": ["bud", "vie", "tri", "ser", "gre", "bul"],
+    "ENGLAND": ["lon", "lvp", "edi", "nwy", "swe"],
+    "FRANCE": ["par", "mar", "bre", "spa", "por", "bel"],
+    "GERMANY": ["ber", "kie", "mun", "hol", "den"],
+    "ITALY": ["rom", "nap", "ven", "tun"],
+    "RUSSIA": ["mos", "war", "sev", "stp"],
+    "TURKEY": ["ank", "con", "smy", "rum"],
+}
+MIDGAME_ORDERS = {
+    "AUSTRIA": [
+        "A Ser S A Rum",
+        "A Bud S A Rum",
+        "A Gal - War",
+        "F Gre S F Aeg",
+        "F Aeg H",
+        "A Bul - Con",
+    ],
+    "ENGLAND": [
+        "F Nth C A Yor - Bel",
+        "A Yor - Bel",
+        "F Eng S A Yor - Bel",
+        "F Nwy H",
+        "F Bar S F Nwy",
+        "A Edi - Yor",
+    ],
+    "FRANCE": [
+        "A Pic - Bel",
+        "A Bur S A Pic - Bel",
+        "F Mao - Eng",
+        "F Wes - Tys",
+        "A Gas - Bre",
+        "A Mar S A Bur",
+    ],
+    "GERMANY": ["A Ruh - Bel", "F Hol S A Ruh - Bel", "A Mun - Bur", "A Kie - Mun", "F Den - Ska"],
+    "ITALY": ["F Ion C A Tun - Gre", "A Tun - Gre", "F Tys - Wes", "A Pie - Mar", "A Ven - Tri"],
+    "RUSSIA": [
+        "A Ukr - Rum",
+        "A Sev S A Ukr - Rum",
+        "F Bla S A Ukr - Rum",
+        "A War - Gal",
+        "F Swe - Ska",
+        "A Stp - Nwy",
+    ],
+    "TURKEY": ["A Rum H", "A Con - Bul", "F Eas - Aeg", "A Arm - Sev", "F Ank - Bla"],
+}
+
+
+def opening_case() -> dict[str, Any]:
+    case = start_case(load_map("standard"))
+    case["orders"] = OPENING_ORDERS
+    return case
+
+
+def midgame_case() -> dict[str, Any]:
+    units = []
+    for power, compact in MIDGAME_UNITS.items():
+        for unit in compact:
+            kind, loc = unit.split()
+            units.append({"power": power, "type": kind, "loc": loc})
+    return {
+        "variant": "standard",
+        "phase": "F1905M",
+        "units": units,
+        "centers": MIDGAME_CENTERS,
+        "orders": MIDGAME_ORDERS,
+    }
+
+
+def rate(work: Callable[[], Any], seconds: float) -> float:
+    """Calls per second of `work` over about `seconds` of wall time."""
+    work()
+    count, start = 0, time.perf_counter()
+    while True:
+        work()
+        count += 1
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds:
+            return count / elapsed
+
+
+def mila_phase(case: dict[str, Any]) -> Callable[[], Any]:
+    from diplomacy import Game
+
+    units = {p: [] for p in MIDGAME_UNITS}
+    for u in case["units"]:
+        units[u["power"]].append(f"{u['type']} {u['loc'].upper()}")
+    centers = {p: [c.upper() for c in cs] for p, cs in case.get("centers", {}).items()}
+    orders = {p: [o.upper() for o in os_] for p, os_ in case["orders"].items()}
+
+    def run() -> None:
+        game = Game()
+        game.clear_units()
+        for power, us in units.items():
+            game.set_units(power, us, reset=True)
+        if centers:
+            game.clear_centers()
+            for power, cs in centers.items():
+                game.set_centers(power, cs, reset=True)
+        for power, os_ in orders.items():
+            game.set_orders(power, os_)
+        game.process()
+
+    return run
+
+
+def ours_in_process(case: dict[str, Any]) -> Callable[[], Any]:
+    line = json.dumps(case)
+    encode = json.JSONEncoder(separators=(",", ":")).encode
+
+    def run() -> str:
+        out = _batch_line(line, None, None)
+        assert "results" in out, out
+        return encode(out)
+
+    return run
+
+
+def ours_as_command(case: dict[str, Any], count: int) -> float:
+    """Phases a second of `judge adjudicate --batch` over `count` copies of the case."""
+    with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False) as f:
+        line = json.dumps(case)
+        for _ in range(count):
+            f.write(line + "\n")
+        path = f.name
+    try:
+        start = time.perf_counter()
+        proc = subprocess.run(
+            [sys.executable, "-m", "judge.cli", "adjudicate", "--batch", path],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        elapsed = time.perf_counter() - start
+        assert proc.stdout.count("\n") == count
+        return count / elapsed
+    finally:
+        os.unlink(path)
+
+
+def parse_rate(seconds: float) -> float:
+    game_map = load_map("standard")
+    lines = [
+        line for case in (OPENING_ORDERS, MIDGAME_ORDERS) for ls in case.values() for line in ls
+    ]
+    lines += [
+        "A Paris -> Burgundy",
+        "army paris move to burgundy",
+        "F North Sea convoys A London - Norway",
+        "A Lon-Nwy via convoy",
+        "F(ENC) - MAO",
+        "Build F StP/NC",
+        "F StP(nc) B",
+        "waive",
+        "F Nth D",
+        "A Mun R Boh",
+        "A Liverpool Supports F Edinburgh - Yorkshire",
+    ]
+
+    def run() -> None:
+        for line in lines:
+            parse_order(line, game_map)
+
+    return rate(run, seconds) * len(lines)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--seconds", type=float, default=3.0, help="time spent on each measurement")
+    ap.add_argument("--batch-count", type=int, default=5000, help="phases fed to the command")
+    args = ap.parse_args()
+    print(
+        f"command: python bench/adjudicate.py --seconds {args.seconds} --batch-count {args.batch_count}"
+    )
+    try:
+        import diplomacy  # noqa: F401
+
+        have_mila = True
+    except ImportError:
+        have_mila = False
+        print("MILA adjudicator not installed (pip install '.[bench]'): its column is empty")
+    for name, case in (
+        ("opening (22 units)", opening_case()),
+        ("mid-game (39 units)", midgame_case()),
+    ):
+        ours = rate(ours_in_process(case), args.seconds)
+        command = ours_as_command(case, args.batch_count)
+        line = (
+            f"{name}: ours {ours:,.0f}/s in process, {command:,.0f}/s as `judge adjudicate --batch`"
+        )
+        if have_mila:
+            mila = rate(mila_phase(case), args.seconds)
+            line += f"; MILA {mila:,.0f}/s; ratio {command / mila:.1f}x (command) {ours / mila:.1f}x (in process)"
+        print(line)
+    print(f"order lines read: {parse_rate(args.seconds):,.0f}/s")
+
+
+if __name__ == "__main__":
+    main()
