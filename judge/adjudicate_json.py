@@ -149,7 +149,14 @@ def read_case(
             unit=unit,
             attacker_from=attacker,
             attacker_convoyed=convoyed,
-            retreats=retreat_options(game_map, unit, occupied, contested, attacker, convoyed),
+            retreats=retreat_options(
+                game_map,
+                unit,
+                occupied,
+                contested,
+                attacker,
+                convoyed and not rule_values.retreat_never_to_attacker_origin,
+            ),
         )
         for unit, attacker, convoyed in dislodged
     )

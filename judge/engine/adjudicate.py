@@ -58,7 +58,7 @@ def adjudicate(
         if phase.is_fall and not dislodged:
             centers = update_centres(game_map, units, centers)
     elif phase.kind == RETREATS:
-        outcome_r = resolve_retreats(game_map, position, orders)
+        outcome_r = resolve_retreats(game_map, position, orders, rules)
         results, units, disbanded = outcome_r.results, outcome_r.units_after, outcome_r.disbanded
         if phase.is_fall:
             centers = update_centres(game_map, units, centers)

@@ -250,13 +250,49 @@ class _Resolver:
         return True
 
     def adjudicate_move(self, o: _Order) -> bool:
+        if self.rules.convoy_head_to_head:
+            return self.adjudicate_with_convoy_duel(o)
+        return self.ordinary_move(o)
+
+    def duel_partner(self, army: _Order) -> _Order | None:
+        """The fleet leaving a convoyed army's destination for its last convoying fleet."""
+        if not army.convoyed:
+            return None
+        there = self.by_prov.get(army.dest)
+        if there is None or there.kind != MOVE or there.unit.kind != FLEET:
+            return None
+        reach = self.topo.fleet_reach
+        if any(f.prov == there.dest and army.dest in reach[f.prov] for f in army.convoys):
+            return there
+        return None
+
+    def adjudicate_with_convoy_duel(self, o: _Order) -> bool:
+        if o.convoyed:
+            fleet = self.duel_partner(o)
+            if (
+                fleet is not None
+                and self.ordinary_move(fleet)
+                and self.attack_strength(fleet) == self.attack_strength(o, assume_path=True)
+            ):
+                return False
+            return self.ordinary_move(o)
+        if not self.ordinary_move(o):
+            return False
+        there = self.by_prov.get(o.dest)
+        if there is not None and o.unit.kind == FLEET:
+            for army in self.moves_into.get(o.prov, ()):
+                if self.duel_partner(army) is o and there in army.convoys:
+                    return self.attack_strength(o) > self.attack_strength(army, assume_path=True)
+        return True
+
+    def ordinary_move(self, o: _Order) -> bool:
         if not self.path(o):
             return False
         attack = self.attack_strength(o)
         if o.opponent is not None:
             if attack <= self.defend_strength(o.opponent):
                 return False
-        elif attack <= self.hold_strength(o.dest):
+        elif attack <= self.hold_strength(o.dest, o.prov):
             return False
         for other in self.moves_into[o.dest]:
             if other is not o and attack <= self.prevent_strength(other):
@@ -266,6 +302,13 @@ class _Resolver:
     def support_cut(self, o: _Order) -> bool:
         for attacker in self.moves_into.get(o.prov, ()):
             if attacker.unit.power == o.unit.power:
+                continue
+            if (
+                self.rules.paradox_rule_1971
+                and attacker.convoyed
+                and o.target_dest
+                and any(f.prov == o.target_dest for f in attacker.convoys)
+            ):
                 continue
             if attacker.prov == (o.target_dest or o.target):
                 if self.resolve(attacker):
@@ -310,8 +353,8 @@ class _Resolver:
             if (exclude_power is None or s.unit.power != exclude_power) and self.resolve(s)
         )
 
-    def attack_strength(self, o: _Order) -> int:
-        if not self.path(o):
+    def attack_strength(self, o: _Order, assume_path: bool = False) -> int:
+        if not assume_path and not self.path(o):
             return 0
         there = self.by_prov.get(o.dest)
         if there is None or (
@@ -322,14 +365,15 @@ class _Resolver:
             return 0
         return 1 + self.supports_given(o, exclude_power=there.unit.power)
 
-    def hold_strength(self, prov: str) -> int:
+    def hold_strength(self, prov: str, attacker_from: str = "") -> int:
         there = self.by_prov.get(prov)
         if there is None:
             return 0
         if there.kind == MOVE:
             if self.resolve(there):
                 return 0
-            return 0 if self.rules.key_rule else 1
+            # Key rule: a unit that failed to move falls to any attack but one from its target.
+            return 0 if self.rules.key_rule and there.dest != attacker_from else 1
         return 1 + self.supports_given(there)
 
     def defend_strength(self, o: _Order) -> int:
@@ -490,7 +534,12 @@ def _outcome(
                 attacker_from=attacker.prov,
                 attacker_convoyed=attacker.convoyed,
                 retreats=retreat_options(
-                    r.map, unit, occupied, contested, attacker.prov, attacker.convoyed
+                    r.map,
+                    unit,
+                    occupied,
+                    contested,
+                    attacker.prov,
+                    attacker.convoyed and not r.rules.retreat_never_to_attacker_origin,
                 ),
             )
         )
@@ -539,9 +588,9 @@ def _result_of(r: _Resolver, o: _Order, dislodged_by: dict[str, _Order]) -> Orde
                 reason = "bounced"
         return OrderResult(FAILURE, f"{reason}; {by}" if by else reason)
     if o.kind == SUPPORT:
-        if attacker:
-            return OrderResult(FAILURE, f"support cut: {by}")
-        return OrderResult(SUCCESS) if o.result else OrderResult(FAILURE, "support cut")
+        if o.result:
+            return OrderResult(SUCCESS, by)
+        return OrderResult(FAILURE, f"support cut: {by}" if by else "support cut")
     if o.kind == CONVOY:
         if attacker:
             return OrderResult(FAILURE, by)

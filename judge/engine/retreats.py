@@ -9,6 +9,7 @@ from judge.engine.geography import Map
 from judge.engine.orders import Disband, Move, Order, Retreat
 from judge.engine.position import Dislodged, Position, Unit, province_of
 from judge.engine.results import FAILURE, ILLEGAL, SUCCESS, VOID, OrderResult
+from judge.engine.rules import Rules
 
 
 @dataclass(frozen=True)
@@ -31,8 +32,23 @@ def _destination(game_map: Map, d: Dislodged, dest: str) -> str | None:
     return None
 
 
+def _single_exit_blocked(
+    by_prov: Mapping[str, Dislodged], chosen: Mapping, prov: str, dest: str
+) -> bool:
+    """Postal rule Q: units whose one way out is `dest` all go unless the others disbanded."""
+    target = province_of(dest)
+    group = [
+        p
+        for p, d in by_prov.items()
+        if d.retreats and {province_of(loc) for loc in d.retreats} == {target}
+    ]
+    if prov not in group or len(group) < 2:
+        return False
+    return any(p != prov and (p not in chosen or chosen[p][1] is not None) for p in group)
+
+
 def resolve_retreats(
-    game_map: Map, position: Position, orders: Mapping[str, Sequence[Order]]
+    game_map: Map, position: Position, orders: Mapping[str, Sequence[Order]], rules: Rules
 ) -> RetreatOutcome:
     by_prov = {d.unit.province: d for d in position.dislodged}
     chosen: dict[str, tuple[tuple[str, int], str | None]] = {}  # prov -> (key, destination)
@@ -87,7 +103,10 @@ def resolve_retreats(
         if dest is None:
             results[key] = OrderResult(SUCCESS)
             disbanded.append(d.unit)
-        elif targets[province_of(dest)] > 1:
+        elif targets[province_of(dest)] > 1 or (
+            rules.retreat_needs_explicit_disband
+            and _single_exit_blocked(by_prov, chosen, prov, dest)
+        ):
             results[key] = OrderResult(
                 FAILURE, f"bounced in {province_of(dest).upper()}; disbanded"
             )

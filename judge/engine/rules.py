@@ -18,6 +18,17 @@ class Rules:
     # 1971 ruling on ambiguous convoys: the army is convoyed by every fleet ordered to convoy it,
     # and fails if any of them is dislodged.
     convoy_by_all_listed_fleets: bool = False
+    # 1971 paradox rule: a convoyed army never cuts a support given to a move into a space
+    # holding one of its convoying fleets, even when it dislodges the supporter.
+    paradox_rule_1971: bool = False
+    # A fleet moving from a convoyed army's destination onto the last convoying fleet meets the
+    # army head to head: the stronger wins, equal strengths stand each other off.
+    convoy_head_to_head: bool = False
+    # A dislodged unit never retreats to its attacker's province, even after a convoyed attack.
+    retreat_never_to_attacker_origin: bool = False
+    # Units whose only retreat is the same province: a retreat there stands only if every other
+    # such unit was ordered to disband.
+    retreat_needs_explicit_disband: bool = False
     # Victory by the number of units on the board instead of supply centres.
     victory_by_units: bool = False
     # Victory threshold; None takes the map's own number.
@@ -32,6 +43,10 @@ RULE_SETS: dict[str, dict[str, object]] = {
     "key-rule": {"key_rule": True},
     "postal-1972": {
         "convoy_by_all_listed_fleets": True,
+        "paradox_rule_1971": True,
+        "convoy_head_to_head": True,
+        "retreat_never_to_attacker_origin": True,
+        "retreat_needs_explicit_disband": True,
         "victory_by_units": True,
         "victory_count": 18,
     },
