@@ -17,6 +17,7 @@ from judge.engine.orders import Order
 from judge.engine.position import Dislodged, Position, Unit, province_of
 from judge.engine.results import ILLEGAL, OrderResult, PhaseResult
 from judge.engine.rules import Rules, UnknownRuleSet, rules_from_names
+from judge.engine.topology import topology
 from judge.language.orders import OrderSyntaxError, parse_order
 from judge.map_files import load_map
 
@@ -51,6 +52,25 @@ def _rules(names: Any) -> Rules:
         return rules_from_names(names)
     except UnknownRuleSet as exc:
         raise CaseError(f"rules: {exc}") from None
+
+
+def _units(game_map: Map, raw_units: list[Any], field: str) -> list[Unit]:
+    """The units of a list; the common well-formed unit takes the quick way through."""
+    placements = topology(game_map).placements
+    units = []
+    for i, raw in enumerate(raw_units):
+        if type(raw) is dict:
+            power, kind, loc = raw.get("power"), raw.get("type"), raw.get("loc")
+            if (
+                type(power) is str
+                and power
+                and (kind, loc) in placements
+                and "army_power" not in raw
+            ):
+                units.append(Unit(power.upper(), kind, loc))
+                continue
+        units.append(_unit(game_map, raw, f"{field}[{i}]"))
+    return units
 
 
 def _unit(game_map: Map, raw: Any, field: str) -> Unit:
@@ -98,22 +118,29 @@ def read_case(
 
     raw_units = case.get("units", [])
     _expect(isinstance(raw_units, list), f"units: expected a list, got {raw_units!r}")
-    units = tuple(_unit(game_map, u, f"units[{i}]") for i, u in enumerate(raw_units))
-    seen: dict[str, int] = {}
-    for i, unit in enumerate(units):
-        _expect(unit.province not in seen, f"units[{i}].loc: {unit.province!r} holds two units")
-        seen[unit.province] = i
+    units = tuple(_units(game_map, raw_units, "units"))
+    if len({unit.province for unit in units}) != len(units):
+        seen: set[str] = set()
+        for i, unit in enumerate(units):
+            if unit.province in seen:
+                raise CaseError(f"units[{i}].loc: {unit.province!r} holds two units")
+            seen.add(unit.province)
 
     raw_centers = case.get("centers", {})
     _expect(isinstance(raw_centers, Mapping), f"centers: expected an object, got {raw_centers!r}")
     centers: dict[str, frozenset[str]] = {}
-    scs = game_map.supply_centres()
+    scs = topology(game_map).supply_centres
     for power, owned in raw_centers.items():
-        _expect(isinstance(owned, list), f"centers.{power}: expected a list, got {owned!r}")
-        codes = {_province(game_map, c, f"centers.{power}") for c in owned}
-        for code in codes:
-            _expect(code in scs, f"centers.{power}: {code!r} is not a supply centre")
-        centers[power.upper()] = frozenset(codes)
+        if not isinstance(owned, list):
+            raise CaseError(f"centers.{power}: expected a list, got {owned!r}")
+        codes = frozenset(owned)
+        if not codes <= scs:
+            for c in owned:
+                code = _province(game_map, c, f"centers.{power}")
+                if code not in scs:
+                    raise CaseError(f"centers.{power}: {code!r} is not a supply centre")
+            codes = frozenset(c.strip().lower() for c in owned)
+        centers[power.upper()] = codes
 
     raw_dislodged = case.get("dislodged", [])
     _expect(isinstance(raw_dislodged, list), f"dislodged: expected a list, got {raw_dislodged!r}")
@@ -135,10 +162,8 @@ def read_case(
     for power, lines in raw_orders.items():
         if isinstance(lines, str):
             lines = [line for line in lines.splitlines() if line.strip()]
-        _expect(
-            isinstance(lines, list) and all(isinstance(x, str) for x in lines),
-            f"orders.{power}: expected a list of order strings, got {lines!r}",
-        )
+        if not (isinstance(lines, list) and all(isinstance(x, str) for x in lines)):
+            raise CaseError(f"orders.{power}: expected a list of order strings, got {lines!r}")
         orders[str(power).upper()] = list(lines)
 
     occupied = {u.province for u in units}

@@ -28,6 +28,13 @@ class Topology:
         self.seas = frozenset(
             p for p, prov in game_map.provinces.items() if prov.terrain is Terrain.SEA
         )
+        # (unit type, location) pairs a unit may stand on: armies on land, fleets at sea and
+        # on coasts, army/fleets wherever a fleet may be.
+        self.placements = frozenset(
+            [("A", p) for p in game_map.provinces if game_map.army_may_be_at(p)]
+            + [(kind, loc) for loc in game_map.fleet_edges for kind in ("F", "AF")]
+        )
+        self.supply_centres = game_map.supply_centres()
         self.convoy_possible = lru_cache(maxsize=None)(self._convoy_possible)
 
     def _sea_component(self, start: str) -> frozenset[str]:
