@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Run the whole test suite on a fresh Debian machine with Python 3.11: installs the Debian
+# packages the tests need (Postfix, Dovecot, PostgreSQL; root or sudo), makes .venv, installs the
+# judge with its test extras, then runs pytest. Extra arguments go to pytest.
+set -euo pipefail
+cd "$(dirname "$0")"
+
+sh deploy/install-test-packages.sh
+
+PYTHON="${PYTHON:-python3.11}"
+command -v "$PYTHON" >/dev/null 2>&1 || PYTHON=python3
+if [ ! -x .venv/bin/python ]; then
+    "$PYTHON" -m venv .venv
+fi
+.venv/bin/python -m pip install -q --disable-pip-version-check --upgrade pip >/dev/null 2>&1 || true
+.venv/bin/python -m pip install -q --disable-pip-version-check -e '.[test]'
+
+.venv/bin/ruff check .
+status=0
+.venv/bin/python -m pytest "$@" || status=$?
+if [ "$status" -eq 5 ]; then
+    echo "test.sh: pytest collected no tests" >&2
+    exit 1
+fi
+exit "$status"
