@@ -1,9 +1,145 @@
-"""Subcommands of the mail daemon: serve, db, mail."""
+"""Subcommands of the mail daemon: `serve`, `db upgrade`, `mail held`, `mail retry ID`."""
 
 from __future__ import annotations
 
 import argparse
+import logging
+import sys
+
+from judge.config import Config, ConfigError, load
+
+
+def _add_config(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--config",
+        metavar="FILE",
+        help="TOML configuration (default: $JUDGE_CONFIG, else ./judge.toml if present, else built-in defaults)",
+    )
+
+
+def _config(args: argparse.Namespace) -> Config:
+    try:
+        return load(args.config)
+    except ConfigError as error:
+        print(f"judge: {error}", file=sys.stderr)
+        raise SystemExit(2) from None
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    """Add the daemon's subcommands (filled in as the daemon is built)."""
+    """Add the daemon's subcommands."""
+    serve = subparsers.add_parser(
+        "serve", help="run the judge: inbound, processor, scheduler and sender"
+    )
+    _add_config(serve)
+    serve.add_argument(
+        "--only",
+        action="append",
+        metavar="ROLE",
+        help="run only these roles (inbound, processor, scheduler, sender); repeat or comma-separate",
+    )
+    serve.set_defaults(func=cmd_serve)
+
+    db = subparsers.add_parser("db", help="the judge's database")
+    db_sub = db.add_subparsers(dest="db_command", metavar="COMMAND")
+    upgrade = db_sub.add_parser("upgrade", help="bring the database schema up to date")
+    _add_config(upgrade)
+    upgrade.set_defaults(func=cmd_db_upgrade)
+
+    mail = subparsers.add_parser("mail", help="mails the judge holds")
+    mail_sub = mail.add_subparsers(dest="mail_command", metavar="COMMAND")
+    held = mail_sub.add_parser("held", help="list mails the processor failed on")
+    _add_config(held)
+    held.set_defaults(func=cmd_mail_held)
+    retry = mail_sub.add_parser("retry", help="process a held mail again")
+    _add_config(retry)
+    retry.add_argument("id", type=int, help="the inbox id (from `judge mail held`)")
+    retry.set_defaults(func=cmd_mail_retry)
+
+
+def _setup_logging(config: Config) -> None:
+    logging.basicConfig(
+        level=getattr(logging, config.log.level.upper(), logging.INFO),
+        format="%(asctime)s %(name)s %(levelname)s %(message)s",
+        stream=sys.stderr,
+        force=True,
+    )
+    # aiosmtpd logs every SMTP command and alembic every plugin at INFO; the judge's own lines
+    # already say what happened to each mail.
+    for noisy in ("mail.log", "alembic"):
+        logging.getLogger(noisy).setLevel(logging.WARNING)
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    """Run the judge until SIGTERM or SIGINT."""
+    from judge.serve import Daemon, parse_roles
+
+    config = _config(args)
+    try:
+        roles = parse_roles(args.only)
+    except ValueError as error:
+        print(f"judge serve: {error}", file=sys.stderr)
+        return 2
+    _setup_logging(config)
+    Daemon(config, roles).run()
+    return 0
+
+
+def cmd_db_upgrade(args: argparse.Namespace) -> int:
+    """Create or migrate the store."""
+    from judge.store.db import current_revision, make_engine, upgrade
+
+    config = _config(args)
+    engine = make_engine(config.database_url)
+    upgrade(engine)
+    print(f"database at revision {current_revision(engine)}")
+    engine.dispose()
+    return 0
+
+
+def cmd_mail_held(args: argparse.Namespace) -> int:
+    """List held mails: id, when, from, subject, and the last line of the error."""
+    from judge.mail.mime import read_mail
+    from judge.store.db import make_engine, session_scope, upgrade
+    from judge.store.inbox import held
+
+    config = _config(args)
+    engine = make_engine(config.database_url)
+    upgrade(engine)
+    with session_scope(engine) as session:
+        rows = held(session)
+        if not rows:
+            print("no held mails")
+        for row in rows:
+            mail = read_mail(row.raw)
+            error = (row.error or "").strip().splitlines()
+            print(
+                f"{row.id}\t{row.received_at:%Y-%m-%d %H:%M}\t{mail.sender or '(no sender)'}\t"
+                f"{mail.subject or '(no subject)'}\t{error[-1] if error else ''}"
+            )
+    engine.dispose()
+    return 0
+
+
+def cmd_mail_retry(args: argparse.Namespace) -> int:
+    """Put a held mail back and process it now; its replies go out with the next sender run."""
+    from judge.processor import ProcessorSettings, process_next
+    from judge.store.db import make_engine, session_scope, upgrade
+    from judge.store.inbox import release
+    from judge.store.models import InboxMessage
+
+    config = _config(args)
+    _setup_logging(config)
+    engine = make_engine(config.database_url)
+    upgrade(engine)
+    with session_scope(engine) as session:
+        if not release(session, args.id):
+            print(f"judge mail retry: no held mail {args.id}", file=sys.stderr)
+            return 1
+    process_next(engine, ProcessorSettings.from_config(config), inbox_id=args.id)
+    with session_scope(engine) as session:
+        row = session.get(InboxMessage, args.id)
+        assert row is not None
+        print(f"mail {row.id}: {row.state}: {row.outcome or ''}")
+        failed = row.state == "held"
+    engine.dispose()
+    return 1 if failed else 0

@@ -57,9 +57,11 @@ class ProcessorSettings:
         return {"judge_name": self.identity.name, "judge_address": self.identity.address}
 
 
-def process_next(engine: Engine, settings: ProcessorSettings) -> int | None:
-    """Process the oldest waiting mail; return its inbox id, or None if none was waiting."""
-    claim = claim_next(engine, lease=settings.lease)
+def process_next(
+    engine: Engine, settings: ProcessorSettings, inbox_id: int | None = None
+) -> int | None:
+    """Process the oldest waiting mail (or the one given); return its id, or None if none waited."""
+    claim = claim_next(engine, lease=settings.lease, inbox_id=inbox_id)
     if claim is None:
         return None
     inbox_id, attempts = claim

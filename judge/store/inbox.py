@@ -88,23 +88,25 @@ def accept(
     return row.id, True
 
 
-def claim_next(engine: Engine, *, lease: timedelta) -> tuple[int, int] | None:
-    """Claim the oldest unprocessed mail for `lease`; return (id, attempts so far) or None.
+def claim_next(
+    engine: Engine, *, lease: timedelta, inbox_id: int | None = None
+) -> tuple[int, int] | None:
+    """Claim the oldest unprocessed mail (or the one given) for `lease`; return (id, attempts so
+    far) or None.
 
     The claim is committed before processing starts, so a mail that kills its processor is
     counted even though the processing transaction never commits.
     """
     moment = now()
     with session_scope(engine) as session:
+        query = select(InboxMessage).where(
+            InboxMessage.state == InboxState.NEW,
+            or_(InboxMessage.claimed_until.is_(None), InboxMessage.claimed_until <= moment),
+        )
+        if inbox_id is not None:
+            query = query.where(InboxMessage.id == inbox_id)
         row = session.scalars(
-            select(InboxMessage)
-            .where(
-                InboxMessage.state == InboxState.NEW,
-                or_(InboxMessage.claimed_until.is_(None), InboxMessage.claimed_until <= moment),
-            )
-            .order_by(InboxMessage.id)
-            .limit(1)
-            .with_for_update(skip_locked=True)
+            query.order_by(InboxMessage.id).limit(1).with_for_update(skip_locked=True)
         ).first()
         if row is None:
             return None
@@ -135,9 +137,9 @@ def held(session: Session) -> list[InboxMessage]:
 
 
 def release(session: Session, inbox_id: int) -> bool:
-    """Put a held (or any) mail back in the queue for another try; False if there is no such row."""
-    row = session.get(InboxMessage, inbox_id)
-    if row is None:
+    """Put a held mail back in the queue for another try; False if there is no such held mail."""
+    row = session.get(InboxMessage, inbox_id, with_for_update=True)
+    if row is None or row.state != InboxState.HELD:
         return False
     row.state = InboxState.NEW
     row.attempts = 0

@@ -1,0 +1,268 @@
+"""`judge serve`: the four runners (inbound, processor, scheduler, sender) as loops over durable
+rows, all in one process for the embedded default or one role per process (`--only`) for setups
+where several processes share one PostgreSQL.
+
+Every loop is safe to kill at any instant: what it had not committed is done again by the next run.
+"""
+
+from __future__ import annotations
+
+import logging
+import signal
+import threading
+from collections.abc import Callable, Iterable
+from datetime import timedelta
+from typing import Any
+
+from sqlalchemy import Engine, delete
+from sqlalchemy.engine import make_url
+
+from judge.clock import now
+from judge.config import Config
+from judge.mail.outbound import RetryPolicy, send_one, transport_for
+from judge.processor import ProcessorSettings, process_next
+from judge.store.db import is_sqlite, make_engine, session_scope, upgrade
+from judge.store.inbox import release_claims
+from judge.store.models import OutboxMessage, OutboxState, ReplyCount
+
+log = logging.getLogger("judge.serve")
+
+ROLES = ("inbound", "processor", "scheduler", "sender")
+
+# Wait after an unexpected error in a loop (database gone, disk full) before trying again.
+ERROR_PAUSE_SECONDS = 5.0
+
+
+def parse_roles(values: Iterable[str] | None) -> tuple[str, ...]:
+    """Roles from `--only` values (repeatable, comma-separated); all roles when none are given."""
+    chosen: list[str] = []
+    for value in values or ():
+        for role in value.split(","):
+            role = role.strip().lower()
+            if not role:
+                continue
+            if role not in ROLES:
+                raise ValueError(f"unknown role {role!r}; the roles are {', '.join(ROLES)}")
+            if role not in chosen:
+                chosen.append(role)
+    return tuple(chosen) or ROLES
+
+
+class Loop(threading.Thread):
+    """Runs `step` while it finds work; when idle, sleeps up to `idle_seconds` or until woken."""
+
+    def __init__(
+        self, name: str, step: Callable[[], bool], idle_seconds: float, stop: threading.Event
+    ) -> None:
+        super().__init__(name=f"judge-{name}", daemon=True)
+        self.step = step
+        self.idle_seconds = idle_seconds
+        self.stopping = stop
+        self.wakeup = threading.Event()
+
+    def wake(self, *_: Any) -> None:
+        """Look for work now (a new row was committed)."""
+        self.wakeup.set()
+
+    def run(self) -> None:
+        while not self.stopping.is_set():
+            try:
+                busy = self.step()
+            except Exception:
+                log.exception(
+                    "%s: unexpected error; trying again in %.0f s", self.name, ERROR_PAUSE_SECONDS
+                )
+                self.stopping.wait(ERROR_PAUSE_SECONDS)
+                continue
+            if busy:
+                continue
+            self.wakeup.wait(self.idle_seconds)
+            self.wakeup.clear()
+
+    def stop(self) -> None:
+        self.wakeup.set()
+
+
+def housekeeping(engine: Engine, config: Config) -> bool:
+    """The scheduler's work while there are no games: forget old daily reply counts."""
+    cutoff = now().date() - timedelta(days=config.scheduler.keep_reply_counts_days)
+    with session_scope(engine) as session:
+        session.execute(delete(ReplyCount).where(ReplyCount.day < cutoff))
+    return False
+
+
+def describe(config: Config, roles: tuple[str, ...]) -> list[str]:
+    """The first lines `judge serve` logs: where its configuration came from and what runs where."""
+    lines = [f"configuration: {config.source}"]
+    if config.source.startswith("built-in defaults"):
+        lines[0] += " (no configuration file; this is the embedded default)"
+    url = make_url(config.database_url)
+    store = (
+        "SQLite file " + str(url.database)
+        if url.get_backend_name() == "sqlite"
+        else url.render_as_string(hide_password=True)
+    )
+    lines.append(f"store: {store}")
+    lines.append("roles: " + ", ".join(roles))
+    if "inbound" in roles:
+        if config.smtp.enabled:
+            kind = "LMTP" if config.smtp.lmtp else "SMTP"
+            lines.append(
+                f"inbound: {kind} listener on {config.smtp.host}:{config.smtp.port} for {', '.join(config.served)}"
+            )
+        if config.imap.host:
+            lines.append(
+                f"inbound: IMAP {config.imap.username}@{config.imap.host}:{config.imap.port} folder {config.imap.folder}"
+            )
+        if not config.smtp.enabled and not config.imap.host:
+            lines.append("inbound: nothing configured (SMTP listener disabled, no IMAP host)")
+    if "sender" in roles:
+        if config.relay.host:
+            lines.append(f"outbound: relay {config.relay.host}:{config.relay.port}")
+        else:
+            lines.append(
+                f"outbound: no relay configured; outgoing mail is written to the Maildir {config.maildir_path}"
+            )
+    return lines
+
+
+class Daemon:
+    """The chosen roles of the judge in one process; `start()`, then `stop()` (or `run()`)."""
+
+    def __init__(
+        self, config: Config, roles: tuple[str, ...] = ROLES, engine: Engine | None = None
+    ) -> None:
+        self.config = config
+        self.roles = roles
+        self.engine = engine or make_engine(config.database_url)
+        self.stopping = threading.Event()
+        self.loops: dict[str, Loop] = {}
+        self.listener: Any = None
+        self.imap: Any = None
+        self.imap_thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        for line in describe(self.config, self.roles):
+            log.info("%s", line)
+        upgrade(self.engine)
+        if is_sqlite(self.engine):
+            self._release_stale_claims()
+        config = self.config
+        if "processor" in self.roles:
+            settings = ProcessorSettings.from_config(config)
+
+            def process() -> bool:
+                done = process_next(self.engine, settings) is not None
+                if done and "sender" in self.loops:
+                    self.loops["sender"].wake()
+                return done
+
+            self.loops["processor"] = Loop(
+                "processor", process, config.processor.poll_seconds, self.stopping
+            )
+        if "sender" in self.roles:
+            transport = transport_for(config)
+            policy = RetryPolicy.from_config(config)
+            self.loops["sender"] = Loop(
+                "sender",
+                lambda: send_one(self.engine, transport, policy),
+                config.outbound.poll_seconds,
+                self.stopping,
+            )
+            self._transport = transport
+        if "scheduler" in self.roles:
+            self.loops["scheduler"] = Loop(
+                "scheduler",
+                lambda: housekeeping(self.engine, config),
+                config.scheduler.poll_seconds,
+                self.stopping,
+            )
+        for loop in self.loops.values():
+            loop.start()
+        if "inbound" in self.roles:
+            self._start_inbound()
+
+    def _release_stale_claims(self) -> None:
+        """On SQLite one process per role is all there can be, so claims left at start are stale."""
+        with session_scope(self.engine) as session:
+            if "processor" in self.roles:
+                freed = release_claims(session)
+                if freed:
+                    log.info("freed %d inbox claims left by a stopped processor", freed)
+            if "sender" in self.roles:
+                rows = session.query(OutboxMessage).filter(
+                    OutboxMessage.state == OutboxState.PENDING,
+                    OutboxMessage.claimed_until.is_not(None),
+                )
+                for row in rows:
+                    row.claimed_until = None
+
+    def _wake_processor(self, *_: Any) -> None:
+        loop = self.loops.get("processor")
+        if loop is not None:
+            loop.wake()
+
+    def _start_inbound(self) -> None:
+        config = self.config
+        if config.smtp.enabled:
+            from judge.mail.smtp_listener import start_listener
+
+            self.listener = start_listener(
+                self.engine,
+                config.serves,
+                host=config.smtp.host,
+                port=config.smtp.port,
+                lmtp=config.smtp.lmtp,
+                max_message_bytes=config.smtp.max_message_bytes,
+                on_stored=self._wake_processor,
+            )
+        if config.imap.host:
+            from judge.mail.imap_inbound import ImapPoller, ImapSettings
+
+            self.imap = ImapPoller(
+                self.engine, ImapSettings.from_section(config.imap), on_stored=self._wake_processor
+            )
+            self.imap_thread = threading.Thread(
+                target=self.imap.run, name="judge-imap", daemon=True
+            )
+            self.imap_thread.start()
+
+    def stop(self) -> None:
+        """Stop taking mail first, then let the loops finish the row they are on."""
+        if self.listener is not None:
+            self.listener.stop()
+            self.listener = None
+        if self.imap is not None:
+            self.imap.stop()
+            if self.imap_thread is not None:
+                self.imap_thread.join(timeout=30)
+            self.imap = None
+        self.stopping.set()
+        for loop in self.loops.values():
+            loop.stop()
+        for loop in self.loops.values():
+            loop.join(timeout=60)
+        transport = getattr(self, "_transport", None)
+        if transport is not None:
+            transport.close()
+        self.engine.dispose()
+        log.info("stopped")
+
+    def run(self) -> None:
+        """Start, run until SIGTERM or SIGINT, then stop cleanly."""
+        done = threading.Event()
+
+        def on_signal(signum: int, _frame: Any) -> None:
+            log.info("signal %d: stopping", signum)
+            done.set()
+
+        previous = {sig: signal.signal(sig, on_signal) for sig in (signal.SIGTERM, signal.SIGINT)}
+        try:
+            self.start()
+            log.info("running")
+            while not done.wait(1.0):
+                pass
+        finally:
+            self.stop()
+            for sig, handler in previous.items():
+                signal.signal(sig, handler)
