@@ -135,18 +135,27 @@ class NameTable:
     # --- provinces ------------------------------------------------------------------------------
     def province(self, written: str) -> str:
         """The province code for one written name; raises UnknownName or AmbiguousName."""
+        found = self._lookup(written)
+        if type(found) is str:
+            return found
+        raise self._fault(written, found)
+
+    def _lookup(self, written: str) -> str | tuple[str, ...]:
+        """A code, or the codes it could be (none: unknown; several: ambiguous). Never raises,
+        so trying a spelling that turns out wrong costs no message."""
         key = compact(written)
         found = self._exact.get(key)
         if isinstance(found, str):
             return found
         if isinstance(found, _Ambiguous):
-            raise self._ambiguous(written, found.codes)
+            return found.codes
         codes = self._by_prefix(key)
         if len(codes) == 1:
             return next(iter(codes))
-        if codes:
-            raise self._ambiguous(written, tuple(sorted(codes)))
-        raise self._unknown(written)
+        return tuple(sorted(codes))
+
+    def _fault(self, written: str, codes: tuple[str, ...]) -> NameLookupError:
+        return self._ambiguous(written, codes) if codes else self._unknown(written)
 
     def _by_prefix(self, key: str) -> set[str]:
         if len(key) < MIN_PREFIX:
@@ -196,30 +205,27 @@ class NameTable:
         written = " ".join(words)
         if coast_words:
             return self._with_coast(self.province(written), " ".join(coast_words))
-        try:
-            return self.province(written)
-        except NameLookupError as whole_error:
-            split = self._split_coast(words)
-            if split is None:
-                if isinstance(whole_error, UnknownName) and len(words) > 1:
-                    self._explain_run(words)
-                raise
-            head, coast = split
-            try:
-                prov = self.province(" ".join(head))
-            except AmbiguousName:
-                raise
-            except NameLookupError:
-                raise whole_error from None
-            return self._with_coast(prov, coast)
+        whole = self._lookup(written)
+        if type(whole) is str:
+            return whole
+        split = self._split_coast(words)
+        if split is not None:  # "Spain north coast", "StP nc"
+            head = " ".join(split[0])
+            prov = self._lookup(head)
+            if type(prov) is str:
+                return self._with_coast(prov, split[1])
+            if prov:  # "Liv nc": the name itself is the trouble
+                raise self._ambiguous(head, prov)
+        if not whole and len(words) > 1:
+            self._explain_run(words)
+        raise self._fault(written, whole)
 
     def _explain_run(self, words: Sequence[str]) -> None:
         """Explain "Par Bur": say which words make a province and which word does not belong."""
         for cut in range(len(words) - 1, 0, -1):
             head = " ".join(words[:cut])
-            try:
-                prov = self.province(head)
-            except NameLookupError:
+            prov = self._lookup(head)
+            if type(prov) is not str:
                 continue
             rest = " ".join(words[cut:])
             raise UnknownName(

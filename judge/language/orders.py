@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import threading
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
@@ -180,6 +181,12 @@ class _Builder(Transformer[Token, Any]):
     def bare_order(self, children: list[Any]) -> Order:
         return _complete(None, children[0], children[1])
 
+    def line_unit_order(self, children: list[Any]) -> tuple[str | None, Order]:
+        return None, _complete(_unit_letter(children[0]), children[1], children[2])
+
+    def line_bare_order(self, children: list[Any]) -> tuple[str | None, Order]:
+        return None, _complete(None, children[0], children[1])
+
     def build_first(self, children: list[Any]) -> Order:
         unit_type, loc = children[1]
         return Build(unit_type, loc)
@@ -232,97 +239,141 @@ def _complete(unit_type: str | None, loc: str, action: tuple[Any, ...]) -> Order
 
 # --- the parser per map -------------------------------------------------------------------------
 _FAILED = object()
+_SKIP = ("skip",)  # the action of an ignored terminal in every row
+_KINDS_LIMIT = 50_000  # distinct tokens whose terminal is remembered, per parser
+_SPANS_BLANKS = re.compile(r" |\\s|\\t")  # in a terminal's regexp: it may take blanks inside
+_WHITESPACE_SAMPLE = " \t\f\r\v\xa0\u2003\u3000"  # what findall steps over: Lark must ignore it too
 
 
 class _FastLALR:
     """Runs the LALR table Lark built from grammar/orders.lark, with Lark's own rule callbacks.
 
     Lark's front end makes a Token object per token and hashes Rule objects on every reduction;
-    that is most of its time on lines this short. Here the lexer is one compiled alternation of
-    the grammar's terminals (in the order Lark's basic lexer tries them) and the table is
-    flattened to plain dicts. Any line this path cannot take goes through `Lark.parse`, which
-    either raises the error a player sees or, should the two ever disagree, has the last word.
+    on lines this short that is most of its time. Here one `findall` cuts the line into words
+    (the WORD terminal, or a hyphenated name of the map) and the grammar's other terminals; each
+    distinct token is classed once by Lark's own terminals, tried in the order its basic lexer
+    tries them, and remembered; the table is flattened to plain dicts. A token Lark would cut
+    differently (``H.`` is H then a full stop) or any line this path
+    cannot take goes through `Lark.parse`, which raises the error a player sees. tests/language
+    checks the two agree.
     """
 
-    def __init__(self, lark: Lark) -> None:
+    def __init__(self, lark: Lark, hyphenated: re.Pattern[str] | None) -> None:
         conf = lark.parse_interactive("").parser_state.parse_conf
         terminals = sorted(
             lark.terminals,
             key=lambda t: (-t.priority, -t.pattern.max_width, -len(t.pattern.value), t.name),
         )
-        # Leading blanks are part of each match, so they cost no turn of the loop; the other
-        # ignored terminals (a full stop, a comma) are skipped by name.
-        blanks = "[ \\t\\f\\r]*"
-        groups = "|".join(f"(?P<{t.name}>{t.pattern.to_regexp()})" for t in terminals)
-        self._finditer = re.compile(f"{blanks}(?:{groups})").finditer
-        self._ignore = frozenset(lark.ignore_tokens)
+        by_name = {t.name: t for t in terminals}
+        ignore = frozenset(lark.ignore_tokens)
+        blank = {
+            t.name
+            for t in terminals
+            if t.name in ignore and re.fullmatch(t.pattern.to_regexp(), _WHITESPACE_SAMPLE)
+        }
+        kept = [t for t in terminals if t.name not in blank]
+        # Blanks are left out: findall steps over them. Anything no terminal takes comes out as
+        # one character of its own (the last alternative), which no terminal classes.
+        # Terminals that span blanks ("via convoy", "move to") come first, as Lark's order
+        # has them before WORD; then WORD, so a word costs one alternative, not a dozen.
+        spanning = [
+            t for t in kept if t.name != "WORD" and _SPANS_BLANKS.search(t.pattern.to_regexp())
+        ]
+        pieces = [] if hyphenated is None else [hyphenated.pattern]
+        pieces += [t.pattern.to_regexp() for t in spanning]
+        pieces.append(by_name["WORD"].pattern.to_regexp())
+        pieces += [t.pattern.to_regexp() for t in kept if t.name != "WORD" and t not in spanning]
+        pieces.append(r"\S")
+        flags = re.IGNORECASE if hyphenated is not None else 0
+        cut = re.compile("|".join(f"(?:{p})" for p in pieces), flags)
+        self.enabled = bool(blank) and cut.groups == 0
+        self._findall = cut.findall
+        self._classify = re.compile(
+            "|".join(f"(?P<{t.name}>{t.pattern.to_regexp()})" for t in kept)
+        ).match
+        self._hyphenated = hyphenated.fullmatch if hyphenated is not None else None
+        self._kinds: dict[str, str] = {}
+        self._ignore = ignore
         self._start = conf.start_state
         self._end = conf.end_state
         callbacks = conf.callbacks
-        self._states: dict[int, dict[str, Any]] = {}
+        rows: dict[int, dict[str, Any]] = {state: {} for state in conf.states}
         for state, actions in conf.states.items():
-            row: dict[str, Any] = {}
+            row = rows[state]
             for term, (action, arg) in actions.items():
                 if action is Shift:
-                    row[str(term)] = arg  # an int: the state to go to
+                    row[str(term)] = rows[arg]  # shift (or goto): the next state's own row
+                elif not arg.expansion:
+                    self.enabled = False  # an empty rule: this loop does not handle those
                 else:
                     row[str(term)] = (len(arg.expansion), str(arg.origin.name), callbacks[arg])
-            self._states[state] = row
+            for name in ignore - blank:
+                row[name] = _SKIP
+        self._start_row = rows[conf.start_state]
+        self._end_row = rows[conf.end_state]
+
+    def _kind(self, token: str) -> str:
+        """The terminal Lark's lexer makes of `token` ("" if it would cut it otherwise)."""
+        match = self._classify(token)
+        if match is not None and match.end() == len(token):
+            kind = match.lastgroup or ""
+        elif self._hyphenated is not None and self._hyphenated(token):
+            kind = "WORD"  # Mid-Atlantic: the slow path glues it with "_" to the same effect
+        else:
+            kind = ""
+        if len(self._kinds) < _KINDS_LIMIT:
+            self._kinds[token] = kind
+        return kind
 
     def parse(self, text: str) -> Any:
-        """The callbacks' value for `text`, or _FAILED where Lark must say what is wrong."""
-        states = self._states
-        ignore = self._ignore
-        state_stack = [self._start]
-        value_stack: list[Any] = []
-        pos = 0
-        for match in self._finditer(text):
-            if match.start() != pos:
-                return _FAILED
-            pos = match.end()
-            kind = match.lastgroup
-            if kind in ignore:
-                continue
-            value = match.group(kind)
-            row = states[state_stack[-1]]
+        """The callbacks' value for `text`, or _FAILED where Lark must say what is wrong.
+
+        The stack holds each state's row itself, so neither a shift nor a goto looks a state up.
+        """
+        if not self.enabled:
+            return _FAILED
+        kinds = self._kinds
+        row = self._start_row
+        rows = [row]
+        values: list[Any] = []
+        push_row = rows.append
+        push_value = values.append
+        for value in self._findall(text):
+            kind = kinds.get(value)
+            if kind is None:
+                kind = self._kind(value)  # "" (no terminal) is in no row: the line fails below
             while True:
                 action = row.get(kind)
+                if type(action) is dict:  # shift
+                    row = action
+                    push_row(row)
+                    push_value(value)
+                    break
                 if action is None:
                     return _FAILED
-                if type(action) is int:
-                    state_stack.append(action)
-                    value_stack.append(value)
+                if action is _SKIP:  # an ignored token: a full stop, a comma
                     break
                 size, origin, callback = action
-                if size:
-                    children = value_stack[-size:]
-                    del state_stack[-size:]
-                    del value_stack[-size:]
-                else:
-                    children = []
-                value_stack.append(callback(children))
-                state = states[state_stack[-1]][origin]
-                state_stack.append(state)
-                row = states[state]
-        if pos != len(text) and text[pos:].strip():
-            return _FAILED
-        if pos != len(text):
-            return _FAILED
+                children = values[-size:]
+                del rows[-size:]
+                del values[-size:]
+                push_value(callback(children))
+                row = rows[-1][origin]
+                push_row(row)
+        end_row = self._end_row
         while True:
-            action = states[state_stack[-1]].get("$END")
-            if action is None or type(action) is int:
+            action = row.get("$END")
+            if action is None or type(action) is dict or action is _SKIP:
                 return _FAILED
             size, origin, callback = action
-            if size:
-                children = value_stack[-size:]
-                del state_stack[-size:]
-                del value_stack[-size:]
-            else:
-                children = []
-            value_stack.append(callback(children))
-            state_stack.append(states[state_stack[-1]][origin])
-            if state_stack[-1] == self._end:
-                return value_stack[-1]
+            children = values[-size:]
+            del rows[-size:]
+            del values[-size:]
+            push_value(callback(children))
+            row = rows[-1][origin]
+            push_row(row)
+            if row is end_row:
+                return values[-1]
 
 
 @dataclass(frozen=True, slots=True)
@@ -334,6 +385,7 @@ class _Parser:
 _GRAMMAR: str | None = None
 _PARSERS: dict[int, tuple[NameTable, _Parser]] = {}
 _PARSERS_LOCK = threading.Lock()
+_CONTEXTS: dict[int, tuple[weakref.ref[Map], NameTable, _Parser]] = {}
 
 
 def _grammar() -> str:
@@ -356,7 +408,7 @@ def _parser(table: NameTable) -> _Parser:
         propagate_positions=False,
         maybe_placeholders=False,
     )
-    parser = _Parser(lark, _FastLALR(lark))
+    parser = _Parser(lark, _FastLALR(lark, table.hyphen_re))
     with _PARSERS_LOCK:
         _PARSERS[id(table)] = (table, parser)
     return parser
@@ -370,17 +422,17 @@ def is_comment(line: str) -> bool:
 
 
 def _parse(line: str, table: NameTable, parser: _Parser, line_no: int) -> tuple[str | None, Order]:
-    text = line
-    if table.hyphen_re is not None and "-" in text:
-        text = table.hyphen_re.sub(_glue_hyphen, text)
     try:
         try:
-            result = parser.fast.parse(text)
+            result = parser.fast.parse(line)
         except _NameFault as fault:
             if fault.column:
                 raise
             result = _FAILED  # Lark's tokens carry the column the message needs
         if result is _FAILED:
+            text = line
+            if table.hyphen_re is not None and "-" in text:
+                text = table.hyphen_re.sub(_glue_hyphen, text)  # same length: columns hold
             result = parser.lark.parse(text)
     except _NameFault as fault:
         raise OrderSyntaxError(_name_error(line, line_no, fault)) from None
@@ -393,16 +445,45 @@ def _glue_hyphen(match: re.Match[str]) -> str:
     return match.group().replace("-", "_")
 
 
-def parse_order(line: str, game_map: Map) -> Order:
-    """One order string (``"F LON - NTH"``) -> its order value; raises OrderSyntaxError."""
+def _context(game_map: Map) -> tuple[NameTable, _Parser]:
+    """The map's name table and parser, found with one dict lookup on the hot path."""
+    entry = _CONTEXTS.get(id(game_map))
+    if entry is not None and entry[0]() is game_map:
+        return entry[1], entry[2]
     table = name_table(game_map)
-    return _parse(line, table, _parser(table), 1)[1]
+    parser = _parser(table)
+    key = id(game_map)
+    with _PARSERS_LOCK:
+        _CONTEXTS[key] = (
+            weakref.ref(game_map, lambda _ref: _CONTEXTS.pop(key, None)),
+            table,
+            parser,
+        )
+    return table, parser
+
+
+def parse_order(line: str, game_map: Map) -> Order:
+    """One order string (``"F LON - NTH"``) -> its order value; raises OrderSyntaxError.
+
+    `judge adjudicate --batch` calls this for every order, so the usual case (map seen before,
+    line well formed) is written out here: one dict lookup, then the fast path.
+    """
+    entry = _CONTEXTS.get(id(game_map))
+    if entry is not None and entry[0]() is game_map:
+        try:
+            result = entry[2].fast.parse(line)
+        except _NameFault:
+            result = _FAILED
+        if result is not _FAILED:
+            return result[1]
+    table, parser = _context(game_map)
+    return _parse(line, table, parser, 1)[1]
 
 
 def parse_line(line: str, game_map: Map, line_no: int = 1) -> ParsedLine:
     """One line -> ParsedLine, with the error in it rather than raised."""
-    table = name_table(game_map)
-    return _parse_line(line, table, _parser(table), line_no)
+    table, parser = _context(game_map)
+    return _parse_line(line, table, parser, line_no)
 
 
 def _parse_line(line: str, table: NameTable, parser: _Parser, line_no: int) -> ParsedLine:
@@ -415,8 +496,7 @@ def _parse_line(line: str, table: NameTable, parser: _Parser, line_no: int) -> P
 
 def parse_orders(text: str, game_map: Map) -> list[ParsedLine]:
     """Every non-blank, non-comment line of `text`, numbered from 1, parsed on its own."""
-    table = name_table(game_map)
-    parser = _parser(table)
+    table, parser = _context(game_map)
     out: list[ParsedLine] = []
     for line_no, line in enumerate(text.splitlines(), start=1):
         if is_comment(line):
