@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from judge.engine.geography import Map
 from judge.engine.orders import ARMY, FLEET, Convoy, Hold, Move, Order, Support
@@ -24,25 +24,43 @@ HOLD, MOVE, SUPPORT, CONVOY = "hold", "move", "support", "convoy"
 _UNRESOLVED, _GUESSING, _RESOLVED = 0, 1, 2
 
 
-@dataclass(slots=True, eq=False)
 class _Order:
     """One unit's effective order, with what validation found out about it."""
 
-    unit: Unit
-    prov: str
-    kind: str = HOLD
-    dest: str = ""  # move: destination province
-    dest_loc: str = ""  # move: destination location (coast for fleets)
-    convoyed: bool = False  # move: goes by convoy
-    target: str = ""  # support/convoy: province of the unit supported or convoyed
-    target_dest: str = ""  # support of a move / convoy: destination province ("" = support hold)
-    target_coast: str = ""  # support of a move naming a coast: that location, which must match
-    supports: list[_Order] = field(default_factory=list)  # matching supports received
-    convoys: list[_Order] = field(default_factory=list)  # matching convoys (for a convoyed move)
-    opponent: _Order | None = None  # head-to-head partner
-    no_convoy: bool = False  # a convoyed move with no chain of convoy orders at all
-    state: int = _UNRESOLVED
-    result: bool = False
+    __slots__ = (
+        "unit",
+        "prov",
+        "kind",
+        "dest",
+        "dest_loc",
+        "convoyed",
+        "target",
+        "target_dest",
+        "target_coast",
+        "supports",
+        "convoys",
+        "opponent",
+        "no_convoy",
+        "state",
+        "result",
+    )
+
+    def __init__(self, unit: Unit) -> None:
+        self.unit = unit
+        self.prov = unit.province
+        self.kind = HOLD
+        self.dest = ""  # move: destination province
+        self.dest_loc = ""  # move: destination location (coast for fleets)
+        self.convoyed = False  # move: goes by convoy
+        self.target = ""  # support/convoy: province of the unit supported or convoyed
+        self.target_dest = ""  # support of a move / convoy: destination ("" = support hold)
+        self.target_coast = ""  # support naming a coast: that location, which must match
+        self.supports: list[_Order] = []  # matching supports received
+        self.convoys: list[_Order] = []  # matching convoys (for a convoyed move)
+        self.opponent: _Order | None = None  # head-to-head partner
+        self.no_convoy = False  # a convoyed move with no chain of convoy orders at all
+        self.state = _UNRESOLVED
+        self.result = False
 
 
 @dataclass(frozen=True)
@@ -62,9 +80,7 @@ class _Resolver:
         self.map = game_map
         self.topo: Topology = topology(game_map)
         self.rules = rules
-        self.by_prov: dict[str, _Order] = {}
-        for unit in position.units:
-            self.by_prov[unit.province] = _Order(unit=unit, prov=unit.province)
+        self.by_prov: dict[str, _Order] = {unit.province: _Order(unit) for unit in position.units}
         self.moves_into: dict[str, list[_Order]] = {}
         self.deps: list[_Order] = []
         self.fleet_seas = {
@@ -347,11 +363,11 @@ class _Resolver:
         return False
 
     def supports_given(self, o: _Order, exclude_power: str | None = None) -> int:
-        return sum(
-            1
-            for s in o.supports
-            if (exclude_power is None or s.unit.power != exclude_power) and self.resolve(s)
-        )
+        count = 0
+        for s in o.supports:
+            if (exclude_power is None or s.unit.power != exclude_power) and self.resolve(s):
+                count += 1
+        return count
 
     def attack_strength(self, o: _Order, assume_path: bool = False) -> int:
         if not assume_path and not self.path(o):
@@ -400,14 +416,17 @@ def resolve_movement(
     duplicates: set[str] = set()
     pending: list[tuple[_Order, Order, tuple[str, int]]] = []
 
+    by_prov = r.by_prov
     for power, power_orders in orders.items():
         for index, order in enumerate(power_orders):
             key = (power, index)
             if not isinstance(order, Hold | Move | Support | Convoy):
                 static[key] = OrderResult(ILLEGAL, "not an order for a movement phase")
                 continue
-            prov = province_of(order.loc)
-            o = r.by_prov.get(prov)
+            loc = order.loc
+            slash = loc.find("/")
+            prov = loc if slash < 0 else loc[:slash]
+            o = by_prov.get(prov)
             if o is None:
                 static[key] = OrderResult(VOID, f"no unit in {prov.upper()}")
                 continue
@@ -420,56 +439,51 @@ def resolve_movement(
             assigned[prov] = key
             pending.append((o, order, key))
 
-    for prov in duplicates:
+    if duplicates:
         for o, _order, key in pending:
-            if o.prov == prov:
+            if o.prov in duplicates:
                 static[key] = OrderResult(VOID, "several orders for one unit: it holds")
-    pending = [p for p in pending if p[0].prov not in duplicates]
+        pending = [p for p in pending if p[0].prov not in duplicates]
 
     # Convoys first (a convoy by the army's own power shows that the army goes by sea, DATC
     # 4.A.3), then moves, then supports, which are checked against the moves.
-    for o, order, key in pending:
-        if isinstance(order, Convoy):
-            why = r.check_convoy(o, order)
-            if why:
-                static[key] = OrderResult(ILLEGAL, why)
-    own_convoys = {
-        (o.target, o.target_dest)
-        for o in r.by_prov.values()
-        if o.kind == CONVOY
-        and (army := r.by_prov.get(o.target))
-        and army.unit.power == o.unit.power
-    }
-    for o, order, key in pending:
-        if isinstance(order, Move):
-            why = r.check_move(o, order, (o.prov, province_of(order.dest)) in own_convoys)
-            if why:
-                static[key] = OrderResult(ILLEGAL, why)
-    for o, order, key in pending:
-        if isinstance(order, Support):
-            why = r.check_support(o, order)
-            if why:
-                static[key] = OrderResult(ILLEGAL, why)
+    moves = [p for p in pending if type(p[1]) is Move]
+    supports = [p for p in pending if type(p[1]) is Support]
+    convoys = [p for p in pending if type(p[1]) is Convoy]
+    own_convoys = set()
+    for o, order, key in convoys:
+        why = r.check_convoy(o, order)
+        if why:
+            static[key] = OrderResult(ILLEGAL, why)
+        elif (army := by_prov.get(o.target)) and army.unit.power == o.unit.power:
+            own_convoys.add((o.target, o.target_dest))
+    for o, order, key in moves:
+        why = r.check_move(
+            o, order, bool(own_convoys) and (o.prov, province_of(order.dest)) in own_convoys
+        )
+        if why:
+            static[key] = OrderResult(ILLEGAL, why)
+    for o, order, key in supports:
+        why = r.check_support(o, order)
+        if why:
+            static[key] = OrderResult(ILLEGAL, why)
 
-    all_orders = list(r.by_prov.values())
     # Convoys match a convoyed move to the same destination.
-    for o in all_orders:
+    for o, _order, _key in convoys:
         if o.kind == CONVOY:
-            army = r.by_prov.get(o.target)
+            army = by_prov.get(o.target)
             if army and army.kind == MOVE and army.convoyed and army.dest == o.target_dest:
                 army.convoys.append(o)
-    for o in all_orders:
-        if o.kind == MOVE and o.convoyed:
-            seas = {f.prov for f in o.convoys}
-            if not r.chain_exists(o.prov, o.dest, seas):
+    moving = [o for o, _order, _key in moves if o.kind == MOVE]
+    moves_into = r.moves_into
+    for o in moving:
+        if o.convoyed:
+            if not r.chain_exists(o.prov, o.dest, {f.prov for f in o.convoys}):
                 # No chain of convoy orders: the move fails, and has no effect anywhere.
                 o.no_convoy = True
-    for o in all_orders:
-        if o.kind == MOVE and not o.no_convoy:
-            r.moves_into.setdefault(o.dest, []).append(o)
-    for o in all_orders:
-        if o.kind == MOVE and not o.convoyed:
-            other = r.by_prov.get(o.dest)
+                continue
+        else:
+            other = by_prov.get(o.dest)
             if (
                 other is not None
                 and other.kind == MOVE
@@ -477,23 +491,30 @@ def resolve_movement(
                 and other.dest == o.prov
             ):
                 o.opponent = other
-    for o in all_orders:
+        if o.dest in moves_into:
+            moves_into[o.dest].append(o)
+        else:
+            moves_into[o.dest] = [o]
+    for o, _order, _key in supports:
         if o.kind != SUPPORT:
             continue
-        target = r.by_prov.get(o.target)
+        target = by_prov.get(o.target)
         if target is None:
             continue
-        moving = target.kind == MOVE
         if o.target_dest:
             coast_fits = not o.target_coast or o.target_coast == target.dest_loc
-            if moving and target.dest == o.target_dest and coast_fits:
+            if target.kind == MOVE and target.dest == o.target_dest and coast_fits:
                 target.supports.append(o)
-        elif not moving:
+        elif target.kind != MOVE:
             target.supports.append(o)
 
-    for o in all_orders:
-        if o.kind in (MOVE, SUPPORT, CONVOY):
-            r.resolve(o)
+    resolve = r.resolve
+    for o in moving:
+        resolve(o)
+    for group in (supports, convoys):
+        for o, _order, _key in group:
+            if o.kind != HOLD:
+                resolve(o)
 
     return _outcome(r, orders, static, pending)
 
@@ -563,8 +584,18 @@ def _outcome(
     )
 
 
+_SUCCEEDED = OrderResult(SUCCESS)
+
+
 def _result_of(r: _Resolver, o: _Order, dislodged_by: dict[str, _Order]) -> OrderResult:
     attacker = dislodged_by.get(o.prov)
+    if (
+        attacker is None
+        and o.result
+        and not o.no_convoy
+        and (o.kind == MOVE or (o.kind in (SUPPORT, CONVOY) and _matched(r, o)))
+    ):
+        return _SUCCEEDED
     by = f"dislodged by {_unit_name(attacker.unit)}" if attacker else ""
     if o.no_convoy:
         reason = "no convoy was ordered for this move"
