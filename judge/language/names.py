@@ -118,7 +118,7 @@ class NameTable:
         self.hyphen_re: re.Pattern[str] | None = None
         if hyphenated:
             alternatives = "|".join(re.escape(w) for w in sorted(hyphenated, key=len, reverse=True))
-            self.hyphen_re = re.compile(rf"(?<![\w-])(?:{alternatives})(?![\w-])", re.IGNORECASE)
+            self.hyphen_re = re.compile(rf"(?<!\w)(?:{alternatives})(?!\w)", re.IGNORECASE)
 
         self.powers: dict[str, str] = {}
         power_pool: dict[str, set[str]] = {}
