@@ -567,6 +567,8 @@ def _syntax_error(line: str, line_no: int, exc: UnexpectedInput) -> OrderError:
         expected, column, found = (), 1, "something else"
     after = _before(line, column)
     where = f" after {after!r}" if after else ""
+    if after == "/":  # StP/ - Bar: what goes after a slash is a coast
+        expected = tuple("a coast" if w == "a province" else w for w in expected)
     if not expected:
         return OrderError(line_no, column, f"unexpected {found}{where}")
     message = f"expected {_join_or(expected)}{where}, found {found}"
