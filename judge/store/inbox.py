@@ -116,13 +116,16 @@ def claim_next(
 
 
 def lock_for_processing(session: Session, inbox_id: int) -> InboxMessage | None:
-    """Lock a claimed row for its processing transaction; None if it is no longer waiting."""
-    row = session.scalars(
+    """Lock a claimed row for its processing transaction; None if it is no longer waiting.
+
+    This waits for the lock rather than skipping: the row is ours by its claim, and another
+    processor's claim query may hold the row lock for a moment after rechecking the claim.
+    """
+    return session.scalars(
         select(InboxMessage)
         .where(InboxMessage.id == inbox_id, InboxMessage.state == InboxState.NEW)
-        .with_for_update(skip_locked=True)
+        .with_for_update()
     ).first()
-    return row
 
 
 def held(session: Session) -> list[InboxMessage]:
