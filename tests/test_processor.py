@@ -195,7 +195,6 @@ def test_a_mail_that_keeps_killing_the_processor_is_held(engine: Engine) -> None
 
 
 def test_order_echo_lists_each_line_in_full_or_its_error(engine: Engine) -> None:
-    pytest.importorskip("judge.language.format")
     deliver(engine, mail("A PAR-BUR\nF LON S A YOR-NWY\nA XYZ-BUR\n> A MUN-BER\n"))
     run_all(engine)
     [reply] = outbox(engine)
@@ -206,3 +205,15 @@ def test_order_echo_lists_each_line_in_full_or_its_error(engine: Engine) -> None
     assert "ERROR" in text and "XYZ" in text
     assert "MUN" not in text
     assert "1 of 3 lines had errors" in text
+    assert "= Army Paris -> Burgundy" in text
+
+
+def test_help_and_orders_in_one_mail_get_both_answers(engine: Engine) -> None:
+    deliver(engine, mail("England: F LON-NTH\nhelp\nEND\nA PAR-BUR"))
+    run_all(engine)
+    help_reply, echo_reply = outbox(engine)
+    assert (help_reply.kind, echo_reply.kind) == ("help", "echo")
+    text = message_from_bytes(echo_reply.raw).get_payload(decode=True).decode()
+    assert "England: Fleet London -> North Sea" in text
+    assert "Paris" not in text  # after END nothing is read
+    assert "held 1 order line;" in text

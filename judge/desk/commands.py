@@ -68,6 +68,6 @@ def echo(text: str, subject: str) -> Reply:
             continue
         full = format_order(parsed.order, game_map, "full")
         if parsed.power:
-            full = f"{parsed.power}: {full}"
+            full = f"{parsed.power.title()}: {full}"
         described.append({"source": parsed.text, "error": None, "full": full})
     return Reply("echo", "echo", {"subject": subject, "lines": described, "errors": errors})
