@@ -272,8 +272,9 @@ class _FastLALR:
             if t.name in ignore and re.fullmatch(t.pattern.to_regexp(), _WHITESPACE_SAMPLE)
         }
         kept = [t for t in terminals if t.name not in blank]
-        # Blanks are left out: findall steps over them. Anything no terminal takes comes out as
-        # one character of its own (the last alternative), which no terminal classes.
+        # Blanks are left out: findall steps over them. Where no terminal fits, the last
+        # alternative takes the rest of the line as one token that no terminal classes (a lone
+        # character could be classed wrongly: "." before a letter is no ignorable full stop).
         # Terminals that span blanks ("via convoy", "move to") come first, as Lark's order
         # has them before WORD; then WORD, so a word costs one alternative, not a dozen.
         spanning = [
@@ -283,7 +284,7 @@ class _FastLALR:
         pieces += [t.pattern.to_regexp() for t in spanning]
         pieces.append(by_name["WORD"].pattern.to_regexp())
         pieces += [t.pattern.to_regexp() for t in kept if t.name != "WORD" and t not in spanning]
-        pieces.append(r"\S")
+        pieces.append(r"\S.*")  # nothing fits here: the rest of the line, which nothing classes
         flags = re.IGNORECASE if hyphenated is not None else 0
         cut = re.compile("|".join(f"(?:{p})" for p in pieces), flags)
         self.enabled = bool(blank) and cut.groups == 0
@@ -321,7 +322,7 @@ class _FastLALR:
             kind = "WORD"  # Mid-Atlantic: the slow path glues it with "_" to the same effect
         else:
             kind = ""
-        if len(self._kinds) < _KINDS_LIMIT:
+        if len(self._kinds) < _KINDS_LIMIT and (kind or len(token) <= 20):
             self._kinds[token] = kind
         return kind
 
