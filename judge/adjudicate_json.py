@@ -28,13 +28,9 @@ class CaseError(ValueError):
     """A case that cannot be adjudicated: the message names the field and the value."""
 
 
-def _expect(cond: bool, message: str) -> None:
-    if not cond:
-        raise CaseError(message)
-
-
 def _load_variant(name: Any) -> Map:
-    _expect(isinstance(name, str) and name != "", f"variant: expected a map name, got {name!r}")
+    if not (isinstance(name, str) and name != ""):
+        raise CaseError(f"variant: expected a map name, got {name!r}")
     try:
         return load_map(name)
     except (FileNotFoundError, KeyError, MapError) as exc:
@@ -44,10 +40,8 @@ def _load_variant(name: Any) -> Map:
 def _rules(names: Any) -> Rules:
     if isinstance(names, str):
         names = [n for n in names.split(",") if n.strip()]
-    _expect(
-        isinstance(names, list) and all(isinstance(n, str) for n in names),
-        f"rules: expected a list of rule set names, got {names!r}",
-    )
+    if not (isinstance(names, list) and all(isinstance(n, str) for n in names)):
+        raise CaseError(f"rules: expected a list of rule set names, got {names!r}")
     try:
         return rules_from_names(names)
     except UnknownRuleSet as exc:
@@ -74,31 +68,34 @@ def _units(game_map: Map, raw_units: list[Any], field: str) -> list[Unit]:
 
 
 def _unit(game_map: Map, raw: Any, field: str) -> Unit:
-    _expect(isinstance(raw, Mapping), f"{field}: expected an object, got {raw!r}")
+    if not isinstance(raw, Mapping):
+        raise CaseError(f"{field}: expected an object, got {raw!r}")
     power, kind, loc = raw.get("power"), raw.get("type"), raw.get("loc")
-    _expect(
-        isinstance(power, str) and power != "",
-        f"{field}.power: expected a power name, got {power!r}",
-    )
-    _expect(kind in UNIT_TYPES, f"{field}.type: expected A, F or AF, got {kind!r}")
-    _expect(isinstance(loc, str), f"{field}.loc: expected a location, got {loc!r}")
+    if not (isinstance(power, str) and power != ""):
+        raise CaseError(f"{field}.power: expected a power name, got {power!r}")
+    if kind not in UNIT_TYPES:
+        raise CaseError(f"{field}.type: expected A, F or AF, got {kind!r}")
+    if not isinstance(loc, str):
+        raise CaseError(f"{field}.loc: expected a location, got {loc!r}")
     loc = loc.strip().lower()
-    _expect(game_map.is_location(loc), f"{field}.loc: {loc!r} is not a location on {game_map.name}")
-    if kind == "A":
-        _expect(game_map.army_may_be_at(loc), f"{field}.loc: an army cannot stand in {loc!r}")
-    elif kind == "F":
-        _expect(game_map.fleet_may_be_at(loc), f"{field}.loc: a fleet cannot stand in {loc!r}")
+    if not game_map.is_location(loc):
+        raise CaseError(f"{field}.loc: {loc!r} is not a location on {game_map.name}")
+    if kind == "A" and not game_map.army_may_be_at(loc):
+        raise CaseError(f"{field}.loc: an army cannot stand in {loc!r}")
+    if kind == "F" and not game_map.fleet_may_be_at(loc):
+        raise CaseError(f"{field}.loc: a fleet cannot stand in {loc!r}")
     army_power = raw.get("army_power")
-    _expect(
-        army_power is None or isinstance(army_power, str), f"{field}.army_power: {army_power!r}"
-    )
+    if not (army_power is None or isinstance(army_power, str)):
+        raise CaseError(f"{field}.army_power: {army_power!r}")
     return Unit(power.upper(), kind, loc, army_power.upper() if army_power else None)
 
 
 def _province(game_map: Map, raw: Any, field: str) -> str:
-    _expect(isinstance(raw, str), f"{field}: expected a province code, got {raw!r}")
+    if not isinstance(raw, str):
+        raise CaseError(f"{field}: expected a province code, got {raw!r}")
     code = raw.strip().lower()
-    _expect(code in game_map.provinces, f"{field}: {raw!r} is not a province of {game_map.name}")
+    if code not in game_map.provinces:
+        raise CaseError(f"{field}: {raw!r} is not a province of {game_map.name}")
     return code
 
 
@@ -106,18 +103,21 @@ def read_case(
     case: Any, *, variant: str | None = None, rules: list[str] | None = None
 ) -> tuple[Map, Position, dict[str, list[str]], Rules]:
     """Check a case and turn it into engine values; the order texts are returned unread."""
-    _expect(isinstance(case, Mapping), f"case: expected a JSON object, got {type(case).__name__}")
+    if not isinstance(case, Mapping):
+        raise CaseError(f"case: expected a JSON object, got {type(case).__name__}")
     game_map = _load_variant(case.get("variant", variant or "standard"))
     rule_values = _rules(case.get("rules", rules or []))
     phase = case.get("phase")
-    _expect(isinstance(phase, str), f"phase: expected a phase name such as S1901M, got {phase!r}")
+    if not isinstance(phase, str):
+        raise CaseError(f"phase: expected a phase name such as S1901M, got {phase!r}")
     try:
         phase = parse_phase(phase, game_map.calendar).name
     except PhaseError as exc:
         raise CaseError(f"phase: {exc}") from None
 
     raw_units = case.get("units", [])
-    _expect(isinstance(raw_units, list), f"units: expected a list, got {raw_units!r}")
+    if not isinstance(raw_units, list):
+        raise CaseError(f"units: expected a list, got {raw_units!r}")
     units = tuple(_units(game_map, raw_units, "units"))
     if len({unit.province for unit in units}) != len(units):
         seen: set[str] = set()
@@ -127,7 +127,8 @@ def read_case(
             seen.add(unit.province)
 
     raw_centers = case.get("centers", {})
-    _expect(isinstance(raw_centers, Mapping), f"centers: expected an object, got {raw_centers!r}")
+    if not isinstance(raw_centers, Mapping):
+        raise CaseError(f"centers: expected an object, got {raw_centers!r}")
     centers: dict[str, frozenset[str]] = {}
     scs = topology(game_map).supply_centres
     for power, owned in raw_centers.items():
@@ -143,7 +144,8 @@ def read_case(
         centers[power.upper()] = codes
 
     raw_dislodged = case.get("dislodged", [])
-    _expect(isinstance(raw_dislodged, list), f"dislodged: expected a list, got {raw_dislodged!r}")
+    if not isinstance(raw_dislodged, list):
+        raise CaseError(f"dislodged: expected a list, got {raw_dislodged!r}")
     dislodged = []
     for i, d in enumerate(raw_dislodged):
         unit = _unit(game_map, d, f"dislodged[{i}]")
@@ -153,11 +155,13 @@ def read_case(
         dislodged.append((unit, attacker, bool(d.get("attacker_convoyed", False))))
 
     raw_contested = case.get("contested", [])
-    _expect(isinstance(raw_contested, list), f"contested: expected a list, got {raw_contested!r}")
+    if not isinstance(raw_contested, list):
+        raise CaseError(f"contested: expected a list, got {raw_contested!r}")
     contested = frozenset(_province(game_map, c, "contested") for c in raw_contested)
 
     raw_orders = case.get("orders", {})
-    _expect(isinstance(raw_orders, Mapping), f"orders: expected an object, got {raw_orders!r}")
+    if not isinstance(raw_orders, Mapping):
+        raise CaseError(f"orders: expected an object, got {raw_orders!r}")
     orders: dict[str, list[str]] = {}
     for power, lines in raw_orders.items():
         if isinstance(lines, str):

@@ -13,6 +13,7 @@ from judge.engine.resolve import resolve_movement
 from judge.engine.results import PhaseResult
 from judge.engine.retreats import resolve_retreats
 from judge.engine.rules import Rules
+from judge.engine.topology import topology
 
 
 def update_centres(
@@ -20,10 +21,11 @@ def update_centres(
 ) -> dict[str, frozenset[str]]:
     """After a fall turn every supply centre with a unit in it belongs to that unit's power."""
     owner = {c: p for p, owned in centers.items() for c in owned}
-    scs = game_map.supply_centres()
+    scs = topology(game_map).supply_centres
     for unit in units:
-        if unit.province in scs:
-            owner[unit.province] = unit.power
+        prov = unit.province
+        if prov in scs:
+            owner[prov] = unit.power
     out: dict[str, set[str]] = {p: set() for p in centers}
     for centre, power in owner.items():
         out.setdefault(power, set()).add(centre)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 
 def province_of(loc: str) -> str:
@@ -12,17 +13,19 @@ def province_of(loc: str) -> str:
     return loc if slash < 0 else loc[:slash]
 
 
-@dataclass(frozen=True, slots=True)
-class Unit:
+class Unit(NamedTuple):
+    """A unit on the board. A named tuple rather than a dataclass: the engine makes many."""
+
     power: str
     kind: str  # "A", "F" or "AF"
     loc: str  # province code, with coast for a fleet on a multi-coast province
     army_power: str | None = None  # for an army/fleet carrying another power's army
-    # The province, kept rather than derived: the resolver asks for it very often.
-    province: str = field(init=False, repr=False, compare=False)
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "province", province_of(self.loc))
+    @property
+    def province(self) -> str:
+        loc = self.loc
+        slash = loc.find("/")
+        return loc if slash < 0 else loc[:slash]
 
 
 @dataclass(frozen=True, slots=True)

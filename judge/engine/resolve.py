@@ -45,9 +45,9 @@ class _Order:
         "result",
     )
 
-    def __init__(self, unit: Unit) -> None:
+    def __init__(self, unit: Unit, prov: str) -> None:
         self.unit = unit
-        self.prov = unit.province
+        self.prov = prov
         self.kind = HOLD
         self.dest = ""  # move: destination province
         self.dest_loc = ""  # move: destination location (coast for fleets)
@@ -80,11 +80,15 @@ class _Resolver:
         self.map = game_map
         self.topo: Topology = topology(game_map)
         self.rules = rules
-        self.by_prov: dict[str, _Order] = {unit.province: _Order(unit) for unit in position.units}
+        self.by_prov: dict[str, _Order] = {}
+        for unit in position.units:
+            prov = unit.province
+            self.by_prov[prov] = _Order(unit, prov)
         self.moves_into: dict[str, list[_Order]] = {}
         self.deps: list[_Order] = []
+        seas = self.topo.seas
         self.fleet_seas = {
-            u.province for u in position.units if u.kind == FLEET and u.province in self.topo.seas
+            o.prov for o in self.by_prov.values() if o.unit.kind == FLEET and o.prov in seas
         }
 
     # --- validation ---------------------------------------------------------------------------
@@ -508,6 +512,14 @@ def resolve_movement(
         elif target.kind != MOVE:
             target.supports.append(o)
 
+    # Decisions that depend on nothing else are settled at once: an unopposed move into an
+    # empty province, and a support nobody attacks.
+    for o in moving:
+        if not o.convoyed and o.dest not in by_prov and len(moves_into.get(o.dest, ())) == 1:
+            o.result, o.state = True, _RESOLVED
+    for o, _order, _key in supports:
+        if o.kind == SUPPORT and o.prov not in moves_into:
+            o.result, o.state = True, _RESOLVED
     resolve = r.resolve
     for o in moving:
         resolve(o)
@@ -525,21 +537,22 @@ def _outcome(
     static: dict[tuple[str, int], OrderResult],
     pending: list[tuple[_Order, Order, tuple[str, int]]],
 ) -> MovementOutcome:
-    moved: dict[str, _Order] = {}
-    for o in r.by_prov.values():
-        if o.kind == MOVE and o.result:
-            moved[o.dest] = o
+    moved: dict[str, _Order] = {
+        o.dest: o for movers in r.moves_into.values() for o in movers if o.result
+    }
     dislodged_by: dict[str, _Order] = {}
     units_after: list[Unit] = []
+    occupied: set[str] = set()
     for o in r.by_prov.values():
         if o.kind == MOVE and o.result:
             u = o.unit
             units_after.append(Unit(u.power, u.kind, o.dest_loc, u.army_power))
+            occupied.add(o.dest)
         elif o.prov in moved:
             dislodged_by[o.prov] = moved[o.prov]
         else:
             units_after.append(o.unit)
-    occupied = {u.province for u in units_after}
+            occupied.add(o.prov)
     contested = set()
     for prov, movers in r.moves_into.items():
         if prov in occupied:
