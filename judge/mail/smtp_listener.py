@@ -118,6 +118,7 @@ class ListenerController(Controller):
             port=port,
             data_size_limit=max_message_bytes,
             ident="Diplomacy judge",
+            enable_SMTPUTF8=True,
             **kwargs,
         )
 

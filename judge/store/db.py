@@ -112,9 +112,13 @@ def upgrade(engine_or_url: Engine | str, revision: str = "head") -> None:
 
     engine = make_engine(engine_or_url) if isinstance(engine_or_url, str) else engine_or_url
     config = alembic_config(engine)
-    with engine.begin() as connection:
-        config.attributes["connection"] = connection
-        command.upgrade(config, revision)
+    try:
+        with engine.begin() as connection:
+            config.attributes["connection"] = connection
+            command.upgrade(config, revision)
+    finally:
+        if isinstance(engine_or_url, str):
+            engine.dispose()
 
 
 def current_revision(engine: Engine) -> str | None:
