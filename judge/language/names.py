@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from judge.engine.geography import Map
 
+_LONGEST_NAME = 6  # words; a longer run is looked at no further (a line of garbage stays cheap)
 MIN_PREFIX = 3  # shorter prefixes are too easily a typo for something else
 _CACHE_LIMIT = 20_000  # resolved spellings remembered per map (names only, never whole orders)
 
@@ -222,7 +223,7 @@ class NameTable:
 
     def _explain_run(self, words: Sequence[str]) -> None:
         """Explain "Par Bur": say which words make a province and which word does not belong."""
-        for cut in range(len(words) - 1, 0, -1):
+        for cut in range(min(len(words) - 1, _LONGEST_NAME), 0, -1):
             head = " ".join(words[:cut])
             prov = self._lookup(head)
             if type(prov) is not str:

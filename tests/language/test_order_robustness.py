@@ -190,3 +190,19 @@ def test_random_lines_only_ever_raise_order_syntax_error(standard: Map, seed: in
         assert (parsed.order is None) != (parsed.error is None)
         if parsed.error is not None:
             assert parsed.error.line_no == 7
+
+
+def test_the_fast_path_is_on(standard: Map) -> None:
+    """If a Lark release moved its tables, the parser would still work, but at a quarter speed."""
+    _table, parser = orders_module._context(standard)
+    assert parser.fast.enabled
+
+
+@pytest.mark.parametrize("line", ["Par " * 3000, "A " + "- " * 3000, "(" * 3000, "x" * 50_000])
+def test_long_lines_fail_quickly(standard: Map, line: str) -> None:
+    import time
+
+    start = time.perf_counter()
+    with pytest.raises(OrderSyntaxError):
+        parse_order(line, standard)
+    assert time.perf_counter() - start < 2.0
