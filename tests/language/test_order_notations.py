@@ -186,3 +186,38 @@ def test_every_province_by_code_and_name(standard: Map) -> None:
             *province.aliases,
         ):
             assert parse_order(f"A {written} H", standard) == Hold("A", code), written
+
+
+def _order_strings(node: object) -> list[str]:
+    """Every order string under an "orders" key of a case file, however deep."""
+    found: list[str] = []
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key == "orders" and isinstance(value, dict):
+                found += [o for lines in value.values() for o in lines if isinstance(o, str)]
+            else:
+                found += _order_strings(value)
+    elif isinstance(node, list):
+        for value in node:
+            found += _order_strings(value)
+    return found
+
+
+def test_every_order_of_the_case_files_reads(standard: Map) -> None:
+    """The DATC and rules cases are written in the DATC's notation; each line must read."""
+    import json
+    from pathlib import Path
+
+    from judge.language.format import format_order
+
+    cases = Path(__file__).resolve().parent.parent / "cases"
+    lines = [
+        o
+        for path in sorted(cases.rglob("*.json"))
+        for o in _order_strings(json.loads(path.read_text()))
+    ]
+    if not lines:
+        pytest.skip("no case files with orders yet")
+    for written in lines:
+        order = parse_order(written, standard)
+        assert parse_order(format_order(order, standard, "short"), standard) == order, written
