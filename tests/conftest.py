@@ -153,14 +153,24 @@ def wait_until() -> Callable[..., Any]:
     return poll_until
 
 
-@pytest.fixture
-def mail_account(mail_servers: Any) -> MailAccount:
-    """An account no other test of this session has touched."""
+def _unused_account(servers: Any) -> MailAccount:
     try:
         user = next(_unused_boxes)
     except StopIteration:
         pytest.fail("the pool of spare mail accounts is used up; raise BOXES in tests/conftest.py")
-    return MailAccount(f"{user}@{mail_servers.domain}", MAIL_PASSWORD, mail_servers)
+    return MailAccount(f"{user}@{servers.domain}", MAIL_PASSWORD, servers)
+
+
+@pytest.fixture
+def mail_account(mail_servers: Any) -> MailAccount:
+    """An account no other test of this session has touched."""
+    return _unused_account(mail_servers)
+
+
+@pytest.fixture
+def new_account(mail_servers: Any) -> Callable[[], MailAccount]:
+    """Hands out further untouched accounts, one per call."""
+    return lambda: _unused_account(mail_servers)
 
 
 @pytest.fixture

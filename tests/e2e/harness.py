@@ -95,6 +95,25 @@ class JudgeProcess:
             )
         self.starts += 1
 
+    def has_schema(self) -> bool:
+        """Whether the daemon's migrations have created the tables (so the tests can read them)."""
+        try:
+            self.inbox_states()
+        except Exception:  # no tables yet: the daemon is still starting
+            return False
+        return True
+
+    def wait_ready(self, timeout: float = 60.0) -> None:
+        """Wait, bounded, until the daemon is up far enough to have its schema."""
+        deadline = time.monotonic() + timeout
+        while not self.has_schema():
+            self.assert_alive()
+            if time.monotonic() > deadline:
+                raise AssertionError(
+                    f"the daemon had no schema after {timeout} s:\n{self.log_tail()}"
+                )
+            time.sleep(0.05)
+
     def kill(self) -> None:
         """SIGKILL: no clean-up, no flush, exactly what a crash does."""
         if self.process is not None and self.process.poll() is None:
@@ -139,6 +158,16 @@ class JudgeProcess:
                 select(OutboxMessage.state, func.count()).group_by(OutboxMessage.state)
             ).all()
         return {str(state): int(count) for state, count in rows}
+
+    def no_held(self) -> bool:
+        """True, or an AssertionError with the error of the first held mail (fail fast)."""
+        with session_scope(self.engine) as session:
+            row = session.scalars(
+                select(InboxMessage).where(InboxMessage.state == InboxState.HELD).limit(1)
+            ).first()
+        if row is not None:
+            raise AssertionError(f"inbox {row.id} ({row.message_id}) held: {row.error}")
+        return True
 
     def settled(self, inbox_total: int) -> bool:
         """Every mail out of the inbox queue and nothing left to send."""

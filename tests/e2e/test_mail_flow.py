@@ -1,0 +1,127 @@
+"""A player's mail to the judge and the judge's answer, over real Postfix and Dovecot.
+
+In through IMAP (Postfix delivers to the judge's mailbox, the daemon's poller reads it) or through
+the daemon's own SMTP listener; out through the private Postfix into the player's IMAP mailbox.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from email.message import EmailMessage
+from pathlib import Path
+from typing import Any
+
+import pytest
+from harness import free_port, header_values, judge_sections, wait_port
+
+pytestmark = pytest.mark.e2e
+
+
+def _orders_mail(sender: str, to: str, ident: str) -> bytes:
+    message = EmailMessage()
+    message["From"] = sender
+    message["To"] = to
+    message["Subject"] = "help, please"
+    message["Message-ID"] = f"<{ident}>"
+    message.set_content("HELP\n")
+    return bytes(message)
+
+
+def _replies_to(account: Any, ident: str) -> list[bytes]:
+    return [
+        raw
+        for raw in account.messages().values()
+        if ident in [v.strip().strip("<>") for v in header_values(raw, "In-Reply-To")]
+    ]
+
+
+def _check_reply(raw: bytes, judge_address: str, player: str) -> None:
+    assert judge_address in header_values(raw, "From")[0]
+    assert header_values(raw, "To") == [player]
+    assert header_values(raw, "Auto-Submitted") == ["auto-replied"]
+    assert len(header_values(raw, "Message-ID")) == 1
+
+
+def test_mail_in_by_imap_and_reply_out_by_postfix(
+    mail_servers: Any,
+    mail_account: Any,
+    make_account: Callable[[str], Any],
+    database_url: str,
+    tmp_path: Path,
+    judge_process: Callable[..., Any],
+    wait_until: Callable[..., Any],
+) -> None:
+    judge_box = mail_account
+    player = make_account("player1")
+    local, _, domain = judge_box.address.partition("@")
+    sections = judge_sections(
+        tmp_path,
+        database_url,
+        judge_box.address,
+        mail_servers=mail_servers,
+        imap_password=judge_box.password,
+    )
+    judge = judge_process(sections)
+    judge.start()
+    judge.wait_ready()
+
+    ident = f"flow-imap-{tmp_path.name}@example.test"
+    # A plus-address, as a player replying to a token address would use.
+    player.send([f"{local}+g1@{domain}"], _orders_mail(player.address, judge_box.address, ident))
+
+    replies = wait_until(
+        lambda: judge.assert_alive() or judge.no_held() and _replies_to(player, ident),
+        timeout=30,
+        what="the judge's reply in the player's mailbox",
+    )
+    assert len(replies) == 1
+    _check_reply(replies[0], judge_box.address, player.address)
+    assert b"HELP" in replies[0].upper()
+    # The mail left the judge's inbox for the processed folder once stored.
+    wait_until(lambda: judge_box.count("INBOX") == 0, what="the judge's INBOX emptied")
+    assert judge_box.count("Processed") == 1
+    inbox = judge.inbox_states()
+    assert inbox == {"done": 1}
+    assert judge.outbox_states() == {"sent": 1}
+
+
+def test_mail_in_by_the_smtp_listener_and_reply_out_by_postfix(
+    mail_servers: Any,
+    make_account: Callable[[str], Any],
+    database_url: str,
+    tmp_path: Path,
+    judge_process: Callable[..., Any],
+    wait_until: Callable[..., Any],
+) -> None:
+    player = make_account("player2")
+    judge_address = "judge@example.test"
+    port = free_port()
+    judge = judge_process(
+        judge_sections(
+            tmp_path, database_url, judge_address, smtp_port=port, relay_port=mail_servers.smtp_port
+        )
+    )
+    judge.start()
+    wait_port(port, process=judge)
+    judge.wait_ready()
+
+    import smtplib
+
+    ident = f"flow-smtp-{tmp_path.name}@example.test"
+    with smtplib.SMTP("127.0.0.1", port, timeout=30) as smtp:
+        smtp.sendmail(
+            player.address, [judge_address], _orders_mail(player.address, judge_address, ident)
+        )
+        # The listener takes mail for the judge only: relaying through it is refused.
+        with pytest.raises(smtplib.SMTPRecipientsRefused):
+            smtp.sendmail(player.address, ["someone@elsewhere.test"], b"Subject: x\r\n\r\nx\r\n")
+
+    replies = wait_until(
+        lambda: judge.assert_alive() or judge.no_held() and _replies_to(player, ident),
+        timeout=30,
+        what="the judge's reply in the player's mailbox",
+    )
+    assert len(replies) == 1
+    _check_reply(replies[0], judge_address, player.address)
+    assert judge.inbox_states() == {"done": 1}
+    assert judge.outbox_states() == {"sent": 1}
