@@ -181,7 +181,7 @@ class NameTable:
                 codes.append(code)
         names = tuple(self.display[c] for c in codes[:3])
         hint = f" (did you mean {', '.join(names)}?)" if names else ""
-        return UnknownName(f"found {written!r}{hint}", names)
+        return UnknownName(f"found {written!r}{hint}", names or ("a province",))
 
     # --- locations (province plus coast) ---------------------------------------------------------
     def location(self, words: Sequence[str], coast_words: Sequence[str] = ()) -> str:

@@ -2,7 +2,9 @@
 
 The parse is LALR with the order values built during the parse (a Transformer handed to Lark),
 so no tree is made. Names are single WORD tokens looked up in the map's NameTable, which keeps
-the grammar the same for every map. The engine only ever sees the values.
+the grammar the same for every map. Lark builds the tables; a lean loop (_FastLALR) runs them
+for well-formed lines, and Lark's own front end reads the rest and words the errors. The
+engine only ever sees the values.
 """
 
 from __future__ import annotations
@@ -76,8 +78,9 @@ _LAST_TOKEN = re.compile(r"(->|=>|-+>?|[():/,]|[^\W\d_][\w.']*)\s*$")
 class ParsedLine:
     """One non-blank, non-comment line: its order, or the error that stopped it.
 
-    `power` is the power the line was prefixed with (``England: F Lon - Nth``), for the caller
-    to check against the sender; None when the line names none.
+    `power` is the power the line was prefixed with (``England: F Lon - Nth``, ``ENG F Lon-Nth``),
+    as the map names it (``"ENGLAND"``), for the caller to check against the sender; None when
+    the line names none. A prefix that is no power of the map is an error of the line.
     """
 
     line_no: int

@@ -48,6 +48,7 @@ def test_an_unknown_province_suggests_near_names(standard: Map) -> None:
 def test_an_unknown_first_province(standard: Map) -> None:
     error = _error("A Qqq H", standard)
     assert (error.column, error.message) == (3, "expected a province after 'A', found 'Qqq'")
+    assert error.expected == ("a province",)  # nothing near enough to suggest
 
 
 def test_a_word_that_belongs_to_no_name(standard: Map) -> None:
