@@ -125,11 +125,12 @@ class _Builder(Transformer[Token, Any]):
     def coast(self, children: list[Token]) -> tuple[str, ...]:
         return tuple(children)
 
+    def word_loc(self, children: list[Any]) -> str:
+        """A one-word name, the common case: most often already resolved once."""
+        known = self._known.get(children[0])
+        return known if known is not None else self.loc(children)
+
     def loc(self, children: list[Any]) -> str:
-        if len(children) == 1:
-            known = self._known.get(children[0])
-            if known is not None:
-                return known
         last = children[-1]
         try:
             if type(last) is tuple:
