@@ -20,6 +20,9 @@ from judge.store.inbox import accept
 
 log = logging.getLogger("judge.smtp")
 
+# The longest line accepted inside DATA (bytes); longer lines are refused with 500.
+LONG_LINE_LIMIT = 1_048_576
+
 
 class InboxHandler:
     """aiosmtpd handler that stores each accepted mail in the inbox before saying 250."""
@@ -99,6 +102,20 @@ def _return_path(mail_from: str | None) -> str | None:
     return mail_from.strip().strip("<>")
 
 
+class _LongLineSMTP(SMTP):
+    """RFC 5321 caps lines at 1000 octets, but real mail breaks it and Postfix passes such mail
+    on; refusing it would only bounce a player's orders. Commands and the size limit still hold.
+    """
+
+    line_length_limit = LONG_LINE_LIMIT
+
+
+class _LongLineLMTP(LMTP):
+    """LMTP with the same tolerance of long lines."""
+
+    line_length_limit = LONG_LINE_LIMIT
+
+
 class ListenerController(Controller):
     """aiosmtpd's threaded controller speaking SMTP or LMTP, with the size limit applied."""
 
@@ -123,9 +140,8 @@ class ListenerController(Controller):
         )
 
     def factory(self) -> SMTP:
-        if self.use_lmtp:
-            return LMTP(self.handler, **self.SMTP_kwargs)
-        return SMTP(self.handler, **self.SMTP_kwargs)
+        kind = _LongLineLMTP if self.use_lmtp else _LongLineSMTP
+        return kind(self.handler, **self.SMTP_kwargs)
 
 
 def start_listener(

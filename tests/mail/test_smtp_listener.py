@@ -169,3 +169,20 @@ def test_lmtp_answers_once_per_recipient(engine: Engine) -> None:
         controller.stop()
     assert [row.source for row in rows(engine)] == ["lmtp"]
     assert rows(engine)[0].envelope_to == "judge@example.org, gm@example.org"
+
+
+def test_lines_longer_than_rfc_5321_allows_are_still_taken(
+    engine: Engine, listener: tuple[ListenerController, list[int]]
+) -> None:
+    controller, _ = listener
+    raw = (
+        b"From: ann@example.org\r\nSubject: "
+        + b"s" * 1500
+        + b"\r\n\r\nHELP "
+        + b"x" * 2000
+        + b"\r\n"
+    )
+    with smtplib.SMTP("127.0.0.1", controller.port, timeout=10) as client:
+        client.sendmail("ann@example.org", ["judge@example.org"], raw)
+    [row] = rows(engine)
+    assert row.raw.rstrip() == raw.rstrip()
