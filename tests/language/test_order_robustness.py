@@ -206,3 +206,23 @@ def test_long_lines_fail_quickly(standard: Map, line: str) -> None:
     with pytest.raises(OrderSyntaxError):
         parse_order(line, standard)
     assert time.perf_counter() - start < 2.0
+
+
+def test_the_grammar_has_no_lalr_conflicts(caplog: pytest.LogCaptureFixture) -> None:
+    """Lark settles a shift/reduce conflict silently (by shifting); this test says it aloud."""
+    import logging
+
+    from lark import Lark, logger
+
+    from judge.resources import data_dir
+
+    grammar = (data_dir("grammar") / "orders.lark").read_text(encoding="utf-8")
+    level = logger.level
+    logger.setLevel(logging.DEBUG)
+    try:
+        with caplog.at_level(logging.DEBUG, logger=logger.name):
+            Lark(grammar, parser="lalr", lexer="basic", debug=True)
+    finally:
+        logger.setLevel(level)
+    conflicts = [r.getMessage() for r in caplog.records if "conflict" in r.getMessage().lower()]
+    assert conflicts == []
