@@ -14,6 +14,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections import Counter
 from email.parser import BytesHeaderParser
 from email.policy import compat32
 from pathlib import Path
@@ -242,6 +243,15 @@ def message_ids(mails: dict[int, bytes]) -> list[str]:
     for raw in mails.values():
         values = header_values(raw, "Message-ID")
         found.append(values[0].strip("<>") if values else "")
+    return found
+
+
+def relay_acceptances(postfix_log: Path) -> Counter[str]:
+    """How many times Postfix took each Message-ID into its queue (its cleanup logs every one)."""
+    found: Counter[str] = Counter()
+    for line in postfix_log.read_text(errors="replace").splitlines():
+        if "/cleanup[" in line and ": message-id=" in line:
+            found[line.split(": message-id=", 1)[1].strip().strip("<>")] += 1
     return found
 
 
