@@ -276,7 +276,7 @@ class _FastLALR:
             if t.name in ignore and re.fullmatch(t.pattern.to_regexp(), _WHITESPACE_SAMPLE)
         }
         kept = [t for t in terminals if t.name not in blank]
-        # Blanks are left out: findall steps over them. Where no terminal fits, the last
+        # Blanks are left out of the alternatives. Where no terminal fits, the last
         # alternative takes the rest of the line as one token that no terminal classes (a lone
         # character could be classed wrongly: "." before a letter is no ignorable full stop).
         # Terminals that span blanks ("via convoy", "move to") come first, as Lark's order
@@ -290,8 +290,10 @@ class _FastLALR:
         pieces += [t.pattern.to_regexp() for t in kept if t.name != "WORD" and t not in spanning]
         pieces.append(r"\S.*")  # nothing fits here: the rest of the line, which nothing classes
         flags = re.IGNORECASE if hyphenated is not None else 0
-        cut = re.compile("|".join(f"(?:{p})" for p in pieces), flags)
-        self.enabled = bool(blank) and cut.groups == 0
+        # Blanks before a token are taken into its match (outside the one group findall returns),
+        # so a blank costs no failed try of every alternative.
+        cut = re.compile(r"\s*(" + "|".join(f"(?:{p})" for p in pieces) + ")", flags)
+        self.enabled = bool(blank) and cut.groups == 1
         self._findall = cut.findall
         self._classify = re.compile(
             "|".join(f"(?P<{t.name}>{t.pattern.to_regexp()})" for t in kept)
