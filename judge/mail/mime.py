@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import codecs
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from email.header import decode_header, make_header
 from email.message import Message
 from email.parser import BytesParser
 from email.policy import compat32
-from email.utils import getaddresses
+from email.policy import default as default_policy
 from html import unescape
 from html.parser import HTMLParser
 
@@ -37,6 +38,8 @@ _ATTRIBUTION = re.compile(
     re.IGNORECASE,
 )
 # The header block Outlook puts above a quoted mail instead of `>` lines.
+# A bare address the judge will answer: no spaces, controls, brackets or commas, one @.
+_ADDRESS = re.compile(r"[^\s@<>(),;:\\\"\[\]\x00-\x1f\x7f]+@[^\s@<>(),;:\\\"\[\]\x00-\x1f\x7f]+")
 _OUTLOOK_FROM = re.compile(r"^\s*\*?(?:from|von|de)\s*:\*?\s+\S", re.IGNORECASE)
 _OUTLOOK_NEXT = re.compile(
     r"^\s*\*?(?:sent|date|to|subject|gesendet|an|betreff|envoyé|à|objet)\s*:", re.IGNORECASE
@@ -72,6 +75,34 @@ def header_text(message: Message, name: str) -> str:
         return str(make_header(decode_header(str(value)))).strip()
     except (UnicodeError, LookupError, ValueError, TypeError):
         return str(value).encode("ascii", "replace").decode("ascii").strip()
+
+
+def one_line(text: str) -> str:
+    """Text fit for one header line: control and format characters and line breaks become
+    spaces, runs of white space one space, so nothing read from a mail can inject a header.
+    """
+    cleaned = "".join(
+        " " if unicodedata.category(ch)[0] in "CZ" and ch != " " else ch for ch in text
+    )
+    return " ".join(cleaned.split())
+
+
+def first_address(value: object) -> tuple[str, str]:
+    """(display name, address) of the first mailbox in an address header, or ('', '')."""
+    if value is None:
+        return "", ""
+    raw = re.sub(r"\r?\n", "", str(value))
+    try:
+        parsed = default_policy.header_factory("from", raw)
+        mailboxes = list(parsed.addresses)  # type: ignore[attr-defined]
+    except Exception:
+        # The parser refuses a display name that decodes to a line break (an injection
+        # attempt); the address in angle brackets at the end is still the sender's.
+        found = re.search(r"<([^<>\s]+@[^<>\s]+)>\s*$", raw)
+        return ("", found.group(1)) if found else ("", "")
+    if not mailboxes:
+        return "", ""
+    return str(mailboxes[0].display_name or ""), str(mailboxes[0].addr_spec or "").strip()
 
 
 def strip_subject_prefixes(subject: str) -> str:
@@ -233,11 +264,12 @@ def read_mail(raw: bytes) -> ReadMail:
             None, "", "", None, (), "", "none", f"the mail could not be parsed ({error})"
         )
     headers = {name.lower(): header_text(message, name) for name in set(message.keys())}
-    pairs = getaddresses([headers.get("from", "")])
-    name, address = pairs[0] if pairs else ("", "")
-    address = address.strip()
-    sender = address if "@" in address else None
-    subject = strip_subject_prefixes(headers.get("subject", ""))
+    # Addresses come from the raw header: decoding first would let an encoded word smuggle in
+    # another address (or a line break) that the reply would then be sent to.
+    name, address = first_address(message.get("From"))
+    sender = address if _ADDRESS.fullmatch(address) else None
+    name = one_line(name)
+    subject = one_line(strip_subject_prefixes(one_line(headers.get("subject", ""))))
     message_ids = _ids(headers.get("message-id", ""))
     references = _ids(headers.get("references", ""))
     in_reply_to = _ids(headers.get("in-reply-to", ""))

@@ -193,3 +193,41 @@ def test_html_to_text_keeps_line_breaks() -> None:
         html_to_text("A PAR-BUR<br>F BRE-MAO<br/>A MAR &amp; co")
         == "A PAR-BUR\nF BRE-MAO\nA MAR & co"
     )
+
+
+@pytest.mark.parametrize(
+    "from_header",
+    [
+        b"=?utf-8?q?Evil=0D=0ABcc:_victim@example.org?= <ann@example.org>",
+        b'"Eve\r\n Bcc: victim@example.org" <ann@example.org>',
+        b"ann@example.org, victim@example.org",
+        b"Ann <ann@example.org>",
+    ],
+)
+def test_the_sender_is_the_first_mailbox_and_nothing_smuggled_in(from_header: bytes) -> None:
+    raw = (
+        b"From: "
+        + from_header
+        + b"\r\nSubject: =?utf-8?q?orders=0D=0ABcc:_victim@example.org?=\r\n\r\nHELP\r\n"
+    )
+    mail = read_mail(raw)
+    assert mail.sender == "ann@example.org"
+    for text in (mail.subject, mail.sender_name):
+        assert "\r" not in text and "\n" not in text
+    assert mail.subject == "orders Bcc: victim@example.org"
+
+
+@pytest.mark.parametrize(
+    "from_header", [b"a b@c", b"undisclosed-recipients:;", b"<>", b"just text"]
+)
+def test_no_usable_sender(from_header: bytes) -> None:
+    mail = read_mail(b"From: " + from_header + b"\r\n\r\nHELP\r\n")
+    assert mail.sender is None
+    assert mail.problem == "it has no usable From: address"
+
+
+def test_control_characters_in_the_subject_become_spaces() -> None:
+    mail = read_mail(
+        "From: a@example.org\r\nSubject: orders \u2028Bcc: x \x0bend\r\n\r\nHELP".encode()
+    )
+    assert "\u2028" not in mail.subject and "\x0b" not in mail.subject
