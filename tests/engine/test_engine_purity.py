@@ -1,0 +1,79 @@
+"""The engine stays pure: it imports nothing but itself and the standard library's plain parts."""
+
+from __future__ import annotations
+
+import ast
+import json
+from pathlib import Path
+
+from judge.adjudicate_json import run_case
+from judge.map_files import load_map, start_case
+
+ENGINE = Path(__file__).resolve().parents[2] / "judge" / "engine"
+ALLOWED_STDLIB = {
+    "__future__",
+    "collections",
+    "dataclasses",
+    "enum",
+    "functools",
+    "itertools",
+    "re",
+    "typing",
+    "math",
+    "heapq",
+    "bisect",
+    "operator",
+}
+
+
+def _imports(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text())
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            names.add(node.module)
+    return names
+
+
+def test_engine_imports_only_itself_and_plain_stdlib() -> None:
+    offenders = {}
+    for path in ENGINE.rglob("*.py"):
+        bad = {
+            name
+            for name in _imports(path)
+            if not name.startswith("judge.engine") and name.split(".")[0] not in ALLOWED_STDLIB
+        }
+        if bad:
+            offenders[path.name] = sorted(bad)
+    assert offenders == {}
+
+
+def test_same_input_same_result() -> None:
+    """Deterministic: a crowded phase adjudicated twice in one process gives the same JSON."""
+    case = start_case(load_map("standard"))
+    case["orders"] = {
+        "FRANCE": ["A Par - Bur", "A Mar S A Par - Bur", "F Bre - Eng"],
+        "GERMANY": ["A Mun - Bur", "A Ber - Mun", "F Kie - Hol"],
+        "ENGLAND": ["F Lon - Eng", "F Edi - Nth", "A Lvp - Wal"],
+    }
+    first = json.dumps(run_case(case), sort_keys=True)
+    second = json.dumps(run_case(json.loads(json.dumps(case))), sort_keys=True)
+    assert first == second
+
+
+def test_youngstown_plays_through_the_same_interface() -> None:
+    """A Youngstown spring: India's armies bounce in the Deccan, its fleet sails, Japan holds."""
+    case = start_case(load_map("youngstown"))
+    case["orders"] = {
+        "INDIA": ["A Del - Dec", "A Cal - Dec", "F Mad - Ben"],
+        "JAPAN": ["F Tok - Npo", "F Kyo H"],
+    }
+    out = run_case(case)
+    assert [r["result"] for r in out["results"]["INDIA"]] == ["failure", "failure", "success"]
+    assert [r["result"] for r in out["results"]["JAPAN"]] == ["success", "success"]
+    assert out["contested"] == ["dec"]
+    assert out["next_phase"] == "F1901M"
+    locs = {u["loc"] for u in out["units_after"]}
+    assert {"ben", "npo", "del", "cal"} <= locs and "mad" not in locs
