@@ -397,8 +397,8 @@ class _Parser:
 
 
 _GRAMMAR: str | None = None
-_PARSERS: dict[int, tuple[NameTable, _Parser]] = {}
-_PARSERS_LOCK = threading.Lock()
+_CONTEXTS_LOCK = threading.Lock()
+# id(map) -> (the map, weakly; its name table; its parser): dropped when the map goes.
 _CONTEXTS: dict[int, tuple[weakref.ref[Map], NameTable, _Parser]] = {}
 
 
@@ -410,10 +410,7 @@ def _grammar() -> str:
 
 
 def _parser(table: NameTable) -> _Parser:
-    """The parser that builds orders against `table`; one per map, built on first use."""
-    entry = _PARSERS.get(id(table))
-    if entry is not None and entry[0] is table:
-        return entry[1]
+    """A parser that builds orders against `table` (about 40 ms: once per map, see _context)."""
     lark = Lark(
         _grammar(),
         parser="lalr",
@@ -428,10 +425,7 @@ def _parser(table: NameTable) -> _Parser:
         # A Lark release that arranges its tables otherwise: every line takes Lark's own
         # front end, slower but the same language (tests/language notices the change).
         fast = _FastLALR.disabled()
-    parser = _Parser(lark, fast)
-    with _PARSERS_LOCK:
-        _PARSERS[id(table)] = (table, parser)
-    return parser
+    return _Parser(lark, fast)
 
 
 # --- entry points -------------------------------------------------------------------------------
@@ -473,7 +467,7 @@ def _context(game_map: Map) -> tuple[NameTable, _Parser]:
     table = name_table(game_map)
     parser = _parser(table)
     key = id(game_map)
-    with _PARSERS_LOCK:
+    with _CONTEXTS_LOCK:
         _CONTEXTS[key] = (
             weakref.ref(game_map, lambda _ref: _CONTEXTS.pop(key, None)),
             table,

@@ -226,3 +226,20 @@ def test_the_grammar_has_no_lalr_conflicts(caplog: pytest.LogCaptureFixture) -> 
         logger.setLevel(level)
     conflicts = [r.getMessage() for r in caplog.records if "conflict" in r.getMessage().lower()]
     assert conflicts == []
+
+
+def test_a_map_s_parser_is_built_once_and_let_go_with_the_map() -> None:
+    import gc
+
+    from judge.engine.orders import Hold
+    from judge.map_files import load_map_file, maps_dir
+
+    game_map = load_map_file(maps_dir() / "standard.toml")  # a Map of its own, not the cached one
+    assert parse_order("A Par H", game_map) == Hold("A", "par")
+    first = orders_module._context(game_map)
+    assert orders_module._context(game_map) == first
+    key = id(game_map)
+    assert key in orders_module._CONTEXTS
+    del game_map, first
+    gc.collect()
+    assert key not in orders_module._CONTEXTS
