@@ -71,7 +71,7 @@ _EXPECTED_WORDS: dict[str, str] = {
     "$END": "end of line",
 }
 _EXPECTED_RANK = {word: i for i, word in enumerate(dict.fromkeys(_EXPECTED_WORDS.values()))}
-_LAST_TOKEN = re.compile(r"(->|=>|-+>?|[():/,]|[^\W\d_][\w.']*)\s*$")
+_LAST_TOKEN = re.compile(r"([-\u2013\u2014\u2212]+>?|=+>|[>\u2192():/,]|[^\W\d_][\w.']*)\s*$")
 
 
 @dataclass(frozen=True, slots=True)

@@ -57,6 +57,9 @@ NOTATIONS: list[tuple[str, Order]] = [
     ("A Paris --> Burgundy", Move("A", "par", "bur")),
     ("A Paris > Burgundy", Move("A", "par", "bur")),
     ("A Paris to Burgundy", Move("A", "par", "bur")),
+    ("A Par \u2013 Bur", Move("A", "par", "bur")),  # an en dash, as mail programs write "-"
+    ("A Par \u2014 Bur", Move("A", "par", "bur")),  # an em dash
+    ("A Par \u2192 Bur", Move("A", "par", "bur")),  # an arrow
     ("Army Paris moves to Burgundy", Move("A", "par", "bur")),
     ("A Par - Bur by convoy", Move("A", "par", "bur", via_convoy=True)),
     ("A Mun retreat to Boh", Retreat("A", "mun", "boh")),
