@@ -78,6 +78,7 @@ class Sink:
 class Result:
     """The figures of one run."""
 
+    rate: float
     database: str
     mails: int
     connections: int
@@ -162,32 +163,40 @@ level = "WARNING"
     return path
 
 
-def make_mail(n: int, body: str) -> tuple[str, bytes]:
+def make_mail(n: int, body: str, kind: str = "bench") -> tuple[str, bytes]:
     sender = f"player{n % 500}@players.test"
     message = EmailMessage()
     message["From"] = sender
     message["To"] = JUDGE
-    message["Subject"] = f"bench {n}"
-    message["Message-ID"] = f"<bench-{n}-{os.getpid()}@players.test>"
+    message["Subject"] = f"{kind} {n}"
+    message["Message-ID"] = f"<{kind}-{n}-{os.getpid()}@players.test>"
     message.set_content(body + "\n")
     return sender, bytes(message)
 
 
-def submit(port: int, mails: list[tuple[str, bytes]], connections: int) -> None:
-    """Send every mail to the judge's listener over `connections` parallel SMTP sessions."""
-    errors: list[BaseException] = []
+def submit(port: int, mails: list[tuple[str, bytes]], connections: int, rate: float = 0.0) -> None:
+    """Send every mail to the judge's listener over `connections` parallel SMTP sessions.
 
-    def worker(share: list[tuple[str, bytes]]) -> None:
+    With `rate` > 0 the mails are offered at that many a second in all (mail i at i/rate seconds
+    after the start), so latency is measured under a steady load rather than behind a queue.
+    """
+    errors: list[BaseException] = []
+    start = time.monotonic()
+
+    def worker(first: int) -> None:
         try:
             with smtplib.SMTP("127.0.0.1", port, timeout=60) as smtp:
-                for sender, raw in share:
+                for index in range(first, len(mails), connections):
+                    if rate > 0:
+                        delay = start + index / rate - time.monotonic()
+                        if delay > 0:
+                            time.sleep(delay)
+                    sender, raw = mails[index]
                     smtp.sendmail(sender, [JUDGE], raw)
         except BaseException as error:  # reported after the join
             errors.append(error)
 
-    threads = [
-        threading.Thread(target=worker, args=(mails[i::connections],)) for i in range(connections)
-    ]
+    threads = [threading.Thread(target=worker, args=(i,)) for i in range(connections)]
     for thread in threads:
         thread.start()
     for thread in threads:
@@ -212,7 +221,9 @@ def latencies(database_url: str, tag: str) -> list[float]:
     return [(sent - received).total_seconds() * 1000 for received, sent in rows]
 
 
-def run(database: str, database_url: str, count: int, connections: int, body: str) -> Result:
+def run(
+    database: str, database_url: str, count: int, connections: int, body: str, rate: float
+) -> Result:
     """One benchmark run against a fresh judge on `database_url`."""
     sink = Sink()
     relay_port = free_port()
@@ -236,14 +247,14 @@ def run(database: str, database_url: str, count: int, connections: int, body: st
     try:
         wait_port(smtp_port, process, log, timeout=60)
         # Warm up: the first mails pay for imports, connections and caches.
-        warm = [make_mail(1_000_000 + n, body) for n in range(20)]
+        warm = [make_mail(n, body, "warm") for n in range(20)]
         submit(smtp_port, warm, 2)
         if not sink.wait_for(len(warm), timeout=60):
             raise RuntimeError(f"warm-up replies missing:\n{log.read_text()[-3000:]}")
         base = len(sink.arrivals)
         mails = [make_mail(n, body) for n in range(count)]
         started = time.monotonic()
-        submit(smtp_port, mails, connections)
+        submit(smtp_port, mails, connections, rate)
         submitted = time.monotonic()
         if not sink.wait_for(base + count, timeout=max(120, count / 5)):
             raise RuntimeError(
@@ -251,15 +262,20 @@ def run(database: str, database_url: str, count: int, connections: int, body: st
                 f"{log.read_text(errors='replace')[-3000:]}"
             )
         finished = sink.arrivals[base + count - 1]
+        # The sink sees a reply a moment before the judge commits it as sent: wait for the commits.
+        deadline = time.monotonic() + 30
         measured = latencies(database_url, str(os.getpid()))
-        measured = measured[: len(measured)]
+        while len(measured) < count and time.monotonic() < deadline:
+            time.sleep(0.1)
+            measured = latencies(database_url, str(os.getpid()))
         return Result(
+            rate=rate,
             database=database,
             mails=count,
             connections=connections,
             submit_seconds=submitted - started,
             total_seconds=finished - started,
-            latencies_ms=[m for m in measured],
+            latencies_ms=measured,
             replies=len(sink.arrivals) - base,
         )
     finally:
@@ -282,12 +298,13 @@ def report(results: list[Result], command: str) -> str:
         f"Command: `{command}`",
         f"Machine: {describe_machine()}",
         "",
-        "| database | mails | connections | mails/s end to end | submit s | median ms | p99 ms | max ms |",
-        "|---|---|---|---|---|---|---|---|",
+        "| database | offered | mails | connections | mails/s end to end | submit s | median ms | p99 ms | max ms |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     for r in results:
         lines.append(
-            f"| {r.database} | {r.mails} | {r.connections} | {r.mails_per_second:.0f} | "
+            f"| {r.database} | {f'{r.rate:g}/s' if r.rate else 'burst'} | {r.mails} | "
+            f"{r.connections} | {r.mails_per_second:.0f} | "
             f"{r.submit_seconds:.2f} | {r.percentile(50):.1f} | {r.percentile(99):.1f} | "
             f"{max(r.latencies_ms):.1f} |"
         )
@@ -300,17 +317,26 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--mails", type=int, default=1000)
     parser.add_argument("--connections", type=int, default=4)
     parser.add_argument("--body", default="HELP", help="the text of every mail")
+    parser.add_argument(
+        "--rate",
+        type=float,
+        action="append",
+        help="offer mails at this many a second (repeatable); 0 means a burst (the default)",
+    )
     parser.add_argument("--markdown", type=Path, help="also write the table to this file")
     args = parser.parse_args(argv)
 
     results = []
-    if args.db in ("sqlite", "both"):
-        with tempfile.TemporaryDirectory(prefix="jbdb") as tmp:
-            url = f"sqlite:///{tmp}/judge.sqlite3"
-            results.append(run("SQLite", url, args.mails, args.connections, args.body))
-    if args.db in ("postgresql", "both"):
-        with postgres() as url:
-            results.append(run("PostgreSQL", url, args.mails, args.connections, args.body))
+    for rate in args.rate or [0.0]:
+        if args.db in ("sqlite", "both"):
+            with tempfile.TemporaryDirectory(prefix="jbdb") as tmp:
+                url = f"sqlite:///{tmp}/judge.sqlite3"
+                results.append(run("SQLite", url, args.mails, args.connections, args.body, rate))
+        if args.db in ("postgresql", "both"):
+            with postgres() as url:
+                results.append(
+                    run("PostgreSQL", url, args.mails, args.connections, args.body, rate)
+                )
     command = "bench/mail.py " + " ".join(argv if argv is not None else sys.argv[1:])
     text = report(results, command.strip())
     print(text)
