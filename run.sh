@@ -11,5 +11,5 @@ command -v "$PYTHON" >/dev/null 2>&1 || PYTHON=python3
 if [ ! -x .venv/bin/python ]; then
     "$PYTHON" -m venv .venv
 fi
-.venv/bin/python -m pip install -q --disable-pip-version-check .
+.venv/bin/python -m pip install -q --disable-pip-version-check -e .
 exec .venv/bin/judge serve "$@"

@@ -1,0 +1,34 @@
+"""The installed wheel carries grammar/, maps/ and mail_templates/, so `judge` works anywhere."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.mark.slow
+def test_wheel_carries_the_data_folders(tmp_path: Path) -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(tmp_path), str(ROOT)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    (wheel,) = tmp_path.glob("*.whl")
+    names = set(zipfile.ZipFile(wheel).namelist())
+    for needed in (
+        "judge/_data/grammar/orders.lark",
+        "judge/_data/maps/standard.toml",
+        "judge/_data/maps/youngstown.toml",
+        "judge/_data/mail_templates/help.txt.j2",
+        "judge/store/migrations/env.py",
+        "judge/engine/resolve.py",
+    ):
+        assert needed in names, needed
