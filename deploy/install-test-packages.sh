@@ -22,8 +22,10 @@ if [ "$(id -u)" -eq 0 ]; then
 elif command -v sudo >/dev/null 2>&1; then
     SUDO="sudo"
 else
+    # Without root the tests that need these servers skip themselves; under CI they must not.
     echo "install-test-packages: missing:$missing (run as root to install them)" >&2
-    exit 1
+    [ -n "${CI:-}" ] && exit 1
+    exit 0
 fi
 
 export DEBIAN_FRONTEND=noninteractive
