@@ -71,7 +71,7 @@ def _setup_logging(config: Config) -> None:
 
 def cmd_serve(args: argparse.Namespace) -> int:
     """Run the judge until SIGTERM or SIGINT."""
-    from judge.serve import Daemon, parse_roles
+    from judge.serve import Daemon, ServeError, parse_roles
 
     config = _config(args)
     try:
@@ -80,7 +80,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
         print(f"judge serve: {error}", file=sys.stderr)
         return 2
     _setup_logging(config)
-    Daemon(config, roles).run()
+    try:
+        Daemon(config, roles).run()
+    except ServeError as error:
+        logging.getLogger("judge.serve").error("%s", error)
+        return 1
     return 0
 
 

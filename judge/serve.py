@@ -48,6 +48,10 @@ def parse_roles(values: Iterable[str] | None) -> tuple[str, ...]:
     return tuple(chosen) or ROLES
 
 
+class ServeError(RuntimeError):
+    """The daemon cannot start as configured (a port in use, a store out of reach)."""
+
+
 class Loop(threading.Thread):
     """Runs `step` while it finds work; when idle, sleeps up to `idle_seconds` or until woken."""
 
@@ -207,15 +211,20 @@ class Daemon:
         if config.smtp.enabled:
             from judge.mail.smtp_listener import start_listener
 
-            self.listener = start_listener(
-                self.engine,
-                config.serves,
-                host=config.smtp.host,
-                port=config.smtp.port,
-                lmtp=config.smtp.lmtp,
-                max_message_bytes=config.smtp.max_message_bytes,
-                on_stored=self._wake_processor,
-            )
+            try:
+                self.listener = start_listener(
+                    self.engine,
+                    config.serves,
+                    host=config.smtp.host,
+                    port=config.smtp.port,
+                    lmtp=config.smtp.lmtp,
+                    max_message_bytes=config.smtp.max_message_bytes,
+                    on_stored=self._wake_processor,
+                )
+            except Exception as error:
+                raise ServeError(
+                    f"cannot listen on {config.smtp.host}:{config.smtp.port}: {error}"
+                ) from error
         if config.imap.host:
             from judge.mail.imap_inbound import ImapPoller, ImapSettings
 

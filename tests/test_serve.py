@@ -22,7 +22,7 @@ from judge import desk
 from judge.cli import main
 from judge.config import Config, from_mapping, load
 from judge.desk import Reply
-from judge.serve import ROLES, Daemon, describe, parse_roles
+from judge.serve import ROLES, Daemon, ServeError, describe, parse_roles
 from judge.store import InboxMessage, InboxState, OutboxMessage, OutboxState, session_scope
 from judge.store.db import make_engine, upgrade
 from judge.store.inbox import accept
@@ -214,3 +214,15 @@ def test_db_upgrade_held_and_retry(
         ]
     assert kinds == ["held_notice", "help"]
     engine.dispose()
+
+
+def test_a_port_in_use_is_reported_and_nothing_runs(tmp_path: Path) -> None:
+    config = config_for(tmp_path)
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", config.smtp.port))
+        taken.listen()
+        daemon = Daemon(config)
+        with pytest.raises(ServeError, match=f"cannot listen on 127.0.0.1:{config.smtp.port}"):
+            daemon.start()
+        daemon.stop()
+    assert all(not loop.is_alive() for loop in daemon.loops.values())

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import socket
 from collections.abc import Callable
 from typing import Any
 
@@ -144,6 +145,14 @@ class ListenerController(Controller):
         return kind(self.handler, **self.SMTP_kwargs)
 
 
+def _check_port(host: str, port: int) -> None:
+    """Fail at once on a port in use (aiosmtpd would only say so after its ready timeout)."""
+    family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        probe.bind(address)
+
+
 def start_listener(
     engine: Engine,
     serves: Callable[[str], bool],
@@ -155,6 +164,7 @@ def start_listener(
     on_stored: Callable[[int], None] | None = None,
 ) -> ListenerController:
     """Start listening in a background thread; stop with `.stop()`."""
+    _check_port(host, port)
     handler = InboxHandler(engine, serves, lmtp=lmtp, on_stored=on_stored)
     controller = ListenerController(
         handler, hostname=host, port=port, max_message_bytes=max_message_bytes
