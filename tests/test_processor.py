@@ -217,3 +217,14 @@ def test_help_and_orders_in_one_mail_get_both_answers(engine: Engine) -> None:
     assert "England: Fleet London -> North Sea" in text
     assert "Paris" not in text  # after END nothing is read
     assert "held 1 order line;" in text
+
+
+def test_a_huge_mail_is_read_only_up_to_the_line_limit(engine: Engine) -> None:
+    from judge.desk.commands import MAX_LINES
+
+    deliver(engine, mail("A PAR H\n" * (MAX_LINES + 50)))
+    run_all(engine)
+    [reply] = outbox(engine)
+    text = message_from_bytes(reply.raw).get_payload(decode=True).decode()
+    assert text.count("= Army Paris holds") == MAX_LINES
+    assert "The last 50 lines of your mail were not read" in text

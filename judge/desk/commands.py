@@ -11,6 +11,8 @@ from judge.mail.mime import ReadMail
 _STOP_WORDS = {"END", "SIGNOFF", "SIGN OFF"}
 _HELP_WORDS = {"HELP", "HELP.", "?"}
 MAP_NAME = "standard"
+# At most this many lines of a mail are read, so one huge mail cannot make a huge reply.
+MAX_LINES = 300
 
 
 @dataclass(frozen=True)
@@ -29,6 +31,8 @@ def _words(line: str) -> str:
 def handle(mail: ReadMail) -> list[Reply]:
     """The replies one readable mail calls for, in order (at least one)."""
     lines = mail.text.split("\n") if mail.text else []
+    skipped = max(0, len(lines) - MAX_LINES)
+    lines = lines[:MAX_LINES]
     wants_help = _words(mail.subject) in _HELP_WORDS
     order_lines: list[str] = []
     for line in lines:
@@ -45,13 +49,13 @@ def handle(mail: ReadMail) -> list[Reply]:
         replies.append(Reply("help", "help"))
     order_text = "\n".join(order_lines)
     if order_text.strip():
-        replies.append(echo(order_text, mail.subject))
+        replies.append(echo(order_text, mail.subject, skipped))
     if not replies:
         replies.append(Reply("nothing", "nothing_read", {"subject": mail.subject}))
     return replies
 
 
-def echo(text: str, subject: str) -> Reply:
+def echo(text: str, subject: str, skipped: int = 0) -> Reply:
     """Parse the order lines on the standard map and describe each: its full form or its error."""
     from judge.language.format import format_order
     from judge.language.orders import parse_orders
@@ -70,4 +74,11 @@ def echo(text: str, subject: str) -> Reply:
         if parsed.power:
             full = f"{parsed.power.title()}: {full}"
         described.append({"source": parsed.text, "error": None, "full": full})
-    return Reply("echo", "echo", {"subject": subject, "lines": described, "errors": errors})
+    context = {
+        "subject": subject,
+        "lines": described,
+        "errors": errors,
+        "skipped": skipped,
+        "max_lines": MAX_LINES,
+    }
+    return Reply("echo", "echo", context)
