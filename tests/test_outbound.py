@@ -166,6 +166,7 @@ def test_temporary_refusal_is_retried_later(
     assert row(engine, outbox_id).state == OutboxState.SENT
     assert row(engine, outbox_id).attempts == 2
     assert len(recorder.mails) == 1
+    assert recorder.mails[0][2] == row(engine, outbox_id).raw  # same mail, same Message-ID
 
 
 def test_permanent_refusal_is_recorded_against_the_address(
@@ -288,3 +289,47 @@ def test_starttls_always_refuses_a_plain_relay(
     assert row(engine, outbox_id).state == OutboxState.PENDING
     assert "STARTTLS" in (row(engine, outbox_id).last_error or "")
     assert recorder.mails == []
+
+
+def test_non_ascii_address_goes_by_smtputf8_or_not_at_all(
+    engine: Engine, relay: tuple[Controller, Recorder]
+) -> None:
+    controller, recorder = relay  # offers SMTPUTF8
+    first = write(engine, to="jürgen@example.de")
+    transport = SmtpRelay(RelaySettings(host="127.0.0.1", port=controller.port, timeout=5))
+    assert send_one(engine, transport, POLICY)
+    transport.close()
+    assert row(engine, first).state == OutboxState.SENT
+    assert recorder.mails[0][1] == ["jürgen@example.de"]
+
+    plain = Recorder()
+    old = Controller(plain, hostname="127.0.0.1", port=free_port(), enable_SMTPUTF8=False)
+    old.start()
+    try:
+        second = write(engine, to="jürgen@example.de")
+        transport = SmtpRelay(RelaySettings(host="127.0.0.1", port=old.port, timeout=5))
+        assert send_one(engine, transport, POLICY)
+        transport.close()
+    finally:
+        old.stop()
+    assert row(engine, second).state == OutboxState.FAILED
+    assert "SMTPUTF8" in (row(engine, second).last_error or "")
+    assert plain.mails == []
+
+
+def test_an_unexpected_error_is_retried_later(engine: Engine) -> None:
+    class Broken:
+        name = "broken"
+
+        def deliver(self, envelope_from: str, to: str, raw: bytes) -> None:
+            raise KeyError("surprise")
+
+        def close(self) -> None:
+            pass
+
+    outbox_id = write(engine)
+    assert send_one(engine, Broken(), POLICY)
+    stored = row(engine, outbox_id)
+    assert stored.state == OutboxState.PENDING
+    assert "surprise" in (stored.last_error or "")
+    assert stored.next_attempt_at > clock.now()

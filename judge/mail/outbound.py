@@ -114,7 +114,14 @@ class SmtpRelay:
                 if self._connection is None:
                     self._connection = self._connect()
                     fresh = True
-                self._connection.sendmail(envelope_from, [to], raw)
+                options: list[str] = []
+                if not (envelope_from + to).isascii():
+                    if not self._connection.has_extn("smtputf8"):
+                        raise PermanentFailure(
+                            f"the relay does not take non-ASCII addresses (SMTPUTF8) such as {to}"
+                        )
+                    options.append("SMTPUTF8")
+                self._connection.sendmail(envelope_from, [to], raw, mail_options=options)
                 return
             except smtplib.SMTPServerDisconnected as error:
                 self.close()
@@ -212,7 +219,10 @@ def send_one(engine: Engine, transport: Transport, policy: RetryPolicy) -> bool:
     except PermanentFailure as error:
         log.warning("outbox %d to %s: refused for good: %s", row.id, row.to_addr, error)
         mark_failed(engine, row.id, str(error), permanent=True)
-    except TemporaryFailure as error:
+    except Exception as error:  # anything unforeseen is retried later like a temporary failure
+        if not isinstance(error, TemporaryFailure):
+            log.exception("outbox %d to %s: unexpected error", row.id, row.to_addr)
+            error = TemporaryFailure(f"unexpected error: {error!r}")
         moment = now()
         if moment - row.created_at >= policy.give_up_after:
             log.warning(
