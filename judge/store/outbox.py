@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from email.headerregistry import Address
 from email.message import EmailMessage
-from email.policy import SMTP
+from email.policy import SMTP, SMTPUTF8
 from email.utils import format_datetime, make_msgid
 
 from sqlalchemy import Engine, or_, select
@@ -45,7 +45,8 @@ def compose(
     auto_submitted: str = "auto-replied",
 ) -> EmailMessage:
     """Build one mail with every header the judge's mail carries."""
-    message = EmailMessage(policy=SMTP)
+    # A non-ASCII address cannot be written as an encoded word; such mail goes as SMTPUTF8.
+    message = EmailMessage(policy=SMTP if to.isascii() else SMTPUTF8)
     local, _, domain = identity.address.rpartition("@")
     message["From"] = Address(identity.name, local, domain) if identity.name else identity.address
     message["To"] = to
