@@ -167,12 +167,14 @@ class Daemon:
         if "sender" in self.roles:
             transport = transport_for(config)
             policy = RetryPolicy.from_config(config)
-            self.loops["sender"] = Loop(
-                "sender",
-                lambda: send_one(self.engine, transport, policy),
-                config.outbound.poll_seconds,
-                self.stopping,
-            )
+
+            def send() -> bool:
+                if send_one(self.engine, transport, policy):
+                    return True
+                transport.close()  # nothing due: hold no relay connection while idle
+                return False
+
+            self.loops["sender"] = Loop("sender", send, config.outbound.poll_seconds, self.stopping)
             self._transport = transport
         if "scheduler" in self.roles:
             self.loops["scheduler"] = Loop(
