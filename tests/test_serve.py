@@ -226,3 +226,27 @@ def test_a_port_in_use_is_reported_and_nothing_runs(tmp_path: Path) -> None:
             daemon.start()
         daemon.stop()
     assert all(not loop.is_alive() for loop in daemon.loops.values())
+
+
+def test_scheduler_forgets_old_reply_counts(tmp_path: Path) -> None:
+    from datetime import UTC, date, datetime
+
+    from judge import clock
+    from judge.serve import housekeeping
+    from judge.store import ReplyCount
+
+    config = config_for(tmp_path)
+    engine = make_engine(config.database_url)
+    upgrade(engine)
+    with session_scope(engine) as session:
+        for day in (date(2026, 1, 1), date(2026, 1, 20), date(2026, 1, 25)):
+            session.add(ReplyCount(address="ann@example.org", day=day, count=1, notice_sent=False))
+    clock.set_now(datetime(2026, 1, 27, tzinfo=UTC))
+    try:
+        assert housekeeping(engine, config) is False
+    finally:
+        clock.reset()
+    with session_scope(engine) as session:
+        days = sorted(session.scalars(select(ReplyCount.day)))
+    assert days == [date(2026, 1, 20), date(2026, 1, 25)]
+    engine.dispose()
