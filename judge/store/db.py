@@ -54,6 +54,8 @@ def make_engine(url: str, **kwargs: Any) -> Engine:
         cursor = dbapi_connection.cursor()
         if not in_memory:
             cursor.execute("PRAGMA journal_mode=WAL")
+            # Every commit reaches the disk before it returns: mail is acknowledged after it.
+            cursor.execute("PRAGMA synchronous=FULL")
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT * 1000}")
         cursor.close()

@@ -142,4 +142,5 @@ def test_sqlite_file_is_in_wal_mode(tmp_path: Path) -> None:
     upgrade(made)
     with made.connect() as connection:
         assert connection.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+        assert connection.exec_driver_sql("PRAGMA synchronous").scalar() == 2  # FULL
     assert (tmp_path / "deep" / "judge.sqlite3").is_file()
