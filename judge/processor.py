@@ -103,22 +103,29 @@ def process_row(session: Session, row: InboxMessage, settings: ProcessorSettings
     else:
         replies = desk.handle(mail)
     sent: list[str] = []
-    for reply in replies:
+    withheld: list[str] = []
+    for index, wanted in enumerate(replies):
         decision = reserve_reply(session, mail.sender, settings.replies_per_day)
-        if decision is ReplyDecision.SILENT:
-            sent.append(f"{reply.kind} withheld (daily cap)")
+        if decision is ReplyDecision.SEND:
+            outbox_id = write_reply(session, row, mail, wanted, settings)
+            sent.append(f"{wanted.kind} (outbox {outbox_id})")
             continue
+        withheld.extend(reply.kind for reply in replies[index:])
         if decision is ReplyDecision.NOTICE:
-            reply = Reply(
+            notice = Reply(
                 "reply_limit",
                 "reply_limit",
                 {"limit": settings.replies_per_day, "address": mail.sender},
             )
-        outbox_id = write_reply(session, row, mail, reply, settings)
-        sent.append(f"{reply.kind} (outbox {outbox_id})")
-        if decision is ReplyDecision.NOTICE:
-            break
-    outcome = "replied: " + ", ".join(sent) if sent else "no reply"
+            outbox_id = write_reply(session, row, mail, notice, settings)
+            sent.append(f"reply_limit (outbox {outbox_id})")
+        break
+    parts = []
+    if sent:
+        parts.append("replied: " + ", ".join(sent))
+    if withheld:
+        parts.append("withheld by the daily cap: " + ", ".join(withheld))
+    outcome = "; ".join(parts) or "no reply"
     finish(row, InboxState.DONE, outcome)
     log.info("%s: %s", where, outcome)
 

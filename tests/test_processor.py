@@ -142,10 +142,15 @@ def test_automated_mail_is_not_answered(
 
 
 def test_daily_cap_sends_one_notice_then_nothing(engine: Engine) -> None:
-    for _ in range(6):
-        deliver(engine, mail("HELP"))
+    ids = [deliver(engine, mail("HELP")) for _ in range(6)]
     run_all(engine)
     assert [r.kind for r in outbox(engine)] == ["help", "help", "help", "reply_limit"]
+    assert (
+        inbox(engine, ids[3]).outcome
+        == "replied: reply_limit (outbox 4); withheld by the daily cap: help"
+    )
+    assert inbox(engine, ids[5]).outcome == "withheld by the daily cap: help"
+    assert inbox(engine, ids[5]).state == InboxState.DONE
     clock.advance(timedelta(days=1))
     deliver(engine, mail("HELP"))
     run_all(engine)
