@@ -333,3 +333,30 @@ def test_an_unexpected_error_is_retried_later(engine: Engine) -> None:
     assert stored.state == OutboxState.PENDING
     assert "surprise" in (stored.last_error or "")
     assert stored.next_attempt_at > clock.now()
+
+
+def test_implicit_tls_relay(engine: Engine, certificate: tuple[Path, Path]) -> None:
+    key, cert = certificate
+    server_context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    server_context.load_cert_chain(cert, key)
+    recorder = Recorder()
+    controller = Controller(
+        recorder, hostname="127.0.0.1", port=free_port(), ssl_context=server_context
+    )
+    controller.start()
+    try:
+        settings = RelaySettings(
+            host="127.0.0.1",
+            port=controller.port,
+            use_ssl=True,
+            timeout=5,
+            tls_context=ssl.create_default_context(cafile=str(cert)),
+        )
+        transport = SmtpRelay(settings)
+        outbox_id = write(engine)
+        assert send_one(engine, transport, POLICY)
+        transport.close()
+    finally:
+        controller.stop()
+    assert row(engine, outbox_id).state == OutboxState.SENT
+    assert len(recorder.mails) == 1
