@@ -150,32 +150,31 @@ def test_burst_with_random_sigkills_processes_each_mail_once_and_sends_every_rep
     assert len({inbox_id for _, inbox_id, _ in outbox}) == MAILS, context
     assert {s for _, _, s in outbox} == {OutboxState.SENT}, context
 
-    # Every reply arrived, none twice: count Message-IDs over the senders' mailboxes.
+    # Every reply arrived: count Message-IDs over the senders' mailboxes, once Postfix has
+    # delivered every copy it accepted (so that neither it nor Dovecot lost or doubled one).
     reply_ids = {m.strip("<>") for m, _, _ in outbox}
 
-    def delivered() -> Counter[str]:
+    def delivered() -> Counter[str] | None:
         seen: Counter[str] = Counter()
         for sender in senders:
             seen.update(message_ids(sender.messages()))
-        return seen
+        accepted = relay_acceptances(mail_servers.postfix_log)
+        if set(seen) >= reply_ids and all(seen[m] == accepted[m] for m in reply_ids):
+            return seen
+        return None
 
     seen = wait_until(
-        lambda: (c := delivered()) and set(c) >= reply_ids and c,
-        timeout=60,
-        what=f"every reply in the players' mailboxes; {context}",
+        delivered, timeout=60, what=f"every reply in the players' mailboxes; {context}"
     )
     assert set(seen) == reply_ids, context
-    # Postfix neither lost nor doubled anything: each copy in a mailbox is one the judge handed in.
-    accepted = relay_acceptances(mail_servers.postfix_log)
-    assert {m: accepted[m] for m in reply_ids} == {m: seen[m] for m in reply_ids}, context
     # A reply goes to the relay twice only when a kill fell between the relay's "250" and the
     # commit that marks it sent (SMTP gives no way to make that hand-over atomic). Such a reply was
-    # claimed again after the restart, so its attempts show it, and one kill cuts one send at most.
+    # claimed again after the restart, so its attempts show it (no more copies than attempts), and
+    # one kill cuts one send at most (no more extra copies than kills).
     twice = {m for m in reply_ids if seen[m] > 1}
     attempts = {m.strip("<>"): a for m, a in sent_attempts}
-    assert all(attempts[m] >= 2 for m in twice), context
-    assert all(seen[m] == 2 for m in twice), context
-    assert len(twice) <= judge.kills, context
+    assert all(seen[m] <= attempts[m] for m in twice), context
+    assert sum(seen[m] - 1 for m in twice) <= judge.kills, context
     print(
         f"crash test ({judge.engine.dialect.name}): {MAILS} mails, {judge.kills} kills, "
         f"{len(twice)} replies handed to the relay twice; {context}"
