@@ -6,6 +6,7 @@ process never meet a busy error halfway through a transaction: the second waits 
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -72,15 +73,15 @@ def is_sqlite(engine: Engine) -> bool:
     return engine.dialect.name == "sqlite"
 
 
-_makers: dict[int, sessionmaker[Session]] = {}
+_makers: weakref.WeakKeyDictionary[Engine, sessionmaker[Session]] = weakref.WeakKeyDictionary()
 
 
 def session_factory(engine: Engine) -> sessionmaker[Session]:
-    """One sessionmaker per engine; objects stay readable after commit."""
-    maker = _makers.get(id(engine))
-    if maker is None or maker.kw.get("bind") is not engine:
+    """One sessionmaker per engine (forgotten with the engine); objects stay readable after commit."""
+    maker = _makers.get(engine)
+    if maker is None:
         maker = sessionmaker(bind=engine, expire_on_commit=False)
-        _makers[id(engine)] = maker
+        _makers[engine] = maker
     return maker
 
 
