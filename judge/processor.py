@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from sqlalchemy import Engine
+from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session
 
 from judge import desk
@@ -70,7 +71,7 @@ def process_next(
             engine,
             inbox_id,
             f"processing this mail was cut short {attempts - 1} times (the processor stopped "
-            "while on it), so it is held rather than tried again",
+            "or the database failed while on it), so it is held rather than tried again",
             settings,
         )
         return inbox_id
@@ -79,6 +80,13 @@ def process_next(
             row = lock_for_processing(session, inbox_id)
             if row is not None:
                 process_row(session, row, settings)
+    except OperationalError:
+        # The database itself failed (gone, locked, out of space), not this mail: leave the
+        # claim to expire so the mail is tried again; max_attempts still bounds the tries.
+        log.warning(
+            "inbox %d: database error; the mail waits for another try", inbox_id, exc_info=True
+        )
+        raise
     except Exception:
         hold(engine, inbox_id, traceback.format_exc(), settings)
     return inbox_id

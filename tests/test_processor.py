@@ -233,3 +233,24 @@ def test_a_huge_mail_is_read_only_up_to_the_line_limit(engine: Engine) -> None:
     text = message_from_bytes(reply.raw).get_payload(decode=True).decode()
     assert text.count("= Army Paris holds") == MAX_LINES
     assert "The last 50 lines of your mail were not read" in text
+
+
+def test_a_database_failure_leaves_the_mail_for_another_try(
+    engine: Engine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from sqlalchemy.exc import OperationalError
+
+    def database_gone(read: object) -> list[Reply]:
+        raise OperationalError("SELECT 1", {}, Exception("server closed the connection"))
+
+    monkeypatch.setattr(desk, "handle", database_gone)
+    row_id = deliver(engine, mail("HELP"))
+    with pytest.raises(OperationalError):
+        process_next(engine, SETTINGS)
+    row = inbox(engine, row_id)
+    assert (row.state, row.attempts) == (InboxState.NEW, 1)
+    monkeypatch.undo()
+    assert process_next(engine, SETTINGS) is None  # still claimed by the failed attempt
+    clock.advance(SETTINGS.lease)
+    assert process_next(engine, SETTINGS) == row_id
+    assert inbox(engine, row_id).state == InboxState.DONE
