@@ -26,6 +26,7 @@ import shutil
 import signal
 import smtplib
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -85,6 +86,7 @@ class Result:
     submit_seconds: float
     total_seconds: float
     latencies_ms: list[float]
+    processed_ms: list[float]
     replies: int
 
     @property
@@ -205,20 +207,26 @@ def submit(port: int, mails: list[tuple[str, bytes]], connections: int, rate: fl
         raise errors[0]
 
 
-def latencies(database_url: str, tag: str) -> list[float]:
-    """Per mail: outbox sent_at minus inbox received_at, in milliseconds."""
+def latencies(database_url: str, tag: str) -> list[tuple[float, float]]:
+    """Per mail, in milliseconds: (accept to reply sent, accept to processed).
+
+    The second says how much of the wait is before the processor and how much after it.
+    """
     engine = make_engine(database_url)
     try:
         with session_scope(engine) as session:
             rows = session.execute(
-                select(InboxMessage.received_at, OutboxMessage.sent_at)
+                select(InboxMessage.received_at, OutboxMessage.sent_at, InboxMessage.processed_at)
                 .join(OutboxMessage, OutboxMessage.inbox_id == InboxMessage.id)
                 .where(InboxMessage.message_id.like(f"bench-%-{tag}@players.test"))
                 .where(OutboxMessage.sent_at.is_not(None))
             ).all()
     finally:
         engine.dispose()
-    return [(sent - received).total_seconds() * 1000 for received, sent in rows]
+    return [
+        ((sent - received).total_seconds() * 1000, (done - received).total_seconds() * 1000)
+        for received, sent, done in rows
+    ]
 
 
 def run(
@@ -275,7 +283,8 @@ def run(
             connections=connections,
             submit_seconds=submitted - started,
             total_seconds=finished - started,
-            latencies_ms=measured,
+            latencies_ms=[total for total, _ in measured],
+            processed_ms=[done for _, done in measured],
             replies=len(sink.arrivals) - base,
         )
     finally:
@@ -298,15 +307,16 @@ def report(results: list[Result], command: str) -> str:
         f"Command: `{command}`",
         f"Machine: {describe_machine()}",
         "",
-        "| database | offered | mails | connections | mails/s end to end | submit s | median ms | p99 ms | max ms |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "| database | offered | mails | connections | mails/s end to end | submit s "
+        "| median ms | p99 ms | max ms | median ms to processed |",
+        "|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in results:
         lines.append(
             f"| {r.database} | {f'{r.rate:g}/s' if r.rate else 'burst'} | {r.mails} | "
             f"{r.connections} | {r.mails_per_second:.0f} | "
             f"{r.submit_seconds:.2f} | {r.percentile(50):.1f} | {r.percentile(99):.1f} | "
-            f"{max(r.latencies_ms):.1f} |"
+            f"{max(r.latencies_ms):.1f} | {statistics.median(r.processed_ms):.1f} |"
         )
     return "\n".join(lines) + "\n"
 
