@@ -157,7 +157,8 @@ class ImapPoller:
         self._client_factory = client_factory or _connect
         self._client: IMAPClient | None = None
         self._stopping = threading.Event()
-        self.connects = 0
+        self.connects = 0  # successful logins, for monitoring and tests
+        self.failures = 0  # cycles cut short by a lost server, connection or database
 
     # --- public -------------------------------------------------------------------------------
     def stop(self) -> None:
@@ -177,6 +178,7 @@ class ImapPoller:
                 backoff = self.settings.backoff_initial
                 self._wait_for_news()
             except CONNECTION_ERRORS as error:
+                self.failures += 1
                 log.warning("IMAP %s: %s; reconnecting in %.1f s", self._where(), error, backoff)
                 self._drop()
                 if self._stopping.wait(backoff):

@@ -274,3 +274,30 @@ def test_settings_come_from_the_imap_section_of_the_config() -> None:
     )
     assert settings.poll_seconds == 5.0
     assert settings.mailbox_key == "imap://j@mail.example.test:143/INBOX"
+
+
+def test_keeps_retrying_while_the_imap_server_is_down_and_carries_on_when_it_is_back(
+    engine: Engine, mail_account: Any, mail_servers: Any, wait_until: Callable[..., Any]
+) -> None:
+    poller = ImapPoller(engine, _settings(mail_account))
+    thread = threading.Thread(target=poller.run, daemon=True)
+    thread.start()
+    try:
+        wait_until(lambda: poller.connects == 1, what="the first connection")
+        mail_servers.stop_dovecot()
+        try:
+            # Its IMAP process may outlive Dovecot's master: cut the connection as well.
+            assert poller._client is not None
+            poller._client.socket().shutdown(2)
+            # Postfix keeps the mail queued while Dovecot is away; the poller keeps trying.
+            _deliver(mail_account, 2, "server-down")
+            wait_until(lambda: poller.failures >= 3, what="reconnection attempts refused")
+            assert thread.is_alive()
+        finally:
+            mail_servers.start_dovecot()
+        wait_until(lambda: _inbox_count(engine) == 2, timeout=60, what="mail stored after restart")
+        assert poller.connects == 2
+    finally:
+        poller.stop()
+        thread.join(timeout=10)
+    assert not thread.is_alive()
