@@ -171,6 +171,26 @@ class MailServers:
             os.kill(pid, signal.SIGTERM)
         _wait_gone(pid)
 
+    def route(self, address: str, nexthop: str | None) -> None:
+        """Deliver mail for one account somewhere else, e.g. `lmtp:inet:127.0.0.1:PORT` to hand
+        it to the judge's own LMTP listener; None puts it back in its Dovecot mailbox.
+
+        Postfix is restarted rather than reloaded, since a reload reaches its long-lived
+        processes only some time later; mail already queued stays queued and takes the new route.
+        """
+        table = self.postfix_config / "transport"
+        routes = dict(
+            line.split(None, 1) for line in table.read_text().splitlines() if line.strip()
+        )
+        if nexthop is None:
+            routes.pop(address, None)
+        else:
+            routes[address] = nexthop
+        table.write_text("".join(f"{a} {hop}\n" for a, hop in routes.items()))
+        if self.postfix_running():
+            self.stop_postfix()
+            self.start_postfix()
+
     def postfix_running(self) -> bool:
         return _read_pid(self.directory / "spool" / "pid" / "master.pid") is not None
 
@@ -283,6 +303,7 @@ namespace inbox {{
         etc = self.postfix_config
         recipients = etc / "recipients"
         recipients.write_text("".join(f"{a} ok\n" for a in self.users))
+        (etc / "transport").touch()
         main = f"""\
 compatibility_level = 3.6
 config_directory = {etc}
@@ -306,6 +327,7 @@ smtpd_banner = $myhostname ESMTP
 virtual_mailbox_domains = {self.domain}
 virtual_mailbox_maps = texthash:{recipients}
 virtual_transport = lmtp:inet:127.0.0.1:{self.lmtp_port}
+transport_maps = texthash:{etc / "transport"}
 default_transport = error:relaying is disabled here
 relay_transport = error:relaying is disabled here
 local_transport = error:local delivery is disabled here
@@ -333,7 +355,7 @@ anvil_rate_time_unit = 60s
         )
         # Postfix waits for a freshly written main.cf to "settle" (2 s per command): age the files.
         past = time.time() - 10
-        for path in (etc / "main.cf", etc / "master.cf", recipients):
+        for path in (etc / "main.cf", etc / "master.cf", recipients, etc / "transport"):
             os.utime(path, (past, past))
 
 
@@ -451,8 +473,13 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
     start = sub.add_parser("start", help="write the config and start both servers")
-    start.add_argument("--user", action="append", type=_parse_user, required=True,
-                       help="an account as NAME:PASSWORD (NAME without @ gets the domain)")
+    start.add_argument(
+        "--user",
+        action="append",
+        type=_parse_user,
+        required=True,
+        help="an account as NAME:PASSWORD (NAME without @ gets the domain)",
+    )
     start.add_argument("--domain", default="example.test")
     start.add_argument("--dir", type=Path, help="directory to use (default: a new one in /tmp)")
     stop = sub.add_parser("stop", help="drain the queue, stop both servers")

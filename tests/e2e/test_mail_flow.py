@@ -125,3 +125,42 @@ def test_mail_in_by_the_smtp_listener_and_reply_out_by_postfix(
     _check_reply(replies[0], judge_address, player.address)
     assert judge.inbox_states() == {"done": 1}
     assert judge.outbox_states() == {"sent": 1}
+
+
+def test_postfix_hands_mail_to_the_lmtp_listener_and_the_reply_comes_back(
+    mail_servers: Any,
+    mail_account: Any,
+    make_account: Callable[[str], Any],
+    database_url: str,
+    tmp_path: Path,
+    judge_process: Callable[..., Any],
+    wait_until: Callable[..., Any],
+) -> None:
+    """The Mailman-style setup: Postfix delivers the judge's mail over LMTP straight to the judge."""
+    judge_address = mail_account.address  # an address Postfix accepts, routed away from Dovecot
+    player = make_account("player3")
+    port = free_port()
+    sections = judge_sections(
+        tmp_path, database_url, judge_address, smtp_port=port, relay_port=mail_servers.smtp_port
+    )
+    sections["smtp"]["lmtp"] = True
+    judge = judge_process(sections)
+    judge.start()
+    wait_port(port, process=judge)
+    judge.wait_ready()
+    mail_servers.route(judge_address, f"lmtp:inet:127.0.0.1:{port}")
+    try:
+        ident = f"flow-lmtp-{tmp_path.name}@example.test"
+        local, _, domain = judge_address.partition("@")
+        player.send([f"{local}+t9@{domain}"], _orders_mail(player.address, judge_address, ident))
+        replies = wait_until(
+            lambda: judge.assert_alive() or judge.no_held() and _replies_to(player, ident),
+            timeout=30,
+            what="the judge's reply in the player's mailbox",
+        )
+    finally:
+        mail_servers.route(judge_address, None)
+    assert len(replies) == 1
+    _check_reply(replies[0], judge_address, player.address)
+    assert mail_account.count() == 0  # it went to the judge, not to the Dovecot mailbox
+    assert judge.inbox_states() == {"done": 1}
