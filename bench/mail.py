@@ -230,9 +230,18 @@ def latencies(database_url: str, tag: str) -> list[tuple[float, float]]:
 
 
 def run(
-    database: str, database_url: str, count: int, connections: int, body: str, rate: float
+    database: str,
+    database_url: str,
+    count: int,
+    connections: int,
+    body: str,
+    rate: float,
+    layout: tuple[tuple[str, ...], ...] = ((),),
 ) -> Result:
-    """One benchmark run against a fresh judge on `database_url`."""
+    """One benchmark run against a fresh judge on `database_url`.
+
+    `layout` lists the judge processes by their `--only` roles; `((),)` is one process with all.
+    """
     sink = Sink()
     relay_port = free_port()
     controller = Controller(sink, hostname="127.0.0.1", port=relay_port)
@@ -243,17 +252,25 @@ def run(
     log = directory / "judge.log"
     env = {k: v for k, v in os.environ.items() if not k.startswith("JUDGE_")}
     env["JUDGE_CONFIG"] = str(config)
+    processes = []
     with open(log, "wb") as out:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "judge.cli", "serve"],
-            cwd=directory,
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            stdin=subprocess.DEVNULL,
-        )
+        for roles in layout:
+            only = [f"--only={','.join(roles)}"] if roles else []
+            processes.append(
+                subprocess.Popen(
+                    [sys.executable, "-m", "judge.cli", "serve", *only],
+                    cwd=directory,
+                    env=env,
+                    stdout=out,
+                    stderr=subprocess.STDOUT,
+                    stdin=subprocess.DEVNULL,
+                )
+            )
+    inbound = next(
+        (p for p, roles in zip(processes, layout, strict=True) if not roles or "inbound" in roles)
+    )
     try:
-        wait_port(smtp_port, process, log, timeout=60)
+        wait_port(smtp_port, inbound, log, timeout=60)
         # Warm up: the first mails pay for imports, connections and caches.
         warm = [make_mail(n, body, "warm") for n in range(20)]
         submit(smtp_port, warm, 2)
@@ -278,7 +295,7 @@ def run(
             measured = latencies(database_url, str(os.getpid()))
         return Result(
             rate=rate,
-            database=database,
+            database=database if len(layout) == 1 else f"{database}, {len(layout)} processes",
             mails=count,
             connections=connections,
             submit_seconds=submitted - started,
@@ -288,11 +305,13 @@ def run(
             replies=len(sink.arrivals) - base,
         )
     finally:
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            process.kill()
+        for process in processes:
+            process.send_signal(signal.SIGTERM)
+        for process in processes:
+            try:
+                process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                process.kill()
         controller.stop()
         shutil.rmtree(directory, ignore_errors=True)
 
@@ -334,6 +353,13 @@ def main(argv: list[str] | None = None) -> int:
         help="offer mails at this many a second (repeatable); 0 means a burst (the default)",
     )
     parser.add_argument("--markdown", type=Path, help="also write the table to this file")
+    parser.add_argument(
+        "--processors",
+        type=int,
+        default=0,
+        help="on PostgreSQL also run the judge scaled out: one process taking mail, this many "
+        "processor processes and one sender process (`judge serve --only ...`)",
+    )
     args = parser.parse_args(argv)
 
     results = []
@@ -347,6 +373,24 @@ def main(argv: list[str] | None = None) -> int:
                 results.append(
                     run("PostgreSQL", url, args.mails, args.connections, args.body, rate)
                 )
+            if args.processors:
+                layout = (
+                    ("inbound", "scheduler"),
+                    *(("processor",),) * args.processors,
+                    ("sender",),
+                )
+                with postgres() as url:
+                    results.append(
+                        run(
+                            "PostgreSQL",
+                            url,
+                            args.mails,
+                            args.connections,
+                            args.body,
+                            rate,
+                            layout,
+                        )
+                    )
     command = "bench/mail.py " + " ".join(argv if argv is not None else sys.argv[1:])
     text = report(results, command.strip())
     print(text)
