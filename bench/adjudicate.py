@@ -219,9 +219,11 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seconds", type=float, default=3.0, help="time spent on each measurement")
     ap.add_argument("--batch-count", type=int, default=5000, help="phases fed to the command")
+    ap.add_argument("--rounds", type=int, default=5, help="alternating rounds per side")
     args = ap.parse_args()
     print(
-        f"command: python bench/adjudicate.py --seconds {args.seconds} --batch-count {args.batch_count}"
+        f"command: python bench/adjudicate.py --seconds {args.seconds} "
+        f"--batch-count {args.batch_count} --rounds {args.rounds}"
     )
     try:
         import diplomacy  # noqa: F401
@@ -234,14 +236,22 @@ def main() -> None:
         ("opening (22 units)", opening_case()),
         ("mid-game (39 units)", midgame_case()),
     ):
-        ours = rate(ours_in_process(case), args.seconds)
-        command = ours_as_command(case, args.batch_count)
+        # Rounds alternate between the two sides and the best round of each is kept, so a
+        # burst of load on this shared machine hurts neither side more than the other.
+        ours = mila = 0.0
+        for _ in range(args.rounds):
+            ours = max(ours, rate(ours_in_process(case), args.seconds / args.rounds))
+            if have_mila:
+                mila = max(mila, rate(mila_phase(case), args.seconds / args.rounds))
+        command = max(ours_as_command(case, args.batch_count) for _ in range(2))
         line = (
             f"{name}: ours {ours:,.0f}/s in process, {command:,.0f}/s as `judge adjudicate --batch`"
         )
         if have_mila:
-            mila = rate(mila_phase(case), args.seconds)
-            line += f"; MILA {mila:,.0f}/s; ratio {command / mila:.1f}x (command) {ours / mila:.1f}x (in process)"
+            line += (
+                f"; MILA {mila:,.0f}/s; ratio {command / mila:.1f}x (command), "
+                f"{ours / mila:.1f}x (in process)"
+            )
         print(line)
     print(f"order lines read: {parse_rate(args.seconds):,.0f}/s")
 
