@@ -1,0 +1,322 @@
+"""The game store's small vocabulary for the desk: find, create and change games in one Session.
+
+Each function is thin: it reads or writes rows inside the caller's transaction and never sends
+mail or runs the engine, so one mail's changes and the mails they cause commit together.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from sqlalchemy import delete, select
+from sqlalchemy.orm import Session, selectinload
+
+from judge.clock import now
+from judge.identity import hash_password, new_reply_token, normalise_address
+from judge.store.games import (
+    CurrentOrder,
+    Game,
+    GameStatus,
+    Observer,
+    Person,
+    PersonAddress,
+    PhaseRecord,
+    Press,
+    Seat,
+    SeatStatus,
+)
+
+
+class AddressTaken(ValueError):
+    """The address is already on record for another person."""
+
+
+def game_key(name: str) -> str:
+    """The stored form of a game name: without surrounding spaces, in lower case."""
+    return name.strip().lower()
+
+
+def create_game(
+    session: Session,
+    name: str,
+    *,
+    variant: str = "standard",
+    rules: Iterable[str] = (),
+    powers: Iterable[str] = (),
+    gm: Person | None = None,
+    phase: str | None = None,
+    position: dict[str, Any] | None = None,
+    settings: dict[str, Any] | None = None,
+    seed: int | None = None,
+) -> Game:
+    """A new forming game with an open seat per power; a name already taken fails on flush."""
+    game = Game(
+        name=game_key(name),
+        variant=variant,
+        rules=list(rules),
+        status=GameStatus.FORMING,
+        phase=phase,
+        position=position,
+        settings=dict(settings or {}),
+        gm=gm,
+    )
+    if seed is not None:
+        game.seed = seed
+    session.add(game)
+    for power in powers:
+        session.add(Seat(game=game, power=power, status=SeatStatus.OPEN, absences=[]))
+    session.flush()
+    return game
+
+
+def find_game(session: Session, name: str, *, lock: bool = False) -> Game | None:
+    """The game of that name (any case); with `lock`, its row is held until the transaction ends.
+
+    Locking the game row serialises the processors that change one game on PostgreSQL, so two
+    mails for the same game never interleave their reads and writes.
+    """
+    query = select(Game).where(Game.name == game_key(name))
+    if lock:
+        query = query.with_for_update()
+    return session.scalars(query).first()
+
+
+def seat_of(session: Session, game: Game, power: str) -> Seat | None:
+    """The seat of `power` in `game` (power names as the map spells them)."""
+    return session.scalars(select(Seat).where(Seat.game_id == game.id, Seat.power == power)).first()
+
+
+def find_person_by_address(session: Session, address: str) -> Person | None:
+    """The person with this address on record; the domain is compared without regard to case."""
+    return session.scalars(
+        select(Person)
+        .join(PersonAddress)
+        .where(PersonAddress.address == normalise_address(address))
+    ).first()
+
+
+def create_person(session: Session, address: str, name: str | None = None) -> Person:
+    """A new person whose address of record is `address`."""
+    person = Person(name=name)
+    session.add(person)
+    add_address(session, person, address)
+    return person
+
+
+def add_address(session: Session, person: Person, address: str) -> PersonAddress:
+    """Put `address` on record for `person` (the first one becomes the address of record).
+
+    Adding an address the person already has changes nothing; one on record for someone else
+    raises AddressTaken, so an address always names exactly one person.
+    """
+    key = normalise_address(address)
+    existing = session.scalars(select(PersonAddress).where(PersonAddress.address == key)).first()
+    if existing is not None:
+        if existing.person_id != person.id:
+            raise AddressTaken(f"{key} is on record for someone else")
+        return existing
+    row = PersonAddress(person=person, address=key, is_primary=not person.addresses)
+    session.add(row)
+    session.flush()
+    return row
+
+
+def seat_for_token(session: Session, token: str) -> Seat | None:
+    """The seat whose reply address carries `token`, with its game and holder loaded."""
+    return session.scalars(
+        select(Seat)
+        .where(Seat.reply_token == token.strip().lower())
+        .options(selectinload(Seat.game), selectinload(Seat.person).selectinload(Person.addresses))
+    ).first()
+
+
+def _unused_token(session: Session) -> str:
+    # 80 random bits almost never collide; the unique column is the guarantee, this the courtesy.
+    while True:
+        token = new_reply_token()
+        if session.scalars(select(Seat.id).where(Seat.reply_token == token)).first() is None:
+            return token
+
+
+def sign_on(session: Session, seat: Seat, person: Person, password: str) -> str:
+    """Give `seat` to `person` with `password` (stored hashed) and return the seat's reply token.
+
+    The holder keeps the token when signing on again; a new holder gets a new one, so the old
+    holder's reply address stops acting for the seat.
+    """
+    if seat.person_id != person.id or seat.reply_token is None:
+        seat.reply_token = _unused_token(session)
+    seat.person = person
+    seat.password_hash = hash_password(password)
+    seat.status = SeatStatus.PLAYING
+    seat.signed_on_at = now()
+    session.flush()
+    return seat.reply_token
+
+
+def set_order(
+    session: Session,
+    game: Game,
+    power: str,
+    unit: str,
+    text: str,
+    *,
+    inbox_id: int | None = None,
+) -> str | None:
+    """Record the order for one unit in the game's current phase; return the text it replaced.
+
+    The last order per unit wins until the phase is processed. `unit` is compared in lower case.
+    """
+    if game.phase is None:
+        raise ValueError(f"game {game.name} has no phase to order for")
+    key = unit.strip().lower()
+    row = session.scalars(
+        select(CurrentOrder).where(
+            CurrentOrder.game_id == game.id,
+            CurrentOrder.phase == game.phase,
+            CurrentOrder.power == power,
+            CurrentOrder.unit == key,
+        )
+    ).first()
+    if row is None:
+        session.add(
+            CurrentOrder(
+                game_id=game.id,
+                phase=game.phase,
+                power=power,
+                unit=key,
+                text=text,
+                written_at=now(),
+                inbox_id=inbox_id,
+            )
+        )
+        session.flush()
+        return None
+    previous = row.text
+    row.text = text
+    row.written_at = now()
+    row.inbox_id = inbox_id
+    session.flush()
+    return previous
+
+
+def current_orders(session: Session, game: Game) -> dict[str, dict[str, str]]:
+    """The orders standing for the game's current phase: power -> unit -> order text."""
+    orders: dict[str, dict[str, str]] = {}
+    if game.phase is None:
+        return orders
+    rows = session.scalars(
+        select(CurrentOrder)
+        .where(CurrentOrder.game_id == game.id, CurrentOrder.phase == game.phase)
+        .order_by(CurrentOrder.power, CurrentOrder.unit)
+    )
+    for row in rows:
+        orders.setdefault(row.power, {})[row.unit] = row.text
+    return orders
+
+
+def clear_orders(session: Session, game: Game, power: str | None = None) -> int:
+    """Drop the current phase's orders (of one power, or all); return how many were dropped."""
+    condition = (CurrentOrder.game_id == game.id) & (CurrentOrder.phase == game.phase)
+    if power is not None:
+        condition = condition & (CurrentOrder.power == power)
+    result = session.execute(delete(CurrentOrder).where(condition))
+    return int(getattr(result, "rowcount", 0) or 0)
+
+
+def record_phase(
+    session: Session,
+    game: Game,
+    phase: str,
+    position_before: dict[str, Any],
+    orders: dict[str, Any],
+    results: dict[str, Any],
+) -> PhaseRecord:
+    """Add one processed phase to the game's history (one row per phase; a repeat fails on flush)."""
+    row = PhaseRecord(
+        game_id=game.id,
+        phase=phase,
+        position_before=position_before,
+        orders=orders,
+        results=results,
+        processed_at=now(),
+    )
+    session.add(row)
+    session.flush()
+    return row
+
+
+def history(session: Session, game: Game) -> list[PhaseRecord]:
+    """The game's processed phases, oldest first."""
+    return list(
+        session.scalars(
+            select(PhaseRecord).where(PhaseRecord.game_id == game.id).order_by(PhaseRecord.id)
+        )
+    )
+
+
+def add_press(
+    session: Session,
+    game: Game,
+    author: Person,
+    text: str,
+    *,
+    from_power: str | None = None,
+    to_powers: Iterable[str] | None = None,
+    dateline: str | None = None,
+    held: bool = False,
+) -> Press:
+    """Store one press message; unless the GM holds it, it counts as published now."""
+    row = Press(
+        game_id=game.id,
+        author=author,
+        from_power=from_power,
+        to_powers=None if to_powers is None else list(to_powers),
+        dateline=dateline,
+        text=text,
+        created_at=now(),
+        published_at=None if held else now(),
+        held=held,
+    )
+    session.add(row)
+    session.flush()
+    return row
+
+
+def add_observer(session: Session, game: Game, person: Person) -> Observer:
+    """Let `person` follow `game` (once: a second call returns the existing row)."""
+    existing = session.scalars(
+        select(Observer).where(Observer.game_id == game.id, Observer.person_id == person.id)
+    ).first()
+    if existing is not None:
+        return existing
+    row = Observer(game_id=game.id, person=person, created_at=now())
+    session.add(row)
+    session.flush()
+    return row
+
+
+def observers_of(session: Session, game: Game) -> list[Person]:
+    """The people observing `game`, in the order they joined, with their addresses loaded."""
+    return list(
+        session.scalars(
+            select(Person)
+            .join(Observer, Observer.person_id == Person.id)
+            .where(Observer.game_id == game.id)
+            .order_by(Observer.id)
+            .options(selectinload(Person.addresses))
+        )
+    )
+
+
+def players_of(session: Session, game: Game) -> list[Seat]:
+    """The seats of `game` that someone holds, by power, with holders and addresses loaded."""
+    return list(
+        session.scalars(
+            select(Seat)
+            .where(Seat.game_id == game.id, Seat.person_id.is_not(None))
+            .order_by(Seat.power)
+            .options(selectinload(Seat.person).selectinload(Person.addresses))
+        )
+    )

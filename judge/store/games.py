@@ -1,0 +1,264 @@
+"""Tables of games by mail: persons and their addresses, games, seats, orders, history and press.
+
+They share `Base` with the mail tables, so one metadata and one alembic chain cover the whole
+store. Positions, orders and results are kept as JSON in the format of docs/ADJUDICATE.md, so the
+engine's input and output go in and out unchanged. JSON columns are not watched for changes made
+in place: assign a new value (`game.settings = {**game.settings, "press": "white"}`).
+"""
+
+from __future__ import annotations
+
+import secrets
+from datetime import datetime
+from enum import StrEnum
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from judge.clock import now
+from judge.identity import SeatCredentials
+from judge.store.models import Base, UTCDateTime
+
+# Longest game name, power name, phase name and unit key the store accepts.
+GAME_NAME_LENGTH = 64
+POWER_LENGTH = 32
+PHASE_LENGTH = 16
+UNIT_LENGTH = 32
+ADDRESS_LENGTH = 320
+
+
+def new_seed() -> int:
+    """A random seed for a game's random choices, positive and within a signed 64-bit column."""
+    return secrets.randbits(62)
+
+
+class GameStatus(StrEnum):
+    """Where a game stands: taking players, running, stopped by its GM, over, or called off."""
+
+    FORMING = "forming"
+    ACTIVE = "active"
+    PAUSED = "paused"
+    FINISHED = "finished"
+    TERMINATED = "terminated"
+
+
+class SeatStatus(StrEnum):
+    """Where one power stands: held, free to take, left to civil disorder, out, or given up."""
+
+    PLAYING = "playing"
+    OPEN = "open"
+    CIVIL_DISORDER = "civil_disorder"
+    ELIMINATED = "eliminated"
+    RESIGNED = "resigned"
+
+
+class Person(Base):
+    """Someone the judge knows, by the addresses on record for them."""
+
+    __tablename__ = "persons"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str | None] = mapped_column(String(200))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=now)
+
+    addresses: Mapped[list[PersonAddress]] = relationship(
+        back_populates="person", order_by="PersonAddress.id"
+    )
+
+    @property
+    def address_of_record(self) -> str | None:
+        """The address the person first gave (mail about their seats goes there)."""
+        primary = [a.address for a in self.addresses if a.is_primary]
+        if primary:
+            return primary[0]
+        return self.addresses[0].address if self.addresses else None
+
+
+class PersonAddress(Base):
+    """One address of a person, stored with its domain in lower case (judge.identity)."""
+
+    __tablename__ = "person_addresses"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    person_id: Mapped[int] = mapped_column(ForeignKey("persons.id"), index=True)
+    address: Mapped[str] = mapped_column(String(ADDRESS_LENGTH), unique=True)
+    is_primary: Mapped[bool] = mapped_column(Boolean, default=False)
+    added_at: Mapped[datetime] = mapped_column(UTCDateTime, default=now)
+
+    person: Mapped[Person] = relationship(back_populates="addresses")
+
+
+class Game(Base):
+    """One game: its map and rules, where it stands, its board, and its settings."""
+
+    __tablename__ = "games"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    # Stored in lower case: judges have always treated game names without regard to case.
+    name: Mapped[str] = mapped_column(String(GAME_NAME_LENGTH), unique=True)
+    variant: Mapped[str] = mapped_column(String(64), default="standard")
+    rules: Mapped[list[str]] = mapped_column(JSON, default=list)
+    status: Mapped[str] = mapped_column(String(16), default=GameStatus.FORMING)
+    phase: Mapped[str | None] = mapped_column(String(PHASE_LENGTH))
+    # The board in the adjudicate format: variant, phase, units, centers, dislodged, contested.
+    position: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    settings: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    deadline: Mapped[datetime | None] = mapped_column(UTCDateTime, index=True)
+    seed: Mapped[int] = mapped_column(BigInteger, default=new_seed)
+    gm_person_id: Mapped[int | None] = mapped_column(ForeignKey("persons.id"))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=now)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=now, onupdate=now)
+
+    gm: Mapped[Person | None] = relationship()
+    seats: Mapped[list[Seat]] = relationship(back_populates="game", order_by="Seat.power")
+
+
+class Seat(Base):
+    """One power in one game: who holds it, how they prove it, and how they have kept it."""
+
+    __tablename__ = "seats"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    power: Mapped[str] = mapped_column(String(POWER_LENGTH))
+    person_id: Mapped[int | None] = mapped_column(ForeignKey("persons.id"), index=True)
+    password_hash: Mapped[str | None] = mapped_column(String(255))
+    reply_token: Mapped[str | None] = mapped_column(String(32), unique=True)
+    status: Mapped[str] = mapped_column(String(16), default=SeatStatus.OPEN)
+    wait: Mapped[bool] = mapped_column(Boolean, default=False)
+    # None: no vote; otherwise the powers of the draw this seat accepts.
+    draw_vote: Mapped[list[str] | None] = mapped_column(JSON)
+    # The power this seat concedes to, if any.
+    concession: Mapped[str | None] = mapped_column(String(POWER_LENGTH))
+    missed_turns: Mapped[int] = mapped_column(Integer, default=0)
+    # Announced absences: [{"from": ISO time, "to": ISO time}, ...].
+    absences: Mapped[list[dict[str, str]]] = mapped_column(JSON, default=list)
+    signed_on_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+    game: Mapped[Game] = relationship(back_populates="seats")
+    person: Mapped[Person | None] = relationship()
+
+    __table_args__ = (UniqueConstraint("game_id", "power", name="uq_seats_game_power"),)
+
+    def credentials(self) -> SeatCredentials:
+        """What judge.identity.authenticate needs to decide whether a mail acts for this seat."""
+        addresses = tuple(a.address for a in self.person.addresses) if self.person else ()
+        return SeatCredentials(
+            game=self.game.name,
+            power=self.power,
+            password_hash=self.password_hash,
+            reply_token=self.reply_token,
+            addresses=addresses,
+        )
+
+
+class Observer(Base):
+    """A person who follows a game's broadcasts without a power."""
+
+    __tablename__ = "observers"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    person_id: Mapped[int] = mapped_column(ForeignKey("persons.id"), index=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=now)
+
+    person: Mapped[Person] = relationship()
+
+    __table_args__ = (UniqueConstraint("game_id", "person_id", name="uq_observers_game_person"),)
+
+
+class CurrentOrder(Base):
+    """The standing order of one unit for the phase being played; a newer one replaces it.
+
+    `unit` is the key of what is ordered: the province the unit stands in (map code, lower case,
+    no coast), or for adjustments the place built on or a key the desk chooses for waives.
+    """
+
+    __tablename__ = "current_orders"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    phase: Mapped[str] = mapped_column(String(PHASE_LENGTH))
+    power: Mapped[str] = mapped_column(String(POWER_LENGTH))
+    unit: Mapped[str] = mapped_column(String(UNIT_LENGTH))
+    text: Mapped[str] = mapped_column(Text)
+    written_at: Mapped[datetime] = mapped_column(UTCDateTime, default=now)
+    inbox_id: Mapped[int | None] = mapped_column(ForeignKey("inbox.id"))
+
+    __table_args__ = (
+        UniqueConstraint("game_id", "phase", "power", "unit", name="uq_current_orders_unit"),
+    )
+
+
+class GeneralOrder(Base):
+    """A standing (general) order a power leaves for later phases, with the phases it holds for."""
+
+    __tablename__ = "general_orders"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    power: Mapped[str] = mapped_column(String(POWER_LENGTH))
+    text: Mapped[str] = mapped_column(Text)
+    valid_from: Mapped[str | None] = mapped_column(String(PHASE_LENGTH))
+    valid_to: Mapped[str | None] = mapped_column(String(PHASE_LENGTH))
+    conditions: Mapped[str | None] = mapped_column(Text)
+    written_at: Mapped[datetime] = mapped_column(UTCDateTime, default=now)
+    inbox_id: Mapped[int | None] = mapped_column(ForeignKey("inbox.id"))
+
+    __table_args__ = (Index("ix_general_orders_game_power", "game_id", "power"),)
+
+
+class PhaseRecord(Base):
+    """One processed phase: the board before it, every order given and every result.
+
+    The rows of a game, in order, are its history (HISTORY, SUMMARY, export); the board after the
+    last one is the game's current position.
+    """
+
+    __tablename__ = "phases"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    phase: Mapped[str] = mapped_column(String(PHASE_LENGTH))
+    position_before: Mapped[dict[str, Any]] = mapped_column(JSON)
+    orders: Mapped[dict[str, Any]] = mapped_column(JSON)
+    results: Mapped[dict[str, Any]] = mapped_column(JSON)
+    processed_at: Mapped[datetime] = mapped_column(UTCDateTime, default=now)
+
+    __table_args__ = (UniqueConstraint("game_id", "phase", name="uq_phases_game_phase"),)
+
+
+class Press(Base):
+    """One press message: who wrote it, as which power (or none), to whom, and whether it is out.
+
+    `to_powers` None means everyone; otherwise power names, and the desk may add its own markers
+    for the GM and the observers. A message held by the GM has `held` set and no `published_at`.
+    """
+
+    __tablename__ = "press"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    author_person_id: Mapped[int] = mapped_column(ForeignKey("persons.id"), index=True)
+    from_power: Mapped[str | None] = mapped_column(String(POWER_LENGTH))
+    to_powers: Mapped[list[str] | None] = mapped_column(JSON)
+    dateline: Mapped[str | None] = mapped_column(String(200))
+    text: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=now)
+    published_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    held: Mapped[bool] = mapped_column(Boolean, default=False)
+
+    author: Mapped[Person] = relationship()
+
+    __table_args__ = (Index("ix_press_game_created", "game_id", "created_at"),)
