@@ -1,0 +1,794 @@
+"""Reading a mail body into commands, press blocks and order lines (grammar/commands.lark).
+
+The reader is pure: it knows no game, only the words. Each line is one of:
+  - a command (its first word is a command keyword): parsed by the grammar into a value of
+    judge.language.command_values, or a CommandError naming line, column and what would fit;
+  - the header of a PRESS or BROADCAST block, whose following lines are kept verbatim up to
+    ENDPRESS (or ENDBROADCAST, or SIGNOFF, which also ends the mail);
+  - an order line, handed on with its line number to the order reader, unread here;
+  - a mistyped command: a first word that is no command, does not open an order, and is close
+    to a command spelling, answered with the nearest spellings.
+SIGNOFF (or END, or a ``-- `` signature line) stops reading. Blank and comment lines (#, //,
+;) carry nothing. The rule that tells an order line from a mistyped command is in `_is_order`.
+"""
+
+from __future__ import annotations
+
+import calendar
+import difflib
+import re
+from collections.abc import Iterable
+from dataclasses import replace
+from datetime import date
+from typing import Any
+
+from lark import Lark, Token, Transformer
+from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+
+from judge.language import command_values as cv
+from judge.language.command_values import CommandError, CommandLine, OrderLine, When
+from judge.resources import data_dir
+
+__all__ = ["COMMAND_SPELLINGS", "read_mail_commands", "suggest_commands"]
+
+# Every command's canonical spelling, for "did you mean" answers and for HELP.
+COMMAND_SPELLINGS: tuple[str, ...] = (
+    "HELP", "LIST", "CREATE", "SIGNON", "JOIN", "OBSERVE", "SUMMARY", "HISTORY", "PRESS",
+    "BROADCAST", "ENDPRESS", "RESIGN", "SIGNOFF", "PROCESS", "PREVIEW", "PAUSE", "RESUME",
+    "EJECT", "REPLACE", "BECOME", "ROLLBACK", "TERMINATE", "FORCE BEGIN",
+    "SET PASSWORD", "SET ADDRESS", "SET WAIT", "SET NOWAIT", "SET ABSENCE", "SET NOABSENCE",
+    "SET DRAW", "SET NODRAW", "SET CONCEDE", "SET NOCONCEDE", "SET DEADLINE", "SET GRACE",
+    "SET START", "SET MOVE", "SET RETREAT", "SET ADJUST", "SET NMR", "SET NONMR",
+    "SET PRESS", "SET NOPRESS", "SET PARTIAL", "SET NOPARTIAL", "SET OBSERVER",
+)  # fmt: skip
+
+# Words that open an order line (grammar/orders.lark): unit types and adjustment verbs.
+_ORDER_WORDS = frozenset(
+    [
+        "a",
+        "f",
+        "army",
+        "fleet",
+        "build",
+        "builds",
+        "b",
+        "remove",
+        "removes",
+        "disband",
+        "disbands",
+        "waive",
+        "waives",
+    ]
+)
+_COMMENT_PREFIXES = ("#", "//", ";")
+_FIRST_WORD = re.compile(r"\s*([^\W\d_][\w'.]*)(\s*:)?")
+_GAME_NAME = re.compile(r"[A-Za-z0-9_-]{1,32}")
+_SUGGEST_CUTOFF = 0.7
+_SECRET_COMMANDS = frozenset({"CREATE", "SIGNON", "JOIN", "OBSERVE"})
+_SECRET_LINE = re.compile(r"\s*set\s+password\b", re.IGNORECASE)
+_LAST_RESORT = "this line could not be read"
+
+# How each terminal is named to a player.
+_EXPECTED_WORDS: dict[str, str] = {
+    "ARG": "a name",
+    "SECRET": "a password",
+    "NUMBER": "a number",
+    "MINUTES": "a number",
+    "DURATION": "a duration (72, 12h, 3d)",
+    "DAYSPEC": "days such as -MTWTF-",
+    "MONTH": "a month",
+    "WEEKDAY": "a weekday",
+    "ISO_DATE": "a date (2026-12-01)",
+    "TIME": "a time (18:00)",
+    "ZONE": "a time zone (UTC, +0100)",
+    "RELATIVE": "a time from now (+2d)",
+    "PHASE": "a phase (S1901M)",
+    "PRESS_KIND": "NONE, WHITE, GREY, WHITE/GREY or GREY/WHITE",
+    "PHASE_KIND": "MOVE, RETREAT or ADJUST",
+    "END_PRESS": "ENDPRESS",
+    "FORCE_BEGIN": "FORCE BEGIN",
+    "COMMA": ",",
+    "$END": "end of line",
+}
+
+
+class _Fault(Exception):
+    """An argument the grammar took but the command cannot use (column, message, fits)."""
+
+    def __init__(self, column: int, message: str, expected: tuple[str, ...] = ()) -> None:
+        super().__init__(message)
+        self.column = column
+        self.message = message
+        self.expected = expected
+
+
+def _col(token: Token) -> int:
+    column = getattr(token, "column", None)
+    return column if isinstance(column, int) else 1
+
+
+def _tokens(children: list[Any], kind: str) -> list[Token]:
+    return [c for c in children if isinstance(c, Token) and c.type == kind]
+
+
+def _game(token: Token) -> str:
+    if not _GAME_NAME.fullmatch(str(token)):
+        raise _Fault(
+            _col(token),
+            f"{str(token)!r} is no game name (letters, digits, - and _)",
+            ("a game name",),
+        )
+    return str(token)
+
+
+def _upper(token: Token) -> str:
+    return str(token).upper()
+
+
+def _names(children: list[Any]) -> tuple[str, ...]:
+    for child in children:
+        if isinstance(child, tuple):
+            return child
+    return ()
+
+
+def _minutes(token: Token) -> int:
+    """A duration: hours when no unit is written (njudge's), or with d, h or m."""
+    text = str(token).lower()
+    unit = text[-1] if text[-1] in "dhm" else "h"
+    number = float(text.rstrip("dhm"))
+    minutes = round(number * {"d": 24 * 60, "h": 60, "m": 1}[unit])
+    if minutes > 366 * 24 * 60:
+        raise _Fault(_col(token), f"{str(token)!r} is more than a year", ("a duration",))
+    return minutes
+
+
+_DAYS_OF_WEEK = "SMTWTFS"
+_MONTH_NUMBERS = {name: i for i, name in enumerate(cv._MONTHS, start=1)}
+_WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+
+
+class _Builder(Transformer[Token, Any]):
+    """Grammar callbacks: each rule's children -> a value (line numbers are added later)."""
+
+    # --- information and joining --------------------------------------------------------------
+    def help(self, c: list[Any]) -> cv.Command:
+        words = [str(t).strip(".?!") for t in _tokens(c, "ARG")]
+        topic = " ".join(w for w in words if w).lower()
+        return cv.Help(topic=topic or None)
+
+    def list_games(self, c: list[Any]) -> cv.Command:
+        args = _tokens(c, "ARG")
+        if not args:
+            return cv.ListGames()
+        if _upper(args[0]) == "FULL":
+            return cv.ListGames(full=True)
+        return cv.ListGames(game=_game(args[0]))
+
+    def create(self, c: list[Any]) -> cv.Command:
+        game_token = _tokens(c, "ARG")[0]
+        game = _game(_strip_question(game_token))
+        password = str(_tokens(c, "SECRET")[0])
+        args = _tokens(c, "ARG")[1:]
+        return cv.Create(
+            game=game,
+            password=password,
+            variant=str(args[0]).lower(),
+            rule_sets=tuple(str(a).lower() for a in args[1:]),
+        )
+
+    def signon(self, c: list[Any]) -> cv.Command:
+        first = _tokens(c, "ARG")[0]
+        secrets = _tokens(c, "SECRET")
+        if len(secrets) == 2:  # SIGNON FRANCE game password
+            return cv.SignOn(power=_upper(first), game=_game(secrets[0]), password=str(secrets[1]))
+        text = str(first)
+        password = str(secrets[0])
+        if "@" in text:  # DPjudge's SIGNON france@game
+            power, _, game = text.partition("@")
+            if not power:
+                raise _Fault(_col(first), "a power is needed before '@'", ("a power",))
+            game_token = Token(
+                "ARG", game, start_pos=0, line=1, column=_col(first) + len(power) + 1
+            )
+            return cv.SignOn(power=power.upper(), game=_game(game_token), password=password)
+        if text.startswith("?"):  # njudge's SIGNON ?game password: join a forming game
+            return cv.Join(game=_game(_strip_question(first)), password=password)
+        if len(text) < 2 or not text[0].isalpha():
+            raise _Fault(
+                _col(first),
+                "expected a power letter and the game name (SIGNON Fgame password)",
+                ("a power letter and a game name",),
+            )
+        rest = Token("ARG", text[1:], start_pos=0, line=1, column=_col(first) + 1)
+        return cv.SignOn(power=text[0].upper(), game=_game(rest), password=password)
+
+    def join(self, c: list[Any]) -> cv.Command:
+        game = _game(_strip_question(_tokens(c, "ARG")[0]))
+        prefs = tuple(_upper(a) for a in _tokens(c, "ARG")[1:])
+        return cv.Join(game=game, password=str(_tokens(c, "SECRET")[0]), preferences=prefs)
+
+    def observe(self, c: list[Any]) -> cv.Command:
+        secrets = _tokens(c, "SECRET")
+        return cv.Observe(
+            game=_game(_tokens(c, "ARG")[0]), password=str(secrets[0]) if secrets else None
+        )
+
+    def summary(self, c: list[Any]) -> cv.Command:
+        args = _tokens(c, "ARG")
+        return cv.Summary(game=_game(args[0]) if args else None)
+
+    def history(self, c: list[Any]) -> cv.Command:
+        args = _tokens(c, "ARG")
+        bounds: dict[str, Any] = {}
+        for child in c:
+            if isinstance(child, tuple) and child and child[0] == "bound":
+                _, key, column, value = child
+                if key in bounds:
+                    raise _Fault(column, f"{key.upper()} is given twice")
+                bounds[key] = value
+        return cv.History(
+            game=_game(args[0]) if args else None,
+            start=bounds.get("from"),
+            end=bounds.get("to"),
+            lines=bounds.get("lines"),
+        )
+
+    def history_from(self, c: list[Any]) -> tuple[Any, ...]:
+        return ("bound", "from", _col(c[0]), c[1])
+
+    def history_to(self, c: list[Any]) -> tuple[Any, ...]:
+        return ("bound", "to", _col(c[0]), c[1])
+
+    def history_lines(self, c: list[Any]) -> tuple[Any, ...]:
+        lines = int(c[1])
+        if lines <= 0:
+            raise _Fault(_col(c[1]), "LINES needs a number above 0", ("a number",))
+        return ("bound", "lines", _col(c[0]), lines)
+
+    def bound(self, c: list[Any]) -> When | str:
+        value = c[0]
+        return _upper(value) if isinstance(value, Token) else value
+
+    def names(self, c: list[Any]) -> tuple[str, ...]:
+        return tuple(str(t) for t in _tokens(c, "ARG"))
+
+    # --- press ---------------------------------------------------------------------------------
+    def press(self, c: list[Any]) -> cv.Command:
+        return cv.Press(grey=_grey(c), recipients=tuple(n.upper() for n in _names(c)))
+
+    def broadcast(self, c: list[Any]) -> cv.Command:
+        return cv.Broadcast(grey=_grey(c))
+
+    def stray_end_press(self, c: list[Any]) -> cv.Command:
+        raise _Fault(_col(c[0]), "ENDPRESS without a PRESS or BROADCAST before it")
+
+    # --- players' settings ---------------------------------------------------------------------
+    def start(self, c: list[Any]) -> cv.Command:
+        return c[-1]  # SET setting: the setting's value
+
+    def set_password(self, c: list[Any]) -> cv.Command:
+        return cv.SetPassword(password=str(c[1]))
+
+    def set_address(self, c: list[Any]) -> cv.Command:
+        return cv.SetAddress(addresses=_names(c))
+
+    def set_wait(self, c: list[Any]) -> cv.Command:
+        return cv.SetWait(wait=True)
+
+    def set_nowait(self, c: list[Any]) -> cv.Command:
+        return cv.SetWait(wait=False)
+
+    def set_absence(self, c: list[Any]) -> cv.Command:
+        dates = [x for x in c if isinstance(x, When)]
+        return cv.SetAbsence(start=dates[0], end=dates[1] if len(dates) > 1 else None)
+
+    def set_no_absence(self, c: list[Any]) -> cv.Command:
+        dates = [x for x in c if isinstance(x, When)]
+        return cv.ClearAbsence(start=dates[0] if dates else None)
+
+    def set_draw(self, c: list[Any]) -> cv.Command:
+        return cv.SetDraw(draw=True, powers=tuple(n.upper() for n in _names(c)))
+
+    def set_nodraw(self, c: list[Any]) -> cv.Command:
+        return cv.SetDraw(draw=False)
+
+    def set_concede(self, c: list[Any]) -> cv.Command:
+        return cv.SetConcede(power=_upper(c[1]))
+
+    def set_noconcede(self, c: list[Any]) -> cv.Command:
+        return cv.SetConcede(power=None)
+
+    # --- GM settings ---------------------------------------------------------------------------
+    def set_deadline(self, c: list[Any]) -> cv.Command:
+        return cv.SetDeadline(when=c[1])
+
+    def set_grace(self, c: list[Any]) -> cv.Command:
+        return cv.SetGrace(when=c[1])
+
+    def set_start(self, c: list[Any]) -> cv.Command:
+        return cv.SetStart(when=c[1])
+
+    def set_timing(self, c: list[Any]) -> cv.Command:
+        kind = str(c[0]).upper()
+        kind = (
+            "MOVE"
+            if kind.startswith("MOVE")
+            else "RETREAT"
+            if kind.startswith("RETREAT")
+            else "ADJUST"
+        )
+        settings: dict[str, Any] = {}
+        for key, column, value in c[1:]:
+            if key in settings:
+                raise _Fault(column, f"{key.split('_')[0].upper()} is given twice")
+            settings[key] = value
+        return cv.SetPhaseTiming(phase_kind=kind, timing=cv.PhaseTiming(**settings))
+
+    def clock_time(self, c: list[Any]) -> tuple[str, int, int]:
+        hour, minute, _second = _clock(c[1])
+        return ("clock", _col(c[0]), hour * 60 + minute)
+
+    def clock_minutes(self, c: list[Any]) -> tuple[str, int, int]:
+        minutes = int(c[1])
+        if not -1 <= minutes < 24 * 60:
+            raise _Fault(_col(c[1]), "CLOCK is minutes after midnight (0 to 1439) or -1")
+        return ("clock", _col(c[0]), minutes)
+
+    def timing_min(self, c: list[Any]) -> tuple[str, int, int]:
+        return ("min_minutes", _col(c[0]), _minutes(c[1]))
+
+    def timing_next(self, c: list[Any]) -> tuple[str, int, int]:
+        return ("next_minutes", _col(c[0]), _minutes(c[1]))
+
+    def timing_grace(self, c: list[Any]) -> tuple[str, int, int]:
+        return ("grace_minutes", _col(c[0]), _minutes(c[1]))
+
+    def timing_delay(self, c: list[Any]) -> tuple[str, int, int]:
+        return ("delay_minutes", _col(c[0]), _minutes(c[1]))
+
+    def timing_days(self, c: list[Any]) -> tuple[str, int, str]:
+        text = str(c[1]).upper()
+        for i, letter in enumerate(text):
+            if letter not in ("-", _DAYS_OF_WEEK[i]):
+                raise _Fault(
+                    _col(c[1]) + i,
+                    f"DAYS is seven places, Sunday first: a letter of {_DAYS_OF_WEEK} or '-'",
+                    ("days such as -MTWTF-",),
+                )
+        return ("days", _col(c[0]), text)
+
+    def set_nmr(self, c: list[Any]) -> cv.Command:
+        return cv.SetNmr(allowed=True)
+
+    def set_nonmr(self, c: list[Any]) -> cv.Command:
+        return cv.SetNmr(allowed=False)
+
+    def set_press(self, c: list[Any]) -> cv.Command:
+        return cv.SetPress(kind=_press_kind(c[-1]))
+
+    def set_nopress(self, c: list[Any]) -> cv.Command:
+        return cv.SetPress(kind="NONE")
+
+    def set_partial(self, c: list[Any]) -> cv.Command:
+        return cv.SetPartialPress(allowed=True)
+
+    def set_nopartial(self, c: list[Any]) -> cv.Command:
+        return cv.SetPartialPress(allowed=False)
+
+    def set_observer(self, c: list[Any]) -> cv.Command:
+        level = _upper(c[1])
+        if level == "NONE":
+            level = "NO"
+        if level not in cv.OBSERVER_LEVELS:
+            raise _Fault(_col(c[1]), "expected ANY, WHITE or NO after OBSERVER", cv.OBSERVER_LEVELS)
+        return cv.SetObserverPress(level=level)
+
+    # --- GM actions ----------------------------------------------------------------------------
+    def resign(self, c: list[Any]) -> cv.Command:
+        return cv.Resign()
+
+    def signoff(self, c: list[Any]) -> cv.Command:
+        return cv.SignOff()
+
+    def process(self, c: list[Any]) -> cv.Command:
+        return cv.Process(phase=_upper(c[1]) if len(c) > 1 else None)
+
+    def preview(self, c: list[Any]) -> cv.Command:
+        return cv.Preview()
+
+    def pause(self, c: list[Any]) -> cv.Command:
+        return cv.Pause()
+
+    def resume(self, c: list[Any]) -> cv.Command:
+        return cv.Resume()
+
+    def eject(self, c: list[Any]) -> cv.Command:
+        return cv.Eject(target=str(c[1]) if "@" in str(c[1]) else _upper(c[1]))
+
+    def replace_power(self, c: list[Any]) -> cv.Command:
+        address = str(c[2])
+        if "@" not in address:
+            raise _Fault(_col(c[2]), f"{address!r} is no mail address", ("a mail address",))
+        return cv.Replace(power=_upper(c[1]), address=address)
+
+    def become(self, c: list[Any]) -> cv.Command:
+        return cv.Become(power=_upper(c[1]))
+
+    def rollback(self, c: list[Any]) -> cv.Command:
+        return cv.Rollback(phase=_upper(c[1]) if len(c) > 1 else None)
+
+    def terminate(self, c: list[Any]) -> cv.Command:
+        return cv.Terminate()
+
+    def force_begin(self, c: list[Any]) -> cv.Command:
+        return cv.ForceBegin()
+
+    # --- dates ---------------------------------------------------------------------------------
+    def clock(self, c: list[Any]) -> tuple[int, int, int, int | None]:
+        hour, minute, second = _clock(c[0])
+        offset = _zone(c[1]) if len(c) > 1 else None
+        return (hour, minute, second, offset)
+
+    def date_day_month(self, c: list[Any]) -> When:
+        numbers = _tokens(c, "NUMBER")
+        return _calendar_date(c, day=numbers[0], month=_tokens(c, "MONTH")[0], year=numbers[1:])
+
+    def date_month_day(self, c: list[Any]) -> When:
+        numbers = _tokens(c, "NUMBER")
+        return _calendar_date(c, day=numbers[0], month=_tokens(c, "MONTH")[0], year=numbers[1:])
+
+    def date_iso(self, c: list[Any]) -> When:
+        token = c[0]
+        year, month, day = (int(x) for x in str(token).split("-"))
+        return _checked_date(c, token, year, month, day)
+
+    def date_relative(self, c: list[Any]) -> When:
+        token = c[0]
+        total = 0
+        for number, unit in re.findall(r"(\d+)([dhm])", str(token).lower()):
+            total += int(number) * {"d": 24 * 60, "h": 60, "m": 1}[unit]
+        if total > 366 * 24 * 60:
+            raise _Fault(_col(token), f"{str(token)!r} is more than a year ahead")
+        return When(relative_minutes=total)
+
+
+def _strip_question(token: Token) -> Token:
+    text = str(token)
+    if text.startswith("?"):
+        return Token("ARG", text[1:], start_pos=0, line=1, column=_col(token) + 1)
+    return token
+
+
+def _grey(children: list[Any]) -> bool:
+    kinds = _tokens(children, "PRESS_KIND")
+    if not kinds:
+        return False
+    kind = _press_kind(kinds[0])
+    if kind not in ("GREY", "WHITE"):
+        raise _Fault(_col(kinds[0]), "a message is GREY or WHITE", ("GREY", "WHITE"))
+    return kind == "GREY"
+
+
+def _press_kind(token: Token) -> str:
+    text = re.sub(r"\s+", "", str(token).upper()).replace("GRAY", "GREY")
+    return text
+
+
+def _clock(token: Token) -> tuple[int, int, int]:
+    text = str(token).lstrip("Tt")
+    parts = [int(x) for x in text.split(":")]
+    hour, minute = parts[0], parts[1]
+    second = parts[2] if len(parts) > 2 else 0
+    if hour == 24 and minute == 0 and second == 0:
+        raise _Fault(_col(token), "write midnight as 00:00 of the next day", ("a time (18:00)",))
+    if hour > 23 or minute > 59 or second > 59:
+        raise _Fault(_col(token), f"{text!r} is no time of day", ("a time (18:00)",))
+    return hour, minute, second
+
+
+def _zone(token: Token) -> int:
+    text = str(token).upper()
+    if text in ("UTC", "GMT", "Z"):
+        return 0
+    hours, minutes = int(text[1:3]), int(text[3:5])
+    if hours > 14 or minutes > 59:
+        raise _Fault(_col(token), f"{text!r} is no time zone", ("a time zone (UTC, +0100)",))
+    return (hours * 60 + minutes) * (1 if text[0] == "+" else -1)
+
+
+def _calendar_date(c: list[Any], day: Token, month: Token, year: list[Token]) -> When:
+    month_number = _MONTH_NUMBERS[str(month)[:3].title()]
+    day_number = int(re.match(r"\d+", str(day)).group())  # type: ignore[union-attr]
+    year_number: int | None = None
+    if year:
+        text = str(year[0])
+        if not re.fullmatch(r"\d{4}", text):
+            raise _Fault(
+                _col(year[0]), f"{text!r} is no year: write it in full (2026)", ("a year",)
+            )
+        year_number = int(text)
+    if year_number is None:
+        if not 1 <= day_number <= calendar.monthrange(2024, month_number)[1]:  # a leap year
+            raise _Fault(
+                _col(day), f"{str(month)} has no day {day_number}", ("a day of the month",)
+            )
+        return _with_clock(c, When(month=month_number, day=day_number))
+    return _checked_date(c, day, year_number, month_number, day_number)
+
+
+def _checked_date(c: list[Any], token: Token, year: int, month: int, day: int) -> When:
+    if not 2000 <= year <= 2200:
+        raise _Fault(_col(token), f"{year} is no year the judge deals in", ("a year",))
+    try:
+        written = date(year, month, day)
+    except ValueError:
+        raise _Fault(_col(token), f"{year}-{month:02d}-{day:02d} is no date", ("a date",)) from None
+    weekdays = _tokens(c, "WEEKDAY")
+    if weekdays:
+        named = _WEEKDAYS.index(str(weekdays[0]).lower()[:3])
+        if named != written.weekday():
+            actual = calendar.day_name[written.weekday()]
+            raise _Fault(_col(weekdays[0]), f"{written:%d %b %Y} is a {actual}", (actual,))
+    return _with_clock(c, When(year=year, month=month, day=day))
+
+
+def _with_clock(c: list[Any], when: When) -> When:
+    for child in c:
+        if isinstance(child, tuple) and len(child) == 4:
+            hour, minute, second, offset = child
+            return replace(when, hour=hour, minute=minute, second=second, utc_offset=offset)
+    return when
+
+
+# --- the parser ------------------------------------------------------------------------------------
+_PARSER: Lark | None = None
+
+
+def _parser() -> Lark:
+    global _PARSER
+    if _PARSER is None:
+        grammar = (data_dir("grammar") / "commands.lark").read_text(encoding="utf-8")
+        _PARSER = Lark(
+            grammar,
+            parser="lalr",
+            lexer="contextual",
+            transformer=_Builder(),
+            maybe_placeholders=False,
+        )
+    return _PARSER
+
+
+_START: re.Pattern[str] | None = None
+
+
+def _command_start() -> re.Pattern[str]:
+    """The terminals a command line may open with, from the grammar itself."""
+    global _START
+    if _START is None:
+        lark = _parser()
+        accepted = lark.parse_interactive("").accepts()
+        patterns = [t.pattern.to_regexp() for t in lark.terminals if t.name in accepted]
+        _START = re.compile(r"\s*(?:" + "|".join(f"(?:{p})" for p in patterns) + ")")
+    return _START
+
+
+def suggest_commands(written: str) -> tuple[str, ...]:
+    """The command spellings nearest to `written` (one or two words), nearest first."""
+    key = " ".join(written.upper().split())
+    glued = {s.replace(" ", ""): s for s in COMMAND_SPELLINGS}
+    found = difflib.get_close_matches(
+        key.replace(" ", ""), list(glued), n=3, cutoff=_SUGGEST_CUTOFF
+    )
+    return tuple(glued[f] for f in found)
+
+
+# --- reading a mail --------------------------------------------------------------------------------
+def _is_comment(line: str) -> bool:
+    stripped = line.strip()
+    return not stripped or stripped.startswith(_COMMENT_PREFIXES)
+
+
+def _is_stop(line: str) -> bool:
+    """A signature separator ("-- ") ends the commands, as on njudge."""
+    return line.rstrip() == "--"
+
+
+def _compact(text: str) -> str:
+    return re.sub(r"[\W_]+", "", text).lower()
+
+
+def _is_order(line: str, powers: frozenset[str], provinces: frozenset[str]) -> bool:
+    """Whether a line that opens with no command word is an order line.
+
+    It is when its first word is a unit type (A, F, Army, Fleet), an adjustment verb (Build,
+    Remove, Disband, Waive), a power or province the caller named (or a prefix of one of at
+    least three letters), or is followed by a colon (a power prefix); when it opens with no
+    word at all (``(F) Nth-Bel``); or when nothing else fits, its first word being far from
+    every command spelling. Only a first word near a command spelling, and nothing of the
+    above, makes the line a mistyped command.
+    """
+    match = _FIRST_WORD.match(line)
+    if match is None:
+        return True
+    word = match.group(1)
+    compact = _compact(word)
+    if compact in _ORDER_WORDS or match.group(2):
+        return True
+    for known in (powers, provinces):
+        if compact in known or (
+            len(compact) >= 3 and any(name.startswith(compact) for name in known)
+        ):
+            return True
+    two_words = " ".join(line.split()[:2])
+    return not (suggest_commands(word) or suggest_commands(two_words))
+
+
+def read_mail_commands(
+    text: str, known_powers: Iterable[str] = (), known_provinces: Iterable[str] = ()
+) -> list[CommandLine]:
+    """The commands, press blocks and order lines of a mail body, in order, each with its line.
+
+    `known_powers` and `known_provinces` (names and abbreviations, any case) help tell an order
+    line that opens with a power or province from a mistyped command; without them a first word
+    close to a command spelling counts as a mistyped command. Nothing raises: a line that
+    cannot be read becomes a CommandError.
+    """
+    powers = frozenset(_compact(p) for p in known_powers)
+    provinces = frozenset(_compact(p) for p in known_provinces)
+    lines = text.splitlines()
+    out: list[CommandLine] = []
+    index = 0
+    while index < len(lines):
+        line_no = index + 1
+        line = lines[index]
+        index += 1
+        if _is_stop(line):
+            break
+        if _is_comment(line):
+            continue
+        if not _command_start().match(line):
+            if _is_order(line, powers, provinces):
+                out.append(OrderLine(line_no, line.rstrip()))
+            else:
+                out.append(_unknown_command(line, line_no))
+            continue
+        value = _read_line(line.rstrip(), line_no)
+        if isinstance(value, cv.Press | cv.Broadcast):
+            block, index, signed_off = _read_block(lines, index, value)
+            out.append(block)
+            if signed_off is not None:
+                out.append(signed_off)
+                break
+            continue
+        out.append(value)
+        if isinstance(value, cv.SignOff):
+            break
+    return out
+
+
+def _read_block(
+    lines: list[str], index: int, header: cv.Press | cv.Broadcast
+) -> tuple[CommandLine, int, cv.SignOff | None]:
+    """The body of a PRESS or BROADCAST block from `index`: verbatim up to its end line."""
+    body: list[str] = []
+    while index < len(lines):
+        line = lines[index]
+        index += 1
+        word = _compact(line)
+        if word in ("endpress", "endbroadcast"):
+            return replace(header, text="\n".join(body), end_line=index), index, None
+        if word == "signoff":
+            block = replace(header, text="\n".join(body), end_line=index)
+            return block, index, cv.SignOff(line_no=index)
+        body.append(line)
+    error = CommandError(
+        header.line_no,
+        1,
+        f"{header.keyword} has no ENDPRESS after it, so nothing was sent "
+        f"(lines {header.line_no + 1} to {index} were taken as its text)",
+        ("ENDPRESS",),
+        text=header.redacted().split("\n", 1)[0],
+    )
+    return error, index, None
+
+
+def _unknown_command(line: str, line_no: int) -> CommandError:
+    match = _FIRST_WORD.match(line)
+    assert match is not None
+    word = match.group(1)
+    two_words = " ".join(line.split()[:2])
+    suggestions = tuple(dict.fromkeys(suggest_commands(two_words) + suggest_commands(word)))
+    message = f"{word!r} is no command; did you mean {_join_or(suggestions)}?"
+    return CommandError(line_no, match.start(1) + 1, message, suggestions, suggestions, word)
+
+
+def _join_or(words: Iterable[str]) -> str:
+    shown = list(words)
+    if len(shown) <= 1:
+        return "".join(shown)
+    return ", ".join(shown[:-1]) + " or " + shown[-1]
+
+
+def _read_line(line: str, line_no: int) -> CommandLine:
+    try:
+        value = _parser().parse(line)
+    except _Fault as fault:
+        return _error(line, line_no, fault.column, fault.message, fault.expected)
+    except UnexpectedInput as exc:
+        return _syntax_error(line, line_no, exc)
+    except Exception:  # noqa: BLE001 - the daemon must live on; the line is reported
+        return _error(line, line_no, 1, _LAST_RESORT)
+    if isinstance(value, cv.Command):
+        return replace(value, line_no=line_no)
+    return _error(line, line_no, 1, _LAST_RESORT)  # pragma: no cover - every rule is a command
+
+
+def _holds_secret(line: str) -> bool:
+    match = _command_start().match(line)
+    head = match.group().strip().upper() if match else ""
+    head = "SIGNON" if head.replace(" ", "") in ("SIGNON", "LOGIN", "HELLO") else head
+    return (
+        head in _SECRET_COMMANDS or head in ("WATCH", "MONITOR") or bool(_SECRET_LINE.match(line))
+    )
+
+
+def _shown_text(line: str) -> str:
+    """The line as an error may quote it: a password-carrying line keeps its command word only."""
+    if not _holds_secret(line):
+        return line
+    match = _SECRET_LINE.match(line) or _command_start().match(line)
+    assert match is not None
+    return match.group().strip() + " ..."
+
+
+def _error(
+    line: str, line_no: int, column: int, message: str, expected: tuple[str, ...] = ()
+) -> CommandError:
+    return CommandError(line_no, column, message, expected, (), _shown_text(line))
+
+
+def _describe(expected: Iterable[str]) -> tuple[str, ...]:
+    words: list[str] = []
+    for name in sorted(expected):
+        word = _EXPECTED_WORDS.get(name, name.replace("_", " "))
+        if word not in words:
+            words.append(word)
+    return tuple(words)
+
+
+def _syntax_error(line: str, line_no: int, exc: UnexpectedInput) -> CommandError:
+    interactive = getattr(exc, "interactive_parser", None)
+    try:
+        acceptable = set(interactive.accepts()) if interactive is not None else None
+    except Exception:  # noqa: BLE001 - a callback may refuse a token while trying it
+        acceptable = None
+    if isinstance(exc, UnexpectedToken):
+        expected = _describe(acceptable if acceptable is not None else exc.expected)
+        if exc.token.type == "$END":
+            column, found, word = len(line) + 1, "the end of the line", ""
+        else:
+            column = _col(exc.token)
+            word = str(exc.token)
+            found = repr(word)
+    elif isinstance(exc, UnexpectedCharacters):
+        expected = _describe(acceptable if acceptable is not None else set(exc.allowed or ()))
+        column = exc.column if isinstance(exc.column, int) else 1
+        word = line[column - 1 :].split()[0] if line[column - 1 :].split() else ""
+        found = repr(word)
+    else:  # pragma: no cover - the LALR parser raises only the two above
+        return _error(line, line_no, 1, _LAST_RESORT)
+    before = line[: column - 1].split()
+    after = f" after {before[-1]!r}" if before else ""
+    if _holds_secret(line):  # never quote what may be a password, nor what follows one
+        found = "something else" if word else found
+        after = f" after {before[0]!r}" if len(before) == 1 else ""
+    if word and len(before) == 1 and before[0].upper() == "SET":  # SET DEADLIEN
+        suggestions = suggest_commands(f"SET {word}")
+        settings = tuple(s for s in COMMAND_SPELLINGS if s.startswith("SET "))
+        message = f"{word!r} is nothing SET can set"
+        if suggestions:
+            message += f"; did you mean {_join_or(suggestions)}?"
+        return CommandError(line_no, column, message, settings, suggestions, _shown_text(line))
+    message = f"expected {_join_or(expected)}{after}, found {found}"
+    return CommandError(line_no, column, message, expected, (), _shown_text(line))
