@@ -33,7 +33,12 @@ TOKEN_DELIMITER = "+"
 
 
 def hash_password(password: str) -> str:
-    """The argon2id hash to store for `password` (spaces around it are not part of it)."""
+    """The argon2id hash to store for `password` (spaces around it are not part of it).
+
+    An empty password is refused: it would let anyone who guesses "nothing" act for the seat.
+    """
+    if not password.strip():
+        raise ValueError("a password cannot be empty")
     return _HASHER.hash(password.strip())
 
 

@@ -58,6 +58,13 @@ def test_two_hashes_of_one_password_differ() -> None:
     assert hash_password("same") != hash_password("same")
 
 
+def test_an_empty_password_is_never_set() -> None:
+    with pytest.raises(ValueError):
+        hash_password("")
+    with pytest.raises(ValueError):
+        hash_password(" \t\n")
+
+
 def test_tokens_are_lower_case_letters_and_digits_and_unique() -> None:
     tokens = {new_reply_token() for _ in range(200)}
     assert len(tokens) == 200

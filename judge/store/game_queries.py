@@ -18,6 +18,7 @@ from judge.store.games import (
     CurrentOrder,
     Game,
     GameStatus,
+    GeneralOrder,
     Observer,
     Person,
     PersonAddress,
@@ -143,12 +144,23 @@ def sign_on(session: Session, seat: Seat, person: Person, password: str) -> str:
     """Give `seat` to `person` with `password` (stored hashed) and return the seat's reply token.
 
     The holder keeps the token when signing on again; a new holder gets a new one, so the old
-    holder's reply address stops acting for the seat.
+    holder's reply address stops acting for the seat, and starts with a clean record: no missed
+    turns, votes, WAIT or absences of the one before. An empty password raises ValueError.
     """
-    if seat.person_id != person.id or seat.reply_token is None:
+    password_hash = hash_password(password)
+    new_holder = seat.person_id is None or seat.person_id != person.id
+    if new_holder or seat.reply_token is None:
         seat.reply_token = _unused_token(session)
+    if new_holder:
+        seat.missed_turns = 0
+        seat.wait = False
+        seat.draw_vote = None
+        seat.concession = None
+        seat.absences = []
+        seat.replacement_sought = False
+        seat.standby = None
     seat.person = person
-    seat.password_hash = hash_password(password)
+    seat.password_hash = password_hash
     seat.status = SeatStatus.PLAYING
     seat.signed_on_at = now()
     session.flush()
@@ -199,6 +211,41 @@ def set_order(
     row.inbox_id = inbox_id
     session.flush()
     return previous
+
+
+def add_general_order(
+    session: Session,
+    game: Game,
+    power: str,
+    text: str,
+    *,
+    valid_from: str | None = None,
+    valid_to: str | None = None,
+    conditions: str | None = None,
+    inbox_id: int | None = None,
+) -> GeneralOrder:
+    """File a standing order for `power`, for the phases from `valid_from` to `valid_to`."""
+    row = GeneralOrder(
+        game_id=game.id,
+        power=power,
+        text=text,
+        valid_from=valid_from,
+        valid_to=valid_to,
+        conditions=conditions,
+        written_at=now(),
+        inbox_id=inbox_id,
+    )
+    session.add(row)
+    session.flush()
+    return row
+
+
+def general_orders(session: Session, game: Game, power: str | None = None) -> list[GeneralOrder]:
+    """The standing orders on file, oldest first; which apply to a phase is the desk's reading."""
+    query = select(GeneralOrder).where(GeneralOrder.game_id == game.id)
+    if power is not None:
+        query = query.where(GeneralOrder.power == power)
+    return list(session.scalars(query.order_by(GeneralOrder.id)))
 
 
 def current_orders(session: Session, game: Game) -> dict[str, dict[str, str]]:

@@ -58,9 +58,18 @@ class SeatStatus(StrEnum):
 
     PLAYING = "playing"
     OPEN = "open"
-    CIVIL_DISORDER = "civil_disorder"
+    # Spelt as judge.games.seats spells it, so either enum reads the other's stored value.
+    CIVIL_DISORDER = "civil disorder"
     ELIMINATED = "eliminated"
     RESIGNED = "resigned"
+
+
+class OrdersState(StrEnum):
+    """How much of what a seat owes this phase has arrived (orders with errors do not count)."""
+
+    NONE = "none"
+    PARTIAL = "partial"
+    COMPLETE = "complete"
 
 
 class Person(Base):
@@ -115,6 +124,10 @@ class Game(Base):
     position: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     settings: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     deadline: Mapped[datetime | None] = mapped_column(UTCDateTime, index=True)
+    # When the current phase began (deadlines count from it) and when the scheduler last
+    # looked at the game (reminders falling after it are still to send).
+    phase_started_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    checked_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     seed: Mapped[int] = mapped_column(BigInteger, default=new_seed)
     gm_person_id: Mapped[int | None] = mapped_column(ForeignKey("persons.id"))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=now)
@@ -142,12 +155,20 @@ class Seat(Base):
     # The power this seat concedes to, if any.
     concession: Mapped[str | None] = mapped_column(String(POWER_LENGTH))
     missed_turns: Mapped[int] = mapped_column(Integer, default=0)
-    # Announced absences: [{"from": ISO time, "to": ISO time}, ...].
+    # Granted absences, days in the game's zone: [{"first": "2026-12-01", "last": "2026-12-08"}].
     absences: Mapped[list[dict[str, str]]] = mapped_column(JSON, default=list)
     signed_on_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    # This phase's orders as the desk judged them when they arrived (none, partial, complete),
+    # and when they last changed: the scheduler decides on early processing from these alone.
+    orders_state: Mapped[str] = mapped_column(String(16), default=OrdersState.NONE)
+    orders_changed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    # Postal missed-turn rule: a replacement is being sought, and who stands by to take over.
+    replacement_sought: Mapped[bool] = mapped_column(Boolean, default=False)
+    standby_person_id: Mapped[int | None] = mapped_column(ForeignKey("persons.id"))
 
     game: Mapped[Game] = relationship(back_populates="seats")
-    person: Mapped[Person | None] = relationship()
+    person: Mapped[Person | None] = relationship(foreign_keys=[person_id])
+    standby: Mapped[Person | None] = relationship(foreign_keys=[standby_person_id])
 
     __table_args__ = (UniqueConstraint("game_id", "power", name="uq_seats_game_power"),)
 

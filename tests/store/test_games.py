@@ -5,9 +5,10 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
-from sqlalchemy import Engine, select
+from sqlalchemy import Engine, inspect, select
 from sqlalchemy.exc import IntegrityError
 
 from judge import clock
@@ -18,9 +19,11 @@ from judge.identity import (
     verify_password,
 )
 from judge.store import session_scope
+from judge.store.db import alembic_config, current_revision, head_revision, upgrade
 from judge.store.game_queries import (
     AddressTaken,
     add_address,
+    add_general_order,
     add_observer,
     add_press,
     clear_orders,
@@ -29,6 +32,7 @@ from judge.store.game_queries import (
     current_orders,
     find_game,
     find_person_by_address,
+    general_orders,
     history,
     observers_of,
     players_of,
@@ -38,7 +42,7 @@ from judge.store.game_queries import (
     set_order,
     sign_on,
 )
-from judge.store.games import GameStatus, Press, Seat, SeatStatus
+from judge.store.games import GameStatus, OrdersState, Press, Seat, SeatStatus
 from judge.store.models import Base
 
 POWERS = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
@@ -74,6 +78,24 @@ def test_migrations_match_the_models(engine: Engine) -> None:
         context = MigrationContext.configure(connection, opts={"compare_type": True})
         differences = compare_metadata(context, Base.metadata)
     assert differences == []
+
+
+def test_migration_0003_goes_down_and_up_again(engine: Engine) -> None:
+    """The downgrade drops every game table, so a broken deployment can step back to 0002."""
+    new_game(engine)
+    config = alembic_config(engine)
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.downgrade(config, "0002")
+    assert current_revision(engine) == "0002"
+    with engine.connect() as connection:
+        tables = set(inspect(connection).get_table_names())
+    assert tables.isdisjoint({"games", "seats", "persons", "press", "phases", "current_orders"})
+    upgrade(engine)
+    assert current_revision(engine) == head_revision()
+    with session_scope(engine) as session:
+        assert find_game(session, "alpha") is None
+    new_game(engine)
 
 
 def test_create_and_find_a_game(engine: Engine) -> None:
@@ -194,9 +216,20 @@ def test_signing_on_again_keeps_the_token_and_a_new_holder_gets_a_new_one(
         assert again == first
         assert verify_password(seat.password_hash, "tulip")
         assert not verify_password(seat.password_hash, "rosebud")
+        seat.missed_turns = 1
+        seat.wait = True
+        seat.draw_vote = ["FRANCE"]
         bob = create_person(session, "bob@example.org")
+        seat.standby = bob
+        seat.replacement_sought = True
+        with pytest.raises(ValueError):
+            sign_on(session, seat, bob, "   ")
+        assert seat.person is alice
         taken_over = sign_on(session, seat, bob, "daisy")
         assert taken_over != first
+        # The new holder does not inherit the old one's record.
+        assert (seat.missed_turns, seat.wait, seat.draw_vote) == (0, False, None)
+        assert seat.standby is None and not seat.replacement_sought
     with session_scope(engine) as session:
         assert seat_for_token(session, first) is None
         seat = seat_for_token(session, taken_over)
@@ -359,6 +392,12 @@ def test_seat_bookkeeping_round_trips(engine: Engine) -> None:
         seat.missed_turns += 2
         seat.absences = [{"from": "2026-12-01T00:00:00+00:00", "to": "2026-12-08T00:00:00+00:00"}]
         seat.status = SeatStatus.CIVIL_DISORDER
+        seat.orders_state = OrdersState.PARTIAL
+        seat.orders_changed_at = MOMENT
+        seat.replacement_sought = True
+        seat.standby = create_person(session, "erin@example.org")
+        game.phase_started_at = MOMENT
+        game.checked_at = MOMENT + timedelta(hours=1)
     with session_scope(engine) as session:
         game = find_game(session, "alpha")
         assert game is not None
@@ -368,3 +407,37 @@ def test_seat_bookkeeping_round_trips(engine: Engine) -> None:
         assert seat.concession == "FRANCE" and seat.missed_turns == 2
         assert seat.absences[0]["to"].startswith("2026-12-08")
         assert seat.status == SeatStatus.CIVIL_DISORDER
+        assert seat.orders_state == OrdersState.PARTIAL and seat.orders_changed_at == MOMENT
+        assert seat.replacement_sought and seat.standby is not None
+        assert seat.standby.address_of_record == "erin@example.org"
+        assert seat.person is None
+        assert game.phase_started_at == MOMENT
+        assert game.checked_at == MOMENT + timedelta(hours=1)
+
+
+def test_general_orders_are_kept_per_power(engine: Engine) -> None:
+    clock.set_now(MOMENT)
+    new_game(engine)
+    with session_scope(engine) as session:
+        game = find_game(session, "alpha")
+        assert game is not None
+        add_general_order(
+            session,
+            game,
+            "FRANCE",
+            "A Par H",
+            valid_from="F1901M",
+            valid_to="S1903M",
+            conditions="if Germany is in Bur",
+        )
+        add_general_order(session, game, "ITALY", "A Ven H")
+        add_general_order(session, game, "FRANCE", "F Bre - Mao")
+    with session_scope(engine) as session:
+        game = find_game(session, "alpha")
+        assert game is not None
+        french = general_orders(session, game, "FRANCE")
+        assert [g.text for g in french] == ["A Par H", "F Bre - Mao"]
+        assert (french[0].valid_from, french[0].valid_to) == ("F1901M", "S1903M")
+        assert french[0].conditions == "if Germany is in Bur"
+        assert french[1].valid_from is None and french[1].written_at == MOMENT
+        assert len(general_orders(session, game)) == 3

@@ -44,6 +44,8 @@ def upgrade() -> None:
         sa.Column("position", sa.JSON(), nullable=True),
         sa.Column("settings", sa.JSON(), nullable=False),
         sa.Column("deadline", sa.DateTime(), nullable=True),
+        sa.Column("phase_started_at", sa.DateTime(), nullable=True),
+        sa.Column("checked_at", sa.DateTime(), nullable=True),
         sa.Column("seed", sa.BigInteger(), nullable=False),
         sa.Column("gm_person_id", sa.Integer(), sa.ForeignKey("persons.id"), nullable=True),
         sa.Column("created_at", sa.DateTime(), nullable=False),
@@ -67,6 +69,10 @@ def upgrade() -> None:
         sa.Column("missed_turns", sa.Integer(), nullable=False),
         sa.Column("absences", sa.JSON(), nullable=False),
         sa.Column("signed_on_at", sa.DateTime(), nullable=True),
+        sa.Column("orders_state", sa.String(16), nullable=False),
+        sa.Column("orders_changed_at", sa.DateTime(), nullable=True),
+        sa.Column("replacement_sought", sa.Boolean(), nullable=False),
+        sa.Column("standby_person_id", sa.Integer(), sa.ForeignKey("persons.id"), nullable=True),
         sa.UniqueConstraint("game_id", "power", name="uq_seats_game_power"),
     )
     op.create_index("ix_seats_person_id", "seats", ["person_id"])
