@@ -183,9 +183,8 @@ def next_deadline(
     """The deadline (UTC) of a phase of `kind` starting at `phase_start`.
 
     The deadline is the first deadline hour on an allowed weekday at least `minimum` after the
-    start. An absence that began by then and has not ended before the start pushes it to at least
-    `after_absence` past the absence's last day, realigned; pushes repeat until no absence moves
-    it. Only absences of `playing` powers count when that is given. Called once when a phase
+    start, and never inside an absence or less than `after_absence` after one ends: such a
+    deadline moves to the first deadline hour after that, until no absence moves it. Only absences of `playing` powers count when that is given. Called once when a phase
     starts: an absence granted during a phase moves the next deadline, not this one (njudge).
     """
     tz = timing.tz
@@ -199,7 +198,7 @@ def next_deadline(
         for absence in relevant:
             begins = _midnight(absence.first, tz)
             ends = _midnight(absence.last + timedelta(days=1), tz)
-            if begins <= deadline and ends > start and deadline < ends + timing.after_absence:
+            if begins <= deadline < ends + timing.after_absence:
                 pushed = max(pushed, ends + timing.after_absence)
         if pushed == earliest:
             return deadline

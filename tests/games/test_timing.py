@@ -150,6 +150,24 @@ def test_an_absence_over_the_deadline_moves_it_past_the_absence() -> None:
     assert next_deadline(MOVEMENT, start, timing, [away]) == utc(2026, 1, 11, 23, 30)
 
 
+def test_a_seat_back_from_absence_has_a_full_day_before_the_deadline() -> None:
+    timing = game(hour=time(23, 30), minimum=3 * D)
+    start = utc(2026, 1, 5, 10)
+    # Back on Thursday 00:00: Thursday 23:30 leaves less than a day, so Friday 23:30.
+    away = Absence("FRANCE", date(2026, 1, 6), date(2026, 1, 7))
+    assert next_deadline(MOVEMENT, start, timing, [away]) == utc(2026, 1, 9, 23, 30)
+    generous = GameTiming(movement=timing.movement, after_absence=timedelta(0))
+    assert next_deadline(MOVEMENT, start, generous, [away]) == utc(2026, 1, 8, 23, 30)
+
+
+def test_a_short_phase_just_after_a_return_still_gives_the_day() -> None:
+    timing = GameTiming(retreats=PhaseTiming(hour=time(20), minimum=12 * H))
+    start = utc(2026, 1, 8, 6)  # Thursday; FRANCE came back at midnight
+    away = Absence("FRANCE", date(2026, 1, 5), date(2026, 1, 7))
+    assert next_deadline(RETREATS, start, timing) == utc(2026, 1, 8, 20)
+    assert next_deadline(RETREATS, start, timing, [away]) == utc(2026, 1, 9, 20)
+
+
 def test_absences_that_do_not_touch_the_phase_change_nothing() -> None:
     timing = game(hour=time(23, 30), minimum=3 * D)
     start = utc(2026, 1, 5, 10)
