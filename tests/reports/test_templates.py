@@ -1,0 +1,148 @@
+"""Every mail template renders, through the same strict environment the judge sends mail with.
+
+Templates with a known caller are rendered with the context that caller passes (the daemon's
+replies in judge/desk and judge/processor, the results mails from judge.reports). A template
+added since gets a stand-in for each variable it names, which still proves that it parses, that
+it starts with its Subject line and that it renders at all.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from jinja2 import meta
+from report_scenarios import fall_1901, fall_1905_victory, spring_1901
+
+from judge.render import environment, render_mail
+from judge.reports import MASTER, Viewer, mail_context, template_name
+from judge.resources import data_dir
+
+JUDGE = {"judge_name": "Helsinki Judge", "judge_address": "judge@example.org"}
+
+KNOWN: dict[str, dict[str, Any]] = {
+    "help": {},
+    "echo": {
+        "subject": "my orders",
+        "lines": [
+            {"source": "A PAR-BUR", "error": None, "full": "Army Paris -> Burgundy"},
+            {"source": "A PAR-XYZ", "error": "unknown province XYZ", "full": None},
+        ],
+        "errors": 1,
+        "skipped": 2,
+        "max_lines": 300,
+    },
+    "nothing_read": {"subject": "hello"},
+    "reply_limit": {"limit": 20, "address": "player@example.org"},
+    "unreadable": {"problem": "no text part", "subject": "picture"},
+    "held_notice": {
+        "inbox_id": 7,
+        "sender": "player@example.org",
+        "subject": "orders",
+        "message_id": "<1@example.org>",
+        "received_at": "2026-11-22T21:00:00+00:00",
+        "error": "Traceback ...",
+    },
+    "results_judge": mail_context(spring_1901(), "judge"),
+    "results_postal": mail_context(spring_1901(), "postal"),
+}
+
+
+class Anything:
+    """A stand-in value for a template variable nobody has given a sample for yet."""
+
+    def __getattr__(self, name: str) -> Anything:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return self
+
+    def __getitem__(self, key: object) -> Anything:
+        return self
+
+    def __call__(self, *args: object, **kwargs: object) -> Anything:
+        return self
+
+    def __iter__(self) -> Iterator[Anything]:
+        return iter([self])
+
+    def __len__(self) -> int:
+        return 1
+
+    def __str__(self) -> str:
+        return "sample"
+
+    def __int__(self) -> int:
+        return 1
+
+    def __gt__(self, other: object) -> bool:
+        return True
+
+    def __lt__(self, other: object) -> bool:
+        return False
+
+
+def templates() -> list[str]:
+    folder = data_dir("mail_templates")
+    return sorted(p.name.removesuffix(".txt.j2") for p in folder.glob("*.txt.j2"))
+
+
+def context_for(name: str) -> dict[str, Any]:
+    if name in KNOWN:
+        return {**JUDGE, **KNOWN[name]}
+    env = environment()
+    assert env.loader is not None
+    source = env.loader.get_source(env, f"{name}.txt.j2")[0]
+    return {variable: Anything() for variable in meta.find_undeclared_variables(env.parse(source))}
+
+
+def test_the_results_templates_are_among_them() -> None:
+    assert {"results_judge", "results_postal"} <= set(templates())
+
+
+@pytest.mark.parametrize("name", templates())
+def test_template_renders(name: str) -> None:
+    mail = render_mail(name, **context_for(name))
+    assert mail.subject and "None" not in mail.subject
+    assert mail.body.strip()
+
+
+def test_results_mail_in_judge_style() -> None:
+    context = mail_context(fall_1901(), "judge", Viewer.of_power("GERMANY"))
+    mail = render_mail(template_name("judge"), **JUDGE, **context)
+    assert mail.subject == "Helsinki Judge:helsinki - F1901M Results"
+    lines = mail.body.splitlines()
+    assert lines[0] == ":: Judge: Helsinki Judge  Game: Helsinki  Variant: Standard"
+    assert lines[1] == ":: Deadline: F1901R Tue Dec 01 2026 18:00:00 +0000"
+    assert lines[2] == ""
+    assert lines[3] == "Movement results for Fall of 1901.  (helsinki.002)"
+    assert "The German Army in Berlin can retreat to Kiel or Munich or Prussia." in mail.body
+
+
+def test_results_mail_after_the_game_ends_has_no_deadline_header() -> None:
+    mail = render_mail("results_judge", **JUDGE, **mail_context(fall_1905_victory(), "judge"))
+    assert ":: Deadline:" not in mail.body
+    assert mail.body.rstrip().endswith("The game is over.  Thank you for playing.")
+
+
+def test_results_mail_in_postal_style() -> None:
+    context = mail_context(spring_1901(), "postal", MASTER)
+    mail = render_mail(template_name("postal"), **JUDGE, **context)
+    assert mail.subject == "helsinki: Spring 1901 Movement results"
+    assert mail.body.startswith("Game helsinki: Spring 1901 Movement (S1901M)\n")
+
+
+def test_unknown_style_has_no_template() -> None:
+    with pytest.raises(ValueError):
+        template_name("fancy")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("name", sorted(KNOWN))
+def test_the_stand_in_renders_known_templates_too(name: str) -> None:
+    """The fallback for new templates is itself checked on the templates we know."""
+    env = environment()
+    assert env.loader is not None
+    source = env.loader.get_source(env, f"{name}.txt.j2")[0]
+    names = meta.find_undeclared_variables(env.parse(source))
+    assert names, name
+    assert render_mail(name, **{n: Anything() for n in names}).subject
