@@ -654,6 +654,8 @@ def read_mail_commands(
                 out.append(_unknown_command(line, line_no))
             continue
         value = _read_line(line.rstrip(), line_no)
+        if isinstance(value, cv.SignOn) and powers:
+            value = _checked_power(value, line, powers)
         if isinstance(value, cv.Press | cv.Broadcast):
             block, index, signed_off = _read_block(lines, index, value)
             out.append(block)
@@ -691,6 +693,27 @@ def _read_block(
         text=header.redacted().split("\n", 1)[0],
     )
     return error, index, None
+
+
+def _checked_power(value: cv.SignOn, line: str, powers: frozenset[str]) -> CommandLine:
+    """A power written out in SIGNON must be one the judge knows: else the words are misread.
+
+    ``SIGNON Fmygame secret extra`` would otherwise read as power FMYGAME of game "secret",
+    and echo the password as a game name.
+    """
+    if len(value.power) == 1 or _compact(value.power) in powers:
+        return value
+    start = _command_start().match(line)
+    assert start is not None
+    column = len(line) - len(line[start.end() :].lstrip()) + 1
+    return CommandError(
+        value.line_no,
+        column,
+        "expected a power and the game (SIGNON Fgame password or SIGNON power game password)",
+        ("a power",),
+        (),
+        _shown_text(line),
+    )
 
 
 def _unknown_command(line: str, line_no: int) -> CommandError:
@@ -750,7 +773,7 @@ def _error(
 
 def _describe(expected: Iterable[str]) -> tuple[str, ...]:
     words: list[str] = []
-    for name in sorted(expected):
+    for name in sorted(expected, key=lambda n: (n == "$END", n)):  # end of line last
         word = _EXPECTED_WORDS.get(name, name.replace("_", " "))
         if word not in words:
             words.append(word)

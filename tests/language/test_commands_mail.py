@@ -1,0 +1,153 @@
+"""A whole mail: commands, press blocks, order lines and SIGNOFF, each with its line number."""
+
+from __future__ import annotations
+
+from judge.language import command_values as cv
+from judge.language.commands import read_mail_commands
+
+STANDARD_POWERS = ("England", "France", "Germany", "Italy", "Austria", "Russia", "Turkey")
+
+
+def test_a_mixed_mail_keeps_every_line_in_its_place() -> None:
+    mail = "\n".join(
+        [
+            "SIGNON Fmygame secret",  # 1
+            "",  # 2
+            "A Par - Bur",  # 3
+            "F Bre - MAO",  # 4
+            "# a comment",  # 5
+            "Mar S A Par - Bur",  # 6
+            "PRESS TO E G",  # 7
+            "Shall we?",  # 8
+            "  Indented, kept as written.  ",  # 9
+            "ENDPRESS",  # 10
+            "SET WAIT",  # 11
+            "SIGNOFF",  # 12
+            "A Bur - Mun",  # 13: after SIGNOFF, never read
+        ]
+    )
+    assert read_mail_commands(mail) == [
+        cv.SignOn(line_no=1, power="F", game="mygame", password="secret"),
+        cv.OrderLine(3, "A Par - Bur"),
+        cv.OrderLine(4, "F Bre - MAO"),
+        cv.OrderLine(6, "Mar S A Par - Bur"),
+        cv.Press(
+            line_no=7,
+            recipients=("E", "G"),
+            text="Shall we?\n  Indented, kept as written.  ",
+            end_line=10,
+        ),
+        cv.SetWait(line_no=11, wait=True),
+        cv.SignOff(line_no=12),
+    ]
+
+
+def test_a_press_block_keeps_command_and_order_words_as_text() -> None:
+    mail = "PRESS\nSIGNON Fother pw\nA Par - Bur\nSET DRAW\nEND PRESS\nA Mun H"
+    values = read_mail_commands(mail)
+    assert values == [
+        cv.Press(line_no=1, text="SIGNON Fother pw\nA Par - Bur\nSET DRAW", end_line=5),
+        cv.OrderLine(6, "A Mun H"),
+    ]
+
+
+def test_broadcast_ends_with_endbroadcast_or_endpress() -> None:
+    for end in ("ENDPRESS", "ENDBROADCAST", "end broadcast", "End Press"):
+        values = read_mail_commands(f"BROADCAST GREY\nHello all.\n{end}")
+        assert values == [cv.Broadcast(line_no=1, grey=True, text="Hello all.", end_line=3)]
+
+
+def test_press_to_named_powers_white_or_grey() -> None:
+    press = read_mail_commands("PRESS GREY TO France, Germany\nhi\nENDPRESS")[0]
+    assert press == cv.Press(
+        line_no=1, grey=True, recipients=("FRANCE", "GERMANY"), text="hi", end_line=3
+    )
+    press = read_mail_commands("press white to EG\nhi\nendpress")[0]
+    assert press == cv.Press(line_no=1, recipients=("EG",), text="hi", end_line=3)
+
+
+def test_an_empty_press_block_is_an_empty_message() -> None:
+    assert read_mail_commands("PRESS TO F\nENDPRESS") == [
+        cv.Press(line_no=1, recipients=("F",), text="", end_line=2)
+    ]
+
+
+def test_signoff_inside_press_ends_the_block_and_the_mail() -> None:
+    values = read_mail_commands("BROADCAST\nbye\nSIGNOFF\nA Par - Bur")
+    assert values == [
+        cv.Broadcast(line_no=1, text="bye", end_line=3),
+        cv.SignOff(line_no=3),
+    ]
+
+
+def test_an_unclosed_press_is_not_sent_and_its_lines_are_not_orders() -> None:
+    """Lines after a PRESS with no ENDPRESS were meant as its text: no order is read from them."""
+    values = read_mail_commands("A Par - Bur\nPRESS TO G\nattack Munich with me\nA Mar - Bur")
+    assert values[0] == cv.OrderLine(1, "A Par - Bur")
+    assert len(values) == 2
+    error = values[1]
+    assert isinstance(error, cv.CommandError)
+    assert (error.line_no, error.column, error.expected) == (2, 1, ("ENDPRESS",))
+    assert "no ENDPRESS" in error.message and "nothing was sent" in error.message
+    assert "lines 3 to 4" in error.message
+
+
+def test_signoff_stops_reading_even_commands() -> None:
+    values = read_mail_commands("SET NOWAIT\nSIGN OFF\nRESIGN\nSET PASSWORD x")
+    assert values == [cv.SetWait(line_no=1, wait=False), cv.SignOff(line_no=2)]
+
+
+def test_a_signature_separator_stops_reading() -> None:
+    values = read_mail_commands("A Par - Bur\n-- \nJohn Smith\nParis, France")
+    assert values == [cv.OrderLine(1, "A Par - Bur")]
+
+
+def test_a_mail_of_nothing_gives_nothing() -> None:
+    assert read_mail_commands("") == []
+    assert read_mail_commands("\n\n  \n# only a comment\n// and another\n; and one more") == []
+
+
+def test_line_numbers_count_blank_lines_and_crlf_endings() -> None:
+    values = read_mail_commands("\r\n\r\nSET WAIT\r\nA Par H\r\n")
+    assert values == [cv.SetWait(line_no=3, wait=True), cv.OrderLine(4, "A Par H")]
+
+
+def test_order_lines_are_handed_on_unread() -> None:
+    lines = [
+        "A Par - Bur",
+        "F(ENC) - MAO",
+        "Army Paris -> Burgundy",
+        "fleet north sea convoys a lon - nwy",
+        "Build F StP/NC",
+        "Remove A Paris",
+        "waive",
+        "England: F Lon - Nth",
+        "ENG F Lon-Nth",
+        "Par-Bur",
+        "Mun S Ber",
+        "(F) Nth-Bel",
+        "Xyzzy plugh",  # no order, but nothing like a command: the order reader will say why
+    ]
+    values = read_mail_commands("\n".join(lines), known_powers=STANDARD_POWERS)
+    assert values == [cv.OrderLine(i, line) for i, line in enumerate(lines, start=1)]
+
+
+def test_a_known_power_or_province_opens_an_order_even_near_a_command_word() -> None:
+    """'Pres' would be a mistyped PRESS, unless the map has a province that starts so."""
+    assert isinstance(read_mail_commands("Pres - Bur")[0], cv.CommandError)
+    assert read_mail_commands("Pres - Bur", known_provinces=("Prestwick", "Bur")) == [
+        cv.OrderLine(1, "Pres - Bur")
+    ]
+    assert read_mail_commands("Joinia A Par H", known_powers=("Joinia",)) == [
+        cv.OrderLine(1, "Joinia A Par H")
+    ]
+
+
+def test_commands_and_orders_may_interleave() -> None:
+    values = read_mail_commands("A Par H\nSET DRAW\nF Bre H\nPROCESS")
+    assert [type(v).__name__ for v in values] == [
+        "OrderLine",
+        "SetDraw",
+        "OrderLine",
+        "Process",
+    ]
