@@ -138,7 +138,7 @@ class SeatCredentials:
     power: str
     password_hash: str | None
     reply_token: str | None
-    # The holder's addresses of record; empty when nobody holds the seat.
+    # The holder's addresses, the address of record first; empty when nobody holds the seat.
     addresses: Sequence[str] = ()
 
 
@@ -146,8 +146,9 @@ class SeatCredentials:
 class Decision:
     """Whether a mail may act for a seat, how it proved it, and otherwise why not.
 
-    `copy_to` holds the addresses of record to which the reply is also sent when the mail came
-    from elsewhere, so a player learns at once if someone else has used the seat's password.
+    `copy_to` holds the address of record, to which the reply is also sent when the mail came
+    from an address the holder never gave, so a player learns at once if someone else has used
+    the seat's password.
     """
 
     authorised: bool
@@ -171,13 +172,13 @@ def authenticate(
     """Decide whether a mail from `sender`, with the reply token and password it carries, acts for `seat`.
 
     The token or the password authorises; the sender's address never does. When the sender is
-    not an address of record, an authorised mail's reply is copied to the addresses of record.
+    one of the holder's addresses, an authorised mail's reply is copied to the address of record.
     """
     who = f"{seat.power} in game {seat.game}"
-    on_record = {normalise_address(a) for a in seat.addresses}
+    on_record = [normalise_address(a) for a in seat.addresses]
     from_address = normalise_address(sender) if sender else ""
     known_sender = bool(from_address) and from_address in on_record
-    copy_to = () if known_sender else tuple(sorted(on_record))
+    copy_to = () if known_sender or not on_record else (on_record[0],)
 
     if _same_token(token, seat.reply_token):
         return Decision(True, "token", copy_to=copy_to)

@@ -151,7 +151,15 @@ def test_password_authorises_from_any_address_and_copies_the_address_of_record(
 ) -> None:
     decision = authenticate("mallory@evil.example", None, "rosebud", france)
     assert decision.authorised and decision.method == "password"
-    assert set(decision.copy_to) == {"alice@example.org", "alice.work@example.net"}
+    assert decision.copy_to == ("alice@example.org",)
+
+
+def test_token_from_an_unknown_address_also_copies_the_address_of_record(
+    france: SeatCredentials,
+) -> None:
+    decision = authenticate("alice@elsewhere.example", france.reply_token, None, france)
+    assert decision.authorised and decision.method == "token"
+    assert decision.copy_to == ("alice@example.org",)
 
 
 def test_password_from_a_second_address_of_record_needs_no_copy(france: SeatCredentials) -> None:
@@ -208,4 +216,4 @@ def test_open_seat_cannot_be_acted_for() -> None:
 def test_missing_sender_is_never_on_record(france: SeatCredentials) -> None:
     assert not authenticate(None, None, None, france).authorised
     decision = authenticate(None, None, "rosebud", france)
-    assert decision.authorised and decision.copy_to
+    assert decision.authorised and decision.copy_to == ("alice@example.org",)

@@ -167,6 +167,22 @@ def sign_on(session: Session, seat: Seat, person: Person, password: str) -> str:
     return seat.reply_token
 
 
+def vacate_seat(session: Session, seat: Seat, status: SeatStatus = SeatStatus.OPEN) -> None:
+    """Take the seat from its holder (resigned, abandoned, eliminated ...).
+
+    The password and reply token go with the holder, so nothing the old holder sends acts for
+    the seat any more; the next holder signs on afresh.
+    """
+    seat.person = None
+    seat.password_hash = None
+    seat.reply_token = None
+    seat.status = status
+    seat.wait = False
+    seat.draw_vote = None
+    seat.concession = None
+    session.flush()
+
+
 def set_order(
     session: Session,
     game: Game,

@@ -3,7 +3,8 @@
 They share `Base` with the mail tables, so one metadata and one alembic chain cover the whole
 store. Positions, orders and results are kept as JSON in the format of docs/ADJUDICATE.md, so the
 engine's input and output go in and out unchanged. JSON columns are not watched for changes made
-in place: assign a new value (`game.settings = {**game.settings, "press": "white"}`).
+in place: assign a new value (`game.settings = {**game.settings, "press": "white"}`). Where a JSON
+column may be empty, None is stored as SQL NULL, so `column.is_(None)` finds it.
 """
 
 from __future__ import annotations
@@ -121,7 +122,7 @@ class Game(Base):
     status: Mapped[str] = mapped_column(String(16), default=GameStatus.FORMING)
     phase: Mapped[str | None] = mapped_column(String(PHASE_LENGTH))
     # The board in the adjudicate format: variant, phase, units, centers, dislodged, contested.
-    position: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    position: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True))
     settings: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     deadline: Mapped[datetime | None] = mapped_column(UTCDateTime, index=True)
     # When the current phase began (deadlines count from it) and when the scheduler last
@@ -151,7 +152,7 @@ class Seat(Base):
     status: Mapped[str] = mapped_column(String(16), default=SeatStatus.OPEN)
     wait: Mapped[bool] = mapped_column(Boolean, default=False)
     # None: no vote; otherwise the powers of the draw this seat accepts.
-    draw_vote: Mapped[list[str] | None] = mapped_column(JSON)
+    draw_vote: Mapped[list[str] | None] = mapped_column(JSON(none_as_null=True))
     # The power this seat concedes to, if any.
     concession: Mapped[str | None] = mapped_column(String(POWER_LENGTH))
     missed_turns: Mapped[int] = mapped_column(Integer, default=0)
@@ -174,7 +175,11 @@ class Seat(Base):
 
     def credentials(self) -> SeatCredentials:
         """What judge.identity.authenticate needs to decide whether a mail acts for this seat."""
-        addresses = tuple(a.address for a in self.person.addresses) if self.person else ()
+        addresses: tuple[str, ...] = ()
+        if self.person is not None:
+            record = self.person.address_of_record
+            others = [a.address for a in self.person.addresses if a.address != record]
+            addresses = (record, *others) if record else tuple(others)
         return SeatCredentials(
             game=self.game.name,
             power=self.power,
@@ -273,7 +278,7 @@ class Press(Base):
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
     author_person_id: Mapped[int] = mapped_column(ForeignKey("persons.id"), index=True)
     from_power: Mapped[str | None] = mapped_column(String(POWER_LENGTH))
-    to_powers: Mapped[list[str] | None] = mapped_column(JSON)
+    to_powers: Mapped[list[str] | None] = mapped_column(JSON(none_as_null=True))
     dateline: Mapped[str | None] = mapped_column(String(200))
     text: Mapped[str] = mapped_column(Text)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=now)

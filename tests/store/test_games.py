@@ -41,6 +41,7 @@ from judge.store.game_queries import (
     seat_of,
     set_order,
     sign_on,
+    vacate_seat,
 )
 from judge.store.games import GameStatus, OrdersState, Press, Seat, SeatStatus
 from judge.store.models import Base
@@ -237,6 +238,31 @@ def test_signing_on_again_keeps_the_token_and_a_new_holder_gets_a_new_one(
         assert seat.person.address_of_record == "bob@example.org"
 
 
+def test_a_vacated_seat_answers_to_neither_token_nor_password(engine: Engine) -> None:
+    new_game(engine)
+    with session_scope(engine) as session:
+        game = find_game(session, "alpha")
+        assert game is not None
+        seat = seat_of(session, game, "FRANCE")
+        assert seat is not None
+        alice = create_person(session, "alice@example.org")
+        add_address(session, alice, "alice.work@example.net")
+        token = sign_on(session, seat, alice, "rosebud")
+        credentials = seat.credentials()
+        assert credentials.addresses == ("alice@example.org", "alice.work@example.net")
+        assert authenticate("alice.work@example.net", None, "rosebud", credentials).authorised
+        vacate_seat(session, seat, SeatStatus.RESIGNED)
+    with session_scope(engine) as session:
+        assert seat_for_token(session, token) is None
+        game = find_game(session, "alpha")
+        assert game is not None
+        seat = seat_of(session, game, "FRANCE")
+        assert seat is not None and seat.status == SeatStatus.RESIGNED
+        decision = authenticate("alice@example.org", token, "rosebud", seat.credentials())
+        assert not decision.authorised
+        assert players_of(session, game) == []
+
+
 def test_one_token_cannot_name_two_seats(engine: Engine) -> None:
     new_game(engine)
     with session_scope(engine) as session:
@@ -350,6 +376,9 @@ def test_press_rows_keep_sender_recipients_and_hold(engine: Engine) -> None:
         assert rows[1].dateline == "Paris, spring 1901"
         assert rows[2].author.address_of_record == "alice@example.org"
         assert rows[2].text == "Who am I?"
+        # A broadcast's empty recipient list is SQL NULL, so the desk can ask for broadcasts.
+        broadcasts = session.scalars(select(Press.text).where(Press.to_powers.is_(None)))
+        assert list(broadcasts) == ["Peace in our time."]
 
 
 def test_observers_once_each(engine: Engine) -> None:
