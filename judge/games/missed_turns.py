@@ -238,6 +238,18 @@ def settle_seat(
         return Transition(record)
     if record.status is SeatStatus.CIVIL_DISORDER:
         return Transition(record, (UnitsFallBack(record.power, fallback_for(record, kind)),))
+    if record.status is SeatStatus.RESIGNED:
+        # "If no replacement can be found, then the country goes into civil disorder."
+        new = replace(record, status=SeatStatus.CIVIL_DISORDER, replacement_sought=False)
+        reason = "given up and no replacement found: civil disorder"
+        return Transition(
+            new,
+            (
+                CivilDisorder(record.power),
+                UnitsFallBack(record.power, fallback_for(new, kind)),
+                TellGM(record.power, record.player, reason),
+            ),
+        )
     if record.status is SeatStatus.OPEN:
         if policy.open_seats_block and not force:
             return Transition(record, (WaitForTaker(record.power),))
@@ -366,6 +378,15 @@ def take_over(policy: Policy, record: SeatRecord, player: str) -> Transition:
         raise SeatRefused(f"{power} is out of the game")
     if player == record.player:
         raise SeatRefused(f"{player} already plays {power}")
+    if record.status is SeatStatus.RESIGNED:
+        new = SeatRecord(power, player)
+        return Transition(
+            new,
+            (
+                TakenOver(power, record.player, player),
+                TellGM(power, record.player, f"{player} replaces {record.player}, who resigned"),
+            ),
+        )
     if isinstance(policy, PostalPolicy):
         if not record.replacement_sought:
             raise SeatRefused(f"{power} is not open for a replacement")
@@ -399,3 +420,57 @@ def withdraw_standby(record: SeatRecord) -> Transition:
         replace(record, standby=None),
         (TellGM(record.power, record.player, reason), AnnounceOpenSeat(record.power, standby=True)),
     )
+
+
+def resign(policy: Policy, record: SeatRecord) -> Transition:
+    """The holder gives the seat up (RESIGN).
+
+    Postal: a replacement standing by takes the seat at once; otherwise the seat is announced
+    and goes into civil disorder if its next phase is processed with nobody found. njudge: the
+    seat is abandoned like a late one (open to any taker), without counting a missed turn.
+    """
+    power = record.power
+    if record.status is not SeatStatus.PLAYING:
+        raise SeatRefused(f"{power} is not being played, so it cannot be given up")
+    if isinstance(policy, PostalPolicy):
+        if record.standby is not None:
+            return Transition(
+                SeatRecord(power, record.standby),
+                (
+                    TakenOver(power, record.player, record.standby),
+                    TellGM(power, record.player, f"resigned; {record.standby} takes over"),
+                ),
+            )
+        new = replace(record, status=SeatStatus.RESIGNED, replacement_sought=True)
+        return Transition(
+            new,
+            (
+                TellGM(power, record.player, "resigned; replacement sought"),
+                AnnounceOpenSeat(power, standby=False),
+            ),
+        )
+    new = replace(record, status=SeatStatus.OPEN, general_orders=False)
+    return Transition(
+        new,
+        (
+            TellGM(power, record.player, "resigned: open to any taker"),
+            AnnounceOpenSeat(power, standby=False),
+        ),
+    )
+
+
+POLICIES: dict[str, Policy] = {
+    "postal": PostalPolicy(),
+    "njudge": NjudgePolicy(),
+    # njudge with the phase going on while an abandoned seat waits for a taker.
+    "njudge-no-wait": NjudgePolicy(wait_for_takeover=False),
+}
+
+
+def policy_named(name: str) -> Policy:
+    """The missed-turn policy a game's settings name."""
+    try:
+        return POLICIES[name.strip().lower()]
+    except KeyError:
+        known = ", ".join(POLICIES)
+        raise ValueError(f"missed-turn policy {name!r} is not known (known: {known})") from None

@@ -21,6 +21,9 @@ class SeatStatus(StrEnum):
     # Never taken over again; units hold and are removed instead of retreating.
     CIVIL_DISORDER = "civil disorder"
     ELIMINATED = "eliminated"
+    # Given up by its holder under the postal rule, nobody standing by: taken by the first
+    # replacement, or in civil disorder when its next phase is processed without one.
+    RESIGNED = "resigned"
 
 
 class OrdersState(StrEnum):

@@ -9,7 +9,7 @@ scheduler may crash and ask again.
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime, time, timedelta
 from enum import StrEnum
 from zoneinfo import ZoneInfo
@@ -393,3 +393,122 @@ def _late_notices(
         at += phase.late_every
         number += 1
     return notices
+
+
+def _hours(delta: timedelta) -> float:
+    return delta.total_seconds() / 3600
+
+
+def _days_mask(days: frozenset[int]) -> str:
+    """njudge's Sunday-first mask, "-MTWTF-" for weekdays."""
+    letters = "SMTWTFS"
+    return "".join(letters[i] if (i - 1) % 7 in days else "-" for i in range(7))
+
+
+def phase_timing_to_settings(phase: PhaseTiming) -> dict[str, object]:
+    """A PhaseTiming as plain JSON values, for a game's stored settings."""
+    return {
+        "hour": phase.hour.strftime("%H:%M"),
+        "minimum_hours": _hours(phase.minimum),
+        "grace_hours": _hours(phase.grace),
+        "delay_minutes": phase.delay.total_seconds() / 60,
+        "reminder_hours": [_hours(lead) for lead in phase.reminders],
+        "late_every_hours": _hours(phase.late_every),
+        "days": _days_mask(phase.weekdays),
+    }
+
+
+def timing_to_settings(timing: GameTiming) -> dict[str, object]:
+    """A GameTiming as plain JSON values; timing_from_settings reads it back unchanged."""
+    return {
+        "zone": timing.zone,
+        "max_absence_days": timing.max_absence_days,
+        "after_absence_hours": _hours(timing.after_absence),
+        "movement": phase_timing_to_settings(timing.movement),
+        "retreats": phase_timing_to_settings(timing.retreats),
+        "adjustments": phase_timing_to_settings(timing.adjustments),
+    }
+
+
+def _number(value: object, name: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise TimingError(f"{name} must be a number, not {value!r}")
+    return float(value)
+
+
+def phase_timing_from_settings(
+    values: dict[str, object], base: PhaseTiming | None = None
+) -> PhaseTiming:
+    """Read a phase's timing from stored settings; keys left out keep `base`'s values."""
+    base = base or PhaseTiming()
+    known = {
+        "hour",
+        "minimum_hours",
+        "grace_hours",
+        "delay_minutes",
+        "reminder_hours",
+        "late_every_hours",
+        "days",
+    }
+    unknown = sorted(set(values) - known)
+    if unknown:
+        raise TimingError(f"unknown timing settings: {', '.join(unknown)}")
+    changes: dict[str, object] = {}
+    if "hour" in values:
+        try:
+            changes["hour"] = time.fromisoformat(str(values["hour"]))
+        except ValueError as error:
+            raise TimingError(f"hour {values['hour']!r} is not a time such as 23:30") from error
+    for key, field_name, unit in (
+        ("minimum_hours", "minimum", 3600),
+        ("grace_hours", "grace", 3600),
+        ("delay_minutes", "delay", 60),
+        ("late_every_hours", "late_every", 3600),
+    ):
+        if key in values:
+            changes[field_name] = timedelta(seconds=_number(values[key], key) * unit)
+    if "reminder_hours" in values:
+        leads = values["reminder_hours"]
+        if not isinstance(leads, list):
+            raise TimingError("reminder_hours must be a list of numbers")
+        hours = sorted((_number(v, "reminder_hours") for v in leads), reverse=True)
+        changes["reminders"] = tuple(timedelta(hours=h) for h in hours)
+    if "days" in values:
+        changes["weekdays"] = parse_weekdays(str(values["days"]))
+    return replace(base, **changes)  # type: ignore[arg-type]
+
+
+def timing_from_settings(values: dict[str, object]) -> GameTiming:
+    """Read a game's timing from its stored settings; what is left out takes the defaults."""
+    default = GameTiming()
+    known = {
+        "zone",
+        "max_absence_days",
+        "after_absence_hours",
+        "movement",
+        "retreats",
+        "adjustments",
+    }
+    unknown = sorted(set(values) - known)
+    if unknown:
+        raise TimingError(f"unknown timing settings: {', '.join(unknown)}")
+    phases: dict[str, PhaseTiming] = {}
+    for kind in ("movement", "retreats", "adjustments"):
+        given = values.get(kind, {})
+        if not isinstance(given, dict):
+            raise TimingError(f"{kind} timing must be a table of settings")
+        phases[kind] = phase_timing_from_settings(given, getattr(default, kind))
+    max_absence = values.get("max_absence_days", default.max_absence_days)
+    if isinstance(max_absence, bool) or not isinstance(max_absence, int):
+        raise TimingError(f"max_absence_days must be a whole number, not {max_absence!r}")
+    after = values.get("after_absence_hours")
+    return GameTiming(
+        zone=str(values.get("zone", default.zone)),
+        max_absence_days=max_absence,
+        after_absence=(
+            default.after_absence
+            if after is None
+            else timedelta(hours=_number(after, "after_absence_hours"))
+        ),
+        **phases,
+    )

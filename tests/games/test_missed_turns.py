@@ -24,6 +24,8 @@ from judge.games.missed_turns import (
     UseStandbyOrders,
     WaitForTaker,
     fallback_for,
+    policy_named,
+    resign,
     settle_phase,
     settle_seat,
     take_over,
@@ -273,3 +275,40 @@ def test_gm_may_force_a_waiting_phase() -> None:
 def test_orders_must_match_their_seat() -> None:
     with pytest.raises(ValueError):
         settle_seat(POSTAL, SeatRecord("ITALY", "i"), SeatOrders("FRANCE"), MOVEMENT)
+
+
+# --- resigning, policies by name ---------------------------------------------------------------
+
+
+def test_postal_resignation_hands_the_seat_to_the_standby_or_opens_it() -> None:
+    standing = SeatRecord("RUSSIA", "pulsipher", missed=1, replacement_sought=True, standby="w")
+    handed = resign(POSTAL, standing)
+    assert handed.record == SeatRecord("RUSSIA", "w")
+    assert handed.events[0] == TakenOver("RUSSIA", "pulsipher", "w")
+
+    gone = resign(POSTAL, SeatRecord("RUSSIA", "pulsipher"))
+    assert gone.record.status is SeatStatus.RESIGNED
+    # A resigned seat does not hold up the phase; the first replacement takes it at once.
+    assert may_process_early([SeatOrders("RUSSIA", status=SeatStatus.RESIGNED)])
+    taken = take_over(POSTAL, gone.record, "phillips")
+    assert taken.record == SeatRecord("RUSSIA", "phillips")
+    # Nobody found by the time its next phase is processed: civil disorder.
+    cd = settle_seat(POSTAL, gone.record, SeatOrders("RUSSIA"), MOVEMENT)
+    assert cd.record.status is SeatStatus.CIVIL_DISORDER
+    assert cd.events[:2] == (CivilDisorder("RUSSIA"), UnitsFallBack("RUSSIA", Fallback.HOLD))
+    with pytest.raises(SeatRefused):
+        resign(POSTAL, cd.record)
+
+
+def test_njudge_resignation_opens_the_seat_without_a_miss() -> None:
+    gone = resign(NJUDGE, SeatRecord("ITALY", "i", missed=1))
+    assert gone.record.status is SeatStatus.OPEN and gone.record.missed == 1
+    assert AnnounceOpenSeat("ITALY", standby=False) in gone.events
+
+
+def test_policies_by_name() -> None:
+    assert policy_named("Postal") == PostalPolicy()
+    assert policy_named("njudge") == NjudgePolicy(wait_for_takeover=True)
+    assert policy_named("njudge-no-wait") == NjudgePolicy(wait_for_takeover=False)
+    with pytest.raises(ValueError, match="not known"):
+        policy_named("strict")

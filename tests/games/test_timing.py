@@ -26,6 +26,8 @@ from judge.games.timing import (
     missing,
     next_deadline,
     parse_weekdays,
+    timing_from_settings,
+    timing_to_settings,
     withdraw_absence,
 )
 
@@ -367,3 +369,43 @@ def test_without_grace_the_deadline_is_the_end() -> None:
 def test_times_must_be_aware() -> None:
     with pytest.raises(ValueError):
         next_deadline(MOVEMENT, datetime(2026, 1, 5, 10), GameTiming())
+
+
+# --- stored settings ---------------------------------------------------------------------------
+
+
+def test_timing_settings_round_trip_and_defaults() -> None:
+    timing = GameTiming(
+        zone="America/New_York",
+        movement=PhaseTiming(
+            hour=time(12),
+            minimum=2 * D,
+            grace=D,
+            reminders=(24 * H, 6 * H),
+            weekdays=WEEKDAYS,
+        ),
+        max_absence_days=10,
+        after_absence=12 * H,
+    )
+    stored = timing_to_settings(timing)
+    assert stored["movement"]["days"] == "-MTWTF-"  # type: ignore[index]
+    assert timing_from_settings(stored) == timing
+    assert timing_from_settings({}) == GameTiming()
+    partial = timing_from_settings({"movement": {"hour": "20:00", "grace_hours": 0}})
+    assert partial.movement.hour == time(20) and partial.movement.grace == timedelta(0)
+    assert partial.movement.minimum == GameTiming().movement.minimum
+    assert partial.retreats == GameTiming().retreats
+
+
+def test_bad_timing_settings_are_refused_with_their_name() -> None:
+    for bad, word in (
+        ({"movement": {"hour": "noon"}}, "hour"),
+        ({"movement": {"grace_hours": "long"}}, "grace_hours"),
+        ({"movement": {"days": "-------"}}, "no day"),
+        ({"movement": {"colour": 1}}, "colour"),
+        ({"zone": "Nowhere/Land"}, "Nowhere"),
+        ({"max_absence_days": 1.5}, "max_absence_days"),
+        ({"retreats": 3}, "retreats"),
+    ):
+        with pytest.raises(TimingError, match=word):
+            timing_from_settings(bad)  # type: ignore[arg-type]
