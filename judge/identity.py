@@ -172,7 +172,7 @@ def authenticate(
     """Decide whether a mail from `sender`, with the reply token and password it carries, acts for `seat`.
 
     The token or the password authorises; the sender's address never does. When the sender is
-    one of the holder's addresses, an authorised mail's reply is copied to the address of record.
+    none of the holder's addresses, an authorised mail's reply is copied to the address of record.
     """
     who = f"{seat.power} in game {seat.game}"
     on_record = [normalise_address(a) for a in seat.addresses]
@@ -186,7 +186,7 @@ def authenticate(
         return Decision(True, "password", copy_to=copy_to)
 
     if seat.password_hash is None and seat.reply_token is None:
-        reason = f"nobody has signed on for {who} yet, so there is no password to check"
+        reason = f"nobody holds {who} at present, so there is no password to check"
     elif password is not None and password.strip():
         reason = f"the password given for {who} is not the right one"
     elif token:

@@ -209,7 +209,7 @@ def test_open_seat_cannot_be_acted_for() -> None:
     seat = SeatCredentials(game="alpha", power="ITALY", password_hash=None, reply_token=None)
     decision = authenticate("someone@example.org", None, "anything", seat)
     assert not decision.authorised
-    assert "nobody has signed on for ITALY in game alpha" in decision.reason
+    assert "nobody holds ITALY in game alpha" in decision.reason
     assert not authenticate("someone@example.org", "", None, seat).authorised
 
 
