@@ -51,13 +51,13 @@ class When:
         if self.year is not None:
             return datetime(self.year, self.month, self.day, hour, minute, second, tzinfo=zone)
         year = now.astimezone(zone).year
-        for candidate in (year, year + 1, year + 4):  # Feb 29 may be up to four years off
+        for candidate in range(year, year + 9):  # Feb 29 may be up to eight years off
             if self.month == 2 and self.day == 29 and not calendar.isleap(candidate):
                 continue
             moment = datetime(candidate, self.month, self.day, hour, minute, second, tzinfo=zone)
             if moment >= now:
                 return moment
-        return moment  # pragma: no cover - one of the candidates is always ahead
+        raise ValueError(f"no {self.text()} ahead of {now}")  # pragma: no cover - unreachable
 
     def text(self) -> str:
         """The canonical spelling: ``2026-12-01 18:00``, ``Dec 1 18:00``, ``+1d12h``."""
