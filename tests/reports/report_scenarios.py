@@ -204,3 +204,59 @@ SCENARIOS = {
     "w1901a_builds": winter_1901,
     "f1905m_victory": fall_1905_victory,
 }
+
+
+CONVOY_BOARD = """
+ENGLAND A lon, F nth, F eng
+FRANCE A pic, A bre, F mao
+GERMANY A hol, F hel
+"""
+
+
+def spring_1902_convoys() -> PhaseReport:
+    """A convoy to Norway that arrives although its fleet is attacked, a move across the sea
+    that no fleet convoys, a convoy order that matches no move, and a support given to another
+    power's unit."""
+    centres = home_centres()
+    return build(
+        "S1902M",
+        units(CONVOY_BOARD),
+        {
+            "ENGLAND": ["A lon-nwy", "F nth C A lon-nwy", "F eng C A pic-wal"],
+            "FRANCE": ["A pic-lon", "A bre-pic", "F mao S F eng"],
+            "GERMANY": ["A hol-bel", "F hel-nth"],
+        },
+        centers=centres,
+        sequence=6,
+    )
+
+
+def fall_1903_retreats() -> PhaseReport:
+    """Two retreats to the same province both fail and the units are destroyed; one unit is
+    disbanded by order and one gets no order at all."""
+    board = units("""
+RUSSIA A mos, A sev
+TURKEY A ukr, A rum
+AUSTRIA A bud
+""")
+    dislodged = (
+        Dislodged(Unit("RUSSIA", "A", "war"), "pru", retreats=("gal", "lvn")),
+        Dislodged(Unit("AUSTRIA", "A", "boh"), "mun", retreats=("gal", "tyr")),
+        Dislodged(Unit("TURKEY", "F", "bla"), "sev", retreats=("con",)),
+        Dislodged(Unit("RUSSIA", "F", "bot"), "swe", retreats=("fin", "lvn")),
+    )
+    return build(
+        "F1903R",
+        board,
+        {
+            "RUSSIA": ["A war-gal"],
+            "AUSTRIA": ["A boh-gal"],
+            "TURKEY": ["F bla disband"],
+        },
+        dislodged=dislodged,
+        sequence=9,
+    )
+
+
+SCENARIOS["s1902m_convoys"] = spring_1902_convoys
+SCENARIOS["f1903r_retreats"] = fall_1903_retreats

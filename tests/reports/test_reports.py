@@ -16,8 +16,10 @@ from report_scenarios import (
     fall_1901,
     fall_1901_retreats,
     fall_1902_annihilation,
+    fall_1903_retreats,
     fall_1905_victory,
     spring_1901,
+    spring_1902_convoys,
     winter_1901,
 )
 
@@ -131,6 +133,29 @@ def test_annihilated_unit() -> None:
     assert "Germany: Fleet North Sea SUPPORT Army Belgium.  (*cut*)" in text
     assert "The German Army in Belgium with no valid retreats was destroyed." in text
     assert "_A Bel H_ (d/a)" in report_text(report, "postal")
+
+
+def test_convoys_and_foreign_support() -> None:
+    report = spring_1902_convoys()
+    text = report_text(report, "judge")
+    assert "England: Fleet North Sea CONVOY Army London -> Norway.\n" in text
+    assert "England: Fleet English Channel CONVOY French Army Picardy -> Wales.  (*void*)" in text
+    assert "France: Army Picardy -> London.  (*no convoy*)" in text
+    assert "France: Fleet Mid-Atlantic Ocean SUPPORT English Fleet English Channel.\n" in text
+    postal = report_text(report, "postal")
+    assert "ENGLAND: A Lon-Nwy, F Nth C A Lon-Nwy, _F Eng C A Pic-Wal_." in postal
+
+
+def test_retreats_that_meet_are_destroyed() -> None:
+    report = fall_1903_retreats()
+    text = report_text(report, "judge")
+    assert "Austria: Army  Bohemia -> Galicia (*bounce, destroyed*)." in text
+    assert "Russia:  Army  Warsaw -> Galicia (*bounce, destroyed*)." in text
+    assert "Russia:  Fleet Gulf of Bothnia, No Order Processed (DISBAND)." in text
+    assert "Turkey:  Fleet Black Sea DISBAND." in text
+    postal = report_text(report, "postal")
+    assert "RUSSIA: _A War-Gal_ (off), F Bot (off, nmr)." in postal
+    assert "TURKEY: F Bla (off)." in postal
 
 
 def test_winter_builds_and_civil_disorder() -> None:
