@@ -184,8 +184,9 @@ def next_deadline(
 
     The deadline is the first deadline hour on an allowed weekday at least `minimum` after the
     start, and never inside an absence or less than `after_absence` after one ends: such a
-    deadline moves to the first deadline hour after that, until no absence moves it. Only absences of `playing` powers count when that is given. Called once when a phase
-    starts: an absence granted during a phase moves the next deadline, not this one (njudge).
+    deadline moves to the first deadline hour after that, until no absence moves it. Only
+    absences of `playing` powers count when that is given. Called once when a phase starts: an
+    absence granted during a phase moves the next deadline, not this one (njudge).
     """
     tz = timing.tz
     phase = timing.for_kind(kind)
