@@ -174,7 +174,9 @@ def _retreat_line(report: PhaseReport, entry: Entry, width: int) -> str:
         if entry.outcome is not None and entry.outcome.result == FAILURE:
             return f"{head}{text} (*bounce, destroyed*)."
         return f"{head}{text} (*void, destroyed*)."
-    return f"{head}{text} {format_order(order, game_map, 'full')}  (*void*)."
+    # Not a retreat order at all: the unit goes unless another order for it stood.
+    gone = ", destroyed" if unit in report.result.disbanded else ""
+    return f"{head}{format_order(order, game_map, 'full')}.  (*void{gone}*)"
 
 
 def _adjustment_line(report: PhaseReport, entry: Entry, width: int) -> str:

@@ -33,10 +33,11 @@ def mail_context(
     style: Style = "judge",
     viewer: Viewer = OBSERVER,
     visibility: Visibility = everything_public,
-    variant: str = "Standard",
+    variant: str | None = None,
 ) -> dict[str, Any]:
     """What mail_templates/results_STYLE.txt.j2 needs, besides the judge's own name and address
-    (which the caller adds, as for every template)."""
+    (which the caller adds, as for every template). `variant` is njudge's header word, the map's
+    name unless given (a caller may add a modifier: "Standard Gunboat")."""
     next_phase = report.next_phase
     return {
         "game": report.game,
@@ -45,7 +46,7 @@ def mail_context(
         "next_phase": next_phase.name,
         "deadline": deadline_text(report.next_deadline) if report.next_deadline else "",
         "game_over": report.game_over,
-        "variant": variant,
+        "variant": variant or report.game_map.name.title(),
         "body": report_text(report, style, viewer, visibility),
     }
 

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from report_scenarios import (
     SCENARIOS,
+    build,
     fall_1901,
     fall_1901_retreats,
     fall_1902_annihilation,
@@ -156,6 +157,18 @@ def test_retreats_that_meet_are_destroyed() -> None:
     postal = report_text(report, "postal")
     assert "RUSSIA: _A War-Gal_ (off), F Bot (off, nmr)." in postal
     assert "TURKEY: F Bla (off)." in postal
+
+
+def test_a_movement_order_in_a_retreat_phase_is_void() -> None:
+    before = fall_1901()
+    report = build(
+        "F1901R",
+        before.result.units_after,
+        {"GERMANY": ["A ber H"]},
+        dislodged=before.result.dislodged,
+    )
+    assert "Germany: Army Berlin holds.  (*void, destroyed*)" in report_text(report, "judge")
+    assert "GERMANY: _A Ber H_ (off)." in report_text(report, "postal")
 
 
 def test_winter_builds_and_civil_disorder() -> None:
