@@ -5,6 +5,8 @@ from __future__ import annotations
 from alembic import context
 from sqlalchemy import text
 
+from judge.store import games as _games  # noqa: F401  (registers the game tables)
+from judge.store import imap_state as _imap_state  # noqa: F401  (registers the IMAP state)
 from judge.store.models import Base
 
 config = context.config
