@@ -9,7 +9,7 @@ The reader is pure: it knows no game, only the words. Each line is one of:
   - a mistyped command: a first word that is no command, does not open an order, and is close
     to a command spelling, answered with the nearest spellings.
 SIGNOFF (or END, or a ``-- `` signature line) stops reading. Blank and comment lines (#, //,
-;) carry nothing. The rule that tells an order line from a mistyped command is in `_is_order`.
+;) carry nothing. The rule that tells an order line from a mistyped command is in `_not_a_command`.
 """
 
 from __future__ import annotations
@@ -60,6 +60,23 @@ _ORDER_WORDS = frozenset(
         "waives",
     ]
 )
+# Commands of njudge and DPjudge this judge does not have: told so, not read as orders.
+_UNSUPPORTED: dict[str, str] = {
+    "register": "njudge's registration form",
+    "whois": "njudge's player look-up",
+    "get": "njudge's help files: write HELP",
+    "send": "njudge's help files: write HELP",
+    "version": "njudge's version",
+    "diary": "njudge's diary",
+    "phase": "njudge's orders for a later phase",
+    "if": "njudge's conditional orders",
+    "clear": "njudge's clearing of orders: send the orders again",
+    "promote": "njudge's co-master",
+    "unstart": "njudge's unstart",
+    "takeover": "DPjudge's takeover: write SIGNON",
+    "purge": "DPjudge's purge",
+    "map": "a picture of the board",
+}
 _COMMENT_PREFIXES = ("#", "//", ";")
 _FIRST_WORD = re.compile(r"\s*([^\W\d_][\w'.]*)(\s*:)?")
 _GAME_NAME = re.compile(r"[A-Za-z0-9_-]{1,32}")
@@ -598,30 +615,38 @@ def _compact(text: str) -> str:
     return re.sub(r"[\W_]+", "", text).lower()
 
 
-def _is_order(line: str, powers: frozenset[str], provinces: frozenset[str]) -> bool:
-    """Whether a line that opens with no command word is an order line.
+def _not_a_command(
+    line: str, line_no: int, powers: frozenset[str], provinces: frozenset[str]
+) -> CommandLine:
+    """A line that opens with no command word: an order line, or the answer to a mistaken command.
 
-    It is when its first word is a unit type (A, F, Army, Fleet), an adjustment verb (Build,
-    Remove, Disband, Waive), a power or province the caller named (or a prefix of one of at
-    least three letters), or is followed by a colon (a power prefix); when it opens with no
-    word at all (``(F) Nth-Bel``); or when nothing else fits, its first word being far from
-    every command spelling. Only a first word near a command spelling, and nothing of the
-    above, makes the line a mistyped command.
+    It is an order line when its first word is a unit type (A, F, Army, Fleet), an adjustment
+    verb (Build, Remove, Disband, Waive), a power or province the caller named (or a prefix of
+    one of at least three letters), or is followed by a colon (a power prefix); when it opens
+    with no word at all (``(F) Nth-Bel``); or when nothing else fits, its first word being far
+    from every command spelling. A command of njudge or DPjudge this judge does not have is
+    answered so; a first word near a command spelling makes a mistyped command.
     """
     match = _FIRST_WORD.match(line)
     if match is None:
-        return True
+        return OrderLine(line_no, line.rstrip())
     word = match.group(1)
     compact = _compact(word)
     if compact in _ORDER_WORDS or match.group(2):
-        return True
+        return OrderLine(line_no, line.rstrip())
     for known in (powers, provinces):
         if compact in known or (
             len(compact) >= 3 and any(name.startswith(compact) for name in known)
         ):
-            return True
+            return OrderLine(line_no, line.rstrip())
+    note = _UNSUPPORTED.get(compact)
+    if note is not None:
+        message = f"{word.upper()} ({note}) is not a command of this judge"
+        return CommandError(line_no, match.start(1) + 1, message, (), (), word)
     two_words = " ".join(line.split()[:2])
-    return not (suggest_commands(word) or suggest_commands(two_words))
+    if suggest_commands(word) or suggest_commands(two_words):
+        return _unknown_command(line, line_no)
+    return OrderLine(line_no, line.rstrip())
 
 
 def read_mail_commands(
@@ -648,10 +673,7 @@ def read_mail_commands(
         if _is_comment(line):
             continue
         if not _command_start().match(line):
-            if _is_order(line, powers, provinces):
-                out.append(OrderLine(line_no, line.rstrip()))
-            else:
-                out.append(_unknown_command(line, line_no))
+            out.append(_not_a_command(line, line_no, powers, provinces))
             continue
         value = _read_line(line.rstrip(), line_no)
         if isinstance(value, cv.SignOn) and powers:

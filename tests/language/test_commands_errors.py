@@ -190,3 +190,16 @@ def test_signon_with_a_power_the_judge_does_not_know_is_refused_not_misread() ->
     assert read_mail_commands("SIGN ON F mygame pw", known_powers=STANDARD_POWERS) == [
         cv.SignOn(line_no=1, power="F", game="mygame", password="pw")
     ]
+
+
+@pytest.mark.parametrize("word", ["REGISTER", "whois", "GET", "DIARY", "PHASE", "IF", "CLEAR"])
+def test_a_classic_judge_command_this_judge_lacks_is_named_not_read_as_an_order(word: str) -> None:
+    error = error_of(f"{word} something")
+    assert error.column == 1
+    assert error.message.startswith(f"{word.upper()} (")
+    assert error.message.endswith("is not a command of this judge")
+
+
+def test_a_province_of_the_map_outranks_a_lacking_command() -> None:
+    values = read_mail_commands("Clear - Bur", known_provinces=("Clearwater", "Bur"))
+    assert values == [cv.OrderLine(1, "Clear - Bur")]
