@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from email.message import EmailMessage
+from email.parser import BytesParser
+from email.policy import default
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +35,12 @@ def _replies_to(account: Any, ident: str) -> list[bytes]:
         for raw in account.messages().values()
         if ident in [v.strip().strip("<>") for v in header_values(raw, "In-Reply-To")]
     ]
+
+
+def _body(raw: bytes) -> str:
+    """The decoded text of a single-part reply (quoted-printable may split words across lines)."""
+    message = BytesParser(policy=default).parsebytes(raw)
+    return str(message.get_content())
 
 
 def _check_reply(raw: bytes, judge_address: str, player: str) -> None:
@@ -76,7 +84,7 @@ def test_mail_in_by_imap_and_reply_out_by_postfix(
     )
     assert len(replies) == 1
     _check_reply(replies[0], judge_box.address, player.address)
-    assert b"HELP" in replies[0].upper()
+    assert "HELP" in _body(replies[0]).upper()
     # The mail left the judge's inbox for the processed folder once stored.
     wait_until(lambda: judge_box.count("INBOX") == 0, what="the judge's INBOX emptied")
     assert judge_box.count("Processed") == 1
