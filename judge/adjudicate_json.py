@@ -189,12 +189,16 @@ def read_case(
         )
         for unit, attacker, convoyed in dislodged
     )
+    raw_disorder = case.get("civil_disorder", [])
+    if not (isinstance(raw_disorder, list) and all(isinstance(p, str) for p in raw_disorder)):
+        raise CaseError(f"civil_disorder: expected a list of power names, got {raw_disorder!r}")
     position = Position(
         phase=phase,
         units=units,
         centers=centers,
         dislodged=dislodged_values,
         contested=contested,
+        civil_disorder=frozenset(p.upper() for p in raw_disorder),
     )
     return game_map, position, orders, rule_values
 

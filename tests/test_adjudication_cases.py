@@ -53,6 +53,7 @@ def test_case(case: dict[str, Any]) -> None:
         "centers": case.get("centers", {}),
         "dislodged": [_dislodged_input(d) for d in case.get("dislodged", [])],
         "contested": case.get("contested", []),
+        "civil_disorder": case.get("civil_disorder", []),
     }
     for number, step in enumerate(case["steps"], start=1):
         out = run_case({**position, "orders": step["orders"]})

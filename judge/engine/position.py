@@ -43,6 +43,8 @@ class Position:
     centers: Mapping[str, frozenset[str]] = field(default_factory=dict)
     dislodged: tuple[Dislodged, ...] = ()
     contested: frozenset[str] = frozenset()
+    # Powers in civil disorder (the desk knows; the postal rules remove their dislodged units).
+    civil_disorder: frozenset[str] = frozenset()
 
     def unit_in(self, province: str) -> Unit | None:
         for unit in self.units:

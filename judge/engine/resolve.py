@@ -86,6 +86,7 @@ class _Resolver:
             self.by_prov[prov] = _Order(unit, prov)
         self.moves_into: dict[str, list[_Order]] = {}
         self.deps: list[_Order] = []
+        self.civil_disorder = position.civil_disorder
         seas = self.topo.seas
         self.fleet_seas = {
             o.prov for o in self.by_prov.values() if o.unit.kind == FLEET and o.prov in seas
@@ -560,8 +561,13 @@ def _outcome(
         if any(not m.result and r.prevent_strength(m) > 0 for m in movers):
             contested.add(prov)
     dislodged = []
+    removed = r.civil_disorder if r.rules.civil_disorder_units_removed else frozenset()
     for prov, attacker in dislodged_by.items():
         unit = r.by_prov[prov].unit
+        if unit.power in removed:
+            # Postal house rule: no retreat for a power in civil disorder; its unit is removed.
+            dislodged.append(Dislodged(unit, attacker.prov, attacker.convoyed, ()))
+            continue
         dislodged.append(
             Dislodged(
                 unit=unit,

@@ -29,6 +29,8 @@ class Rules:
     # Units whose only retreat is the same province: a retreat there stands only if every other
     # such unit was ordered to disband.
     retreat_needs_explicit_disband: bool = False
+    # A dislodged unit of a power in civil disorder is removed instead of retreating.
+    civil_disorder_units_removed: bool = False
     # Victory by the number of units on the board instead of supply centres.
     victory_by_units: bool = False
     # Victory threshold; None takes the map's own number.
@@ -47,6 +49,7 @@ RULE_SETS: dict[str, dict[str, object]] = {
         "convoy_head_to_head": True,
         "retreat_never_to_attacker_origin": True,
         "retreat_needs_explicit_disband": True,
+        "civil_disorder_units_removed": True,
         "victory_by_units": True,
         "victory_count": 18,
     },
