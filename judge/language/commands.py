@@ -44,22 +44,9 @@ COMMAND_SPELLINGS: tuple[str, ...] = (
 
 # Words that open an order line (grammar/orders.lark): unit types and adjustment verbs.
 _ORDER_WORDS = frozenset(
-    [
-        "a",
-        "f",
-        "army",
-        "fleet",
-        "build",
-        "builds",
-        "b",
-        "remove",
-        "removes",
-        "disband",
-        "disbands",
-        "waive",
-        "waives",
-    ]
-)
+    ("a", "f", "army", "fleet", "b", "build", "builds", "remove", "removes", "disband",
+     "disbands", "waive", "waives")
+)  # fmt: skip
 # Commands of njudge and DPjudge this judge does not have: told so, not read as orders.
 _UNSUPPORTED: dict[str, str] = {
     "register": "njudge's registration form",
@@ -106,6 +93,22 @@ _EXPECTED_WORDS: dict[str, str] = {
     "FORCE_BEGIN": "FORCE BEGIN",
     "COMMA": ",",
     "$END": "end of line",
+}
+# What "a name" is, after the word before it.
+_NAME_AFTER: dict[str, str] = {
+    "SIGNON": "a power and the game (Fgame, or FRANCE game)",
+    "LOGIN": "a power and the game (Fgame, or FRANCE game)",
+    "HELLO": "a power and the game (Fgame, or FRANCE game)",
+    "CREATE": "a game name",
+    "JOIN": "a game name",
+    "OBSERVE": "a game name",
+    "WATCH": "a game name",
+    "MONITOR": "a game name",
+    "EJECT": "a power or an address",
+    "REPLACE": "a power",
+    "BECOME": "a power",
+    "CONCEDE": "a power",
+    "OBSERVER": "ANY, WHITE or NO",
 }
 
 
@@ -825,9 +828,18 @@ def _syntax_error(line: str, line_no: int, exc: UnexpectedInput) -> CommandError
         return _error(line, line_no, 1, _LAST_RESORT)
     before = line[: column - 1].split()
     after = f" after {before[-1]!r}" if before else ""
+    if before and "a name" in expected:
+        key = before[-1].upper()
+        if len(before) > 1 and before[-2].upper() in ("SIGN", "LOG"):
+            key = before[-2].upper() + key
+        named = _NAME_AFTER.get(key)
+        if named is not None:
+            expected = tuple(named if word == "a name" else word for word in expected)
     if _holds_secret(line):  # never quote what may be a password, nor what follows one
         found = "something else" if word else found
-        after = f" after {before[0]!r}" if len(before) == 1 else ""
+        head = _command_start().match(line)
+        right_after = head is not None and not line[head.end() : column - 1].strip()
+        after = f" after {head.group().strip()!r}" if head is not None and right_after else ""
     if word and len(before) == 1 and before[0].upper() == "SET":  # SET DEADLIEN
         suggestions = suggest_commands(f"SET {word}")
         settings = tuple(s for s in COMMAND_SPELLINGS if s.startswith("SET "))

@@ -203,3 +203,22 @@ def test_a_classic_judge_command_this_judge_lacks_is_named_not_read_as_an_order(
 def test_a_province_of_the_map_outranks_a_lacking_command() -> None:
     values = read_mail_commands("Clear - Bur", known_provinces=("Clearwater", "Bur"))
     assert values == [cv.OrderLine(1, "Clear - Bur")]
+
+
+@pytest.mark.parametrize(
+    ("text", "what"),
+    [
+        ("SIGNON", "a power and the game (Fgame, or FRANCE game)"),
+        ("SIGN ON", "a power and the game (Fgame, or FRANCE game)"),
+        ("JOIN", "a game name"),
+        ("OBSERVE", "a game name"),
+        ("REPLACE", "a power"),
+        ("SET CONCEDE", "a power"),
+        ("EJECT", "a power or an address"),
+    ],
+)
+def test_a_missing_argument_is_named_for_what_it_is(text: str, what: str) -> None:
+    error = error_of(text)
+    assert error.expected == (what,)
+    word = text if text.startswith("SIGN") else text.split()[-1]
+    assert error.message == f"expected {what} after {word!r}, found the end of the line"

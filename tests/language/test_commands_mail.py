@@ -151,3 +151,10 @@ def test_commands_and_orders_may_interleave() -> None:
         "OrderLine",
         "Process",
     ]
+
+
+def test_a_press_block_echoes_as_a_block_that_reads_back_the_same() -> None:
+    mail = "PRESS GREY TO France, Germany\nline one\n\n  line three\nENDPRESS"
+    press = read_mail_commands(mail)[0]
+    assert press.redacted() == "PRESS GREY TO FRANCE GERMANY\nline one\n\n  line three\nENDPRESS"
+    assert read_mail_commands(press.redacted()) == [press]
