@@ -681,11 +681,12 @@ def read_mail_commands(
         value = _read_line(line.rstrip(), line_no)
         if isinstance(value, cv.SignOn) and powers:
             value = _checked_power(value, line, powers)
-        if isinstance(value, cv.Press | cv.Broadcast):
-            block, index, signed_off = _read_block(lines, index, value)
+        if isinstance(value, cv.Press | cv.Broadcast) or _opens_block(line):
+            block, index, ending = _read_block(lines, index, value)
             out.append(block)
-            if signed_off is not None:
-                out.append(signed_off)
+            if ending is not None:
+                if isinstance(ending, cv.SignOff):
+                    out.append(ending)
                 break
             continue
         out.append(value)
@@ -694,30 +695,55 @@ def read_mail_commands(
     return out
 
 
+_BLOCK_END = re.compile(r"\s*end\s*(?:press|broadcast)\s*\.?\s*", re.IGNORECASE)
+_BLOCK_SIGNOFF = re.compile(r"\s*sign\s*off\s*\.?\s*", re.IGNORECASE)
+_STOPPED = "stopped"  # the mail ended inside a block at a signature line
+
+
+def _opens_block(line: str) -> bool:
+    """A PRESS or BROADCAST line, even one whose options are wrong: its text is no orders."""
+    head = _command_start().match(line)
+    return head is not None and head.group().strip().upper() in ("PRESS", "BROADCAST")
+
+
 def _read_block(
-    lines: list[str], index: int, header: cv.Press | cv.Broadcast
-) -> tuple[CommandLine, int, cv.SignOff | None]:
-    """The body of a PRESS or BROADCAST block from `index`: verbatim up to its end line."""
+    lines: list[str], index: int, header: CommandLine
+) -> tuple[CommandLine, int, cv.SignOff | str | None]:
+    """The body of a PRESS or BROADCAST block from `index`: verbatim up to its end line.
+
+    Returns the block (or the error that stops it being sent), the index after it, and what
+    ended the mail with it: a SIGNOFF, a signature line (_STOPPED), or nothing.
+    """
     body: list[str] = []
+    start = header.line_no
     while index < len(lines):
         line = lines[index]
         index += 1
-        word = _compact(line)
-        if word in ("endpress", "endbroadcast"):
-            return replace(header, text="\n".join(body), end_line=index), index, None
-        if word == "signoff":
-            block = replace(header, text="\n".join(body), end_line=index)
-            return block, index, cv.SignOff(line_no=index)
+        ended_by_signoff = _BLOCK_SIGNOFF.fullmatch(line) is not None
+        if _BLOCK_END.fullmatch(line) or ended_by_signoff:
+            ending = cv.SignOff(line_no=index) if ended_by_signoff else None
+            if isinstance(header, cv.Press | cv.Broadcast):
+                return replace(header, text="\n".join(body), end_line=index), index, ending
+            return header, index, ending  # the header's own error: nothing is sent
+        if _is_stop(line):
+            return _unclosed(header, start, index - 1), index, _STOPPED
         body.append(line)
-    error = CommandError(
-        header.line_no,
+    return _unclosed(header, start, index), index, None
+
+
+def _unclosed(header: CommandLine, start: int, last: int) -> CommandError:
+    """A block with no end line: not sent, and its lines are not read as anything else."""
+    if isinstance(header, CommandError):
+        return header
+    keyword = header.keyword if isinstance(header, cv.Command) else "PRESS"
+    taken = f"lines {start + 1} to {last} were taken as its text" if last > start else "no text"
+    return CommandError(
+        start,
         1,
-        f"{header.keyword} has no ENDPRESS after it, so nothing was sent "
-        f"(lines {header.line_no + 1} to {index} were taken as its text)",
+        f"{keyword} has no ENDPRESS after it, so nothing was sent ({taken})",
         ("ENDPRESS",),
         text=header.redacted().split("\n", 1)[0],
     )
-    return error, index, None
 
 
 def _checked_power(value: cv.SignOn, line: str, powers: frozenset[str]) -> CommandLine:
@@ -834,7 +860,7 @@ def _syntax_error(line: str, line_no: int, exc: UnexpectedInput) -> CommandError
             key = before[-2].upper() + key
         named = _NAME_AFTER.get(key)
         if named is not None:
-            expected = tuple(named if word == "a name" else word for word in expected)
+            expected = tuple(named if w == "a name" else w for w in expected)
     if _holds_secret(line):  # never quote what may be a password, nor what follows one
         found = "something else" if word else found
         head = _command_start().match(line)

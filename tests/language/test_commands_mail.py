@@ -158,3 +158,28 @@ def test_a_press_block_echoes_as_a_block_that_reads_back_the_same() -> None:
     press = read_mail_commands(mail)[0]
     assert press.redacted() == "PRESS GREY TO FRANCE GERMANY\nline one\n\n  line three\nENDPRESS"
     assert read_mail_commands(press.redacted()) == [press]
+
+
+def test_a_press_whose_header_is_wrong_sends_nothing_and_reads_no_orders_from_its_text() -> None:
+    values = read_mail_commands("PRESS NONE TO F\nA Par - Bur\nENDPRESS\nA Mar H")
+    assert len(values) == 2
+    assert isinstance(values[0], cv.CommandError) and values[0].line_no == 1
+    assert values[0].message == "a message is GREY or WHITE"
+    assert values[1] == cv.OrderLine(4, "A Mar H")
+
+
+def test_a_signature_inside_a_press_ends_the_mail_and_the_press_is_not_sent() -> None:
+    values = read_mail_commands("PRESS TO G\nA Par - Bur\n-- \nJohn\nENDPRESS")
+    assert len(values) == 1
+    error = values[0]
+    assert isinstance(error, cv.CommandError)
+    assert "nothing was sent (lines 2 to 2 were taken as its text)" in error.message
+
+
+def test_only_a_line_that_is_just_endpress_ends_a_block() -> None:
+    mail = "PRESS\n# ENDPRESS in a comment\nwe end press talk here\nend press.\nA Par H"
+    values = read_mail_commands(mail)
+    assert values == [
+        cv.Press(line_no=1, text="# ENDPRESS in a comment\nwe end press talk here", end_line=4),
+        cv.OrderLine(5, "A Par H"),
+    ]
