@@ -6,7 +6,14 @@ njudge results layout mapping tools parse) or the `postal` style (zine notation)
 """
 
 from judge.reports.phase import PhaseReport
-from judge.reports.text import STYLES, Style, mail_context, report_text, template_name
+from judge.reports.text import (
+    STYLES,
+    Style,
+    mail_context,
+    report_text,
+    results_mail,
+    template_name,
+)
 from judge.reports.view import (
     MASTER,
     OBSERVER,
@@ -27,6 +34,7 @@ __all__ = [
     "everything_public",
     "mail_context",
     "report_text",
+    "results_mail",
     "template_name",
     "view_for",
 ]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
+from judge.render import RenderedMail, render_mail
 from judge.reports.judge_style import deadline_text, judge_text
 from judge.reports.phase import PhaseReport
 from judge.reports.postal_style import postal_text
@@ -56,3 +57,17 @@ def template_name(style: Style) -> str:
     if style not in STYLES:
         raise ValueError(f"unknown report style {style!r} (judge or postal)")
     return f"results_{style}"
+
+
+def results_mail(
+    report: PhaseReport,
+    style: Style,
+    viewer: Viewer,
+    judge: dict[str, str],
+    visibility: Visibility = everything_public,
+    variant: str | None = None,
+) -> RenderedMail:
+    """The results mail for one reader, rendered; `judge` is the judge's own template context
+    (judge_name, judge_address), as every template gets it."""
+    context = mail_context(report, style, viewer, visibility, variant)
+    return render_mail(template_name(style), **judge, **context)

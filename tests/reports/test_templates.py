@@ -16,7 +16,7 @@ from jinja2 import meta
 from report_scenarios import fall_1901, fall_1905_victory, spring_1901
 
 from judge.render import environment, render_mail
-from judge.reports import MASTER, Viewer, mail_context, template_name
+from judge.reports import MASTER, OBSERVER, Viewer, mail_context, results_mail, template_name
 from judge.resources import data_dir
 
 JUDGE = {"judge_name": "Helsinki Judge", "judge_address": "judge@example.org"}
@@ -130,6 +130,12 @@ def test_results_mail_in_postal_style() -> None:
     mail = render_mail(template_name("postal"), **JUDGE, **context)
     assert mail.subject == "helsinki: Spring 1901 Movement results"
     assert mail.body.startswith("Game helsinki: Spring 1901 Movement (S1901M)\n")
+
+
+def test_results_mail_renders_one_readers_mail() -> None:
+    mail = results_mail(fall_1905_victory(), "postal", OBSERVER, JUDGE)
+    assert mail.subject == "helsinki: Fall 1905 Movement results"
+    assert "FRANCE WINS. Game over." in mail.body
 
 
 def test_unknown_style_has_no_template() -> None:
