@@ -447,7 +447,7 @@ class _Builder(Transformer[Token, Any]):
     # --- dates ---------------------------------------------------------------------------------
     def clock(self, c: list[Any]) -> tuple[int, int, int, int | None]:
         hour, minute, second = _clock(c[0])
-        offset = _zone(c[1]) if len(c) > 1 else None
+        offset = (_zone(c[1]) or None) if len(c) > 1 else None  # UTC written or not: None
         return (hour, minute, second, offset)
 
     def date_day_month(self, c: list[Any]) -> When:
