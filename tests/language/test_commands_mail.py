@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from judge.engine.geography import Map
 from judge.language import command_values as cv
 from judge.language.commands import read_mail_commands
+from judge.language.orders import parse_line
 
 STANDARD_POWERS = ("England", "France", "Germany", "Italy", "Austria", "Russia", "Turkey")
 
@@ -183,3 +185,17 @@ def test_only_a_line_that_is_just_endpress_ends_a_block() -> None:
         cv.Press(line_no=1, text="# ENDPRESS in a comment\nwe end press talk here", end_line=4),
         cv.OrderLine(5, "A Par H"),
     ]
+
+
+def test_order_lines_go_to_the_order_reader_with_the_mails_line_numbers(standard: Map) -> None:
+    """A mistyped province is reported at its line of the mail, commands and press counted."""
+    mail = "SIGNON Fmygame pw\nPRESS TO G\nhello\nENDPRESS\nA Par - Burgandyy\nF Bre - MAO"
+    powers = list(standard.powers)
+    orders = [
+        v for v in read_mail_commands(mail, known_powers=powers) if isinstance(v, cv.OrderLine)
+    ]
+    parsed = [parse_line(o.text, standard, o.line_no) for o in orders]
+    assert parsed[0].error is not None
+    assert str(parsed[0].error).startswith("line 5, column 9: expected a province after '-'")
+    assert "Burgundy" in parsed[0].error.expected
+    assert parsed[1].error is None and parsed[1].order is not None
