@@ -14,7 +14,7 @@ from datetime import UTC, datetime, time, timedelta, timezone
 from typing import ClassVar
 
 HIDDEN = "********"  # what a password looks like in echoed text
-_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+MONTH_ABBREVIATIONS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 
 
 # --- dates ----------------------------------------------------------------------------------------
@@ -70,7 +70,7 @@ class When:
         if self.year is not None:
             out = f"{self.year:04d}-{self.month:02d}-{self.day:02d}"
         else:
-            out = f"{_MONTHS[self.month - 1]} {self.day}"
+            out = f"{MONTH_ABBREVIATIONS[self.month - 1]} {self.day}"
         if self.hour is not None:
             out += f" {self.hour:02d}:{self.minute or 0:02d}"
             if self.second:

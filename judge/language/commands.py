@@ -164,7 +164,7 @@ def _minutes(token: Token) -> int:
 
 
 _DAYS_OF_WEEK = "SMTWTFS"
-_MONTH_NUMBERS = {name: i for i, name in enumerate(cv._MONTHS, start=1)}
+_MONTH_NUMBERS = {name: i for i, name in enumerate(cv.MONTH_ABBREVIATIONS, start=1)}
 _WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 
 
