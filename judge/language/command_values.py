@@ -14,7 +14,20 @@ from datetime import UTC, datetime, time, timedelta, timezone
 from typing import ClassVar
 
 HIDDEN = "********"  # what a password looks like in echoed text
-MONTH_ABBREVIATIONS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+MONTH_ABBREVIATIONS = (
+    "Jan",
+    "Feb",
+    "Mar",
+    "Apr",
+    "May",
+    "Jun",
+    "Jul",
+    "Aug",
+    "Sep",
+    "Oct",
+    "Nov",
+    "Dec",
+)
 
 
 # --- dates ----------------------------------------------------------------------------------------
