@@ -785,17 +785,25 @@ def _join_or(words: Iterable[str]) -> str:
 
 
 def _read_line(line: str, line_no: int) -> CommandLine:
+    """One command line -> its value or its error; even a fault of the reader's own is a value."""
     try:
-        value = _parser().parse(line)
-    except _Fault as fault:
-        return _error(line, line_no, fault.column, fault.message, fault.expected)
-    except UnexpectedInput as exc:
-        return _syntax_error(line, line_no, exc)
+        try:
+            value = _parser().parse(line)
+        except _Fault as fault:
+            return _error(line, line_no, fault.column, fault.message, fault.expected)
+        except UnexpectedInput as exc:
+            return _syntax_error(line, line_no, exc)
+        if isinstance(value, cv.Command):
+            return replace(value, line_no=line_no)
     except Exception:  # noqa: BLE001 - the daemon must live on; the line is reported
-        return _error(line, line_no, 1, _LAST_RESORT)
-    if isinstance(value, cv.Command):
-        return replace(value, line_no=line_no)
-    return _error(line, line_no, 1, _LAST_RESORT)  # pragma: no cover - every rule is a command
+        pass
+    # Never reached by any input the tests know (they check): kept so a mail cannot stop the desk.
+    return CommandError(line_no, 1, _LAST_RESORT, (), (), _command_word(line))
+
+
+def _command_word(line: str) -> str:
+    match = re.match(r"\s*(\S*)", line)
+    return match.group(1) if match else ""
 
 
 def _holds_secret(line: str) -> bool:

@@ -107,3 +107,22 @@ def test_random_bytes_decoded_any_way() -> None:
 )
 def test_long_input_is_read_or_refused_quickly(text: str) -> None:
     _check(read_mail_commands(text), text)
+
+
+def test_a_fault_of_the_reader_itself_becomes_an_error_value(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Were the parser to break, the mail still gets an answer per line, and no password shows."""
+    from judge.language import commands
+
+    class Broken:
+        def parse(self, _line: str) -> None:
+            raise RuntimeError("broken")
+
+    commands._command_start()  # built from the real grammar first
+    monkeypatch.setattr(commands, "_parser", lambda: Broken())
+    values = read_mail_commands("SIGNON Fgame hunter2\nA Par H")
+    assert values[1] == cv.OrderLine(2, "A Par H")
+    error = values[0]
+    assert isinstance(error, cv.CommandError)
+    assert (error.line_no, error.message, error.text) == (1, _LAST_RESORT, "SIGNON")
