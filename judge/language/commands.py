@@ -851,7 +851,8 @@ def _syntax_error(line: str, line_no: int, exc: UnexpectedInput) -> CommandError
             column, found, word = len(line) + 1, "the end of the line", ""
         else:
             column = _col(exc.token)
-            word = str(exc.token)
+            rest = line[column - 1 :].split()  # the whole written word, not the token's part
+            word = rest[0] if rest else str(exc.token)
             found = repr(word)
     elif isinstance(exc, UnexpectedCharacters):
         expected = _describe(acceptable if acceptable is not None else set(exc.allowed or ()))
