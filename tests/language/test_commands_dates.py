@@ -103,3 +103,11 @@ def test_forms_outside_the_set_are_refused_with_a_column(written: str) -> None:
     value = read_mail_commands(f"SET DEADLINE {written}")[0]
     assert isinstance(value, cv.CommandError), value
     assert value.column >= 14
+
+
+@pytest.mark.parametrize("written", ["18:00", "12/01/2026", "1.12.2026"])
+def test_a_form_outside_the_set_is_quoted_whole(written: str) -> None:
+    value = read_mail_commands(f"SET DEADLINE {written}")[0]
+    assert isinstance(value, cv.CommandError)
+    assert value.column == 14
+    assert value.message.endswith(f"after 'DEADLINE', found {written!r}")
