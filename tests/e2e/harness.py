@@ -246,6 +246,17 @@ def message_ids(mails: dict[int, bytes]) -> list[str]:
     return found
 
 
+def mail_log_lines(servers: Any, needle: str, limit: int = 40) -> str:
+    """Postfix's and Dovecot's log lines that mention `needle` (for a failure's message)."""
+    found = []
+    for log in (servers.postfix_log, servers.dovecot_log):
+        if log.exists():
+            found += [
+                line for line in log.read_text(errors="replace").splitlines() if needle in line
+            ]
+    return "\n".join(found[-limit:])
+
+
 def relay_acceptances(postfix_log: Path) -> Counter[str]:
     """How many times Postfix took each Message-ID into its queue (its cleanup logs every one)."""
     found: Counter[str] = Counter()

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from harness import free_port, header_values, judge_sections, wait_port
+from harness import free_port, header_values, judge_sections, mail_log_lines, wait_port
 
 pytestmark = pytest.mark.e2e
 
@@ -77,11 +77,17 @@ def test_mail_in_by_imap_and_reply_out_by_postfix(
     # A plus-address, as a player replying to a token address would use.
     player.send([f"{local}+g1@{domain}"], _orders_mail(player.address, judge_box.address, ident))
 
-    replies = wait_until(
-        lambda: judge.assert_alive() or judge.no_held() and _replies_to(player, ident),
-        timeout=30,
-        what="the judge's reply in the player's mailbox",
-    )
+    try:
+        replies = wait_until(
+            lambda: judge.assert_alive() or judge.no_held() and _replies_to(player, ident),
+            timeout=30,
+            what="the judge's reply in the player's mailbox",
+        )
+    except AssertionError as error:
+        raise AssertionError(
+            f"{error}\njudge: {judge.inbox_states()} {judge.outbox_states()}\n{judge.log_tail()}\n"
+            f"mail logs:\n{mail_log_lines(mail_servers, local)}"
+        ) from None
     assert len(replies) == 1
     _check_reply(replies[0], judge_box.address, player.address)
     assert "HELP" in _body(replies[0]).upper()
