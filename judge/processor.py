@@ -17,16 +17,23 @@ from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session
 
 from judge import desk
-from judge.clock import now
 from judge.config import Config
 from judge.desk import Reply
-from judge.mail.loopguard import ReplyDecision, automated_reason, reserve_reply
+from judge.mail.loopguard import ReplyDecision, automated_reason
 from judge.mail.mime import ReadMail, read_mail
 from judge.render import render_mail
 from judge.store.db import session_scope
-from judge.store.inbox import claim_next, lock_for_processing
-from judge.store.models import InboxMessage, InboxState
-from judge.store.outbox import Identity, enqueue
+from judge.store.inbox import (
+    Claim,
+    WaitingMail,
+    claim_following,
+    claim_next,
+    finish,
+    lock_for_processing,
+    unclaim,
+)
+from judge.store.models import InboxState
+from judge.store.outbox import Identity, count_reply, enqueue
 
 log = logging.getLogger("judge.processor")
 
@@ -65,34 +72,74 @@ def process_next(
     claim = claim_next(engine, lease=settings.lease, inbox_id=inbox_id)
     if claim is None:
         return None
-    inbox_id, attempts = claim
-    if attempts > settings.max_attempts:
+    process_claimed(engine, settings, Claim(*claim))
+    return claim[0]
+
+
+class Processor:
+    """`process_next` for a loop that runs while mail waits: the transaction that finishes one
+    mail also claims the next, so each mail costs one commit instead of two while its claim is
+    still committed before its processing starts (a mail that kills the process is counted).
+    """
+
+    def __init__(self, engine: Engine, settings: ProcessorSettings) -> None:
+        self.engine = engine
+        self.settings = settings
+        self.claimed: Claim | None = None
+
+    def step(self) -> int | None:
+        """Process the next waiting mail; return its id, or None if none waited."""
+        claim, self.claimed = self.claimed, None
+        if claim is None:
+            found = claim_next(self.engine, lease=self.settings.lease)
+            if found is None:
+                return None
+            claim = Claim(*found)
+        self.claimed = process_claimed(self.engine, self.settings, claim, then_claim=True)
+        return claim.id
+
+    def release(self) -> None:
+        """Give back the claim taken ahead, so a stopping processor leaves no mail waiting on it."""
+        claim, self.claimed = self.claimed, None
+        if claim is not None:
+            unclaim(self.engine, claim.id)
+
+
+def process_claimed(
+    engine: Engine, settings: ProcessorSettings, claim: Claim, *, then_claim: bool = False
+) -> Claim | None:
+    """Process one claimed mail in one transaction; with `then_claim`, that transaction also
+    claims the next waiting mail, which is returned.
+    """
+    if claim.attempts > settings.max_attempts:
         hold(
             engine,
-            inbox_id,
-            f"processing this mail was cut short {attempts - 1} times (the processor stopped "
-            "or the database failed while on it), so it is held rather than tried again",
+            claim.id,
+            f"processing this mail was cut short {claim.attempts - 1} times (the processor "
+            "stopped or the database failed while on it), so it is held rather than tried again",
             settings,
         )
-        return inbox_id
+        return None
     try:
         with session_scope(engine) as session:
-            row = lock_for_processing(session, inbox_id)
+            row = lock_for_processing(session, claim.id)
             if row is not None:
                 process_row(session, row, settings)
+            if then_claim:
+                return claim_following(session, lease=settings.lease)
     except OperationalError:
         # The database itself failed (gone, locked, out of space), not this mail: leave the
         # claim to expire so the mail is tried again; max_attempts still bounds the tries.
         log.warning(
-            "inbox %d: database error; the mail waits for another try", inbox_id, exc_info=True
+            "inbox %d: database error; the mail waits for another try", claim.id, exc_info=True
         )
         raise
     except Exception:
-        hold(engine, inbox_id, traceback.format_exc(), settings)
-    return inbox_id
+        hold(engine, claim.id, traceback.format_exc(), settings)
+    return None
 
 
-def process_row(session: Session, row: InboxMessage, settings: ProcessorSettings) -> None:
+def process_row(session: Session, row: WaitingMail, settings: ProcessorSettings) -> None:
     """Decide what the mail calls for and write it, all in the caller's transaction."""
     mail = read_mail(row.raw)
     where = f"inbox {row.id} from {mail.sender or '(no sender)'} {mail.message_id or ''}".rstrip()
@@ -100,7 +147,7 @@ def process_row(session: Session, row: InboxMessage, settings: ProcessorSettings
     if reason is None and mail.sender is None:
         reason = "no From: address to answer"
     if reason is not None:
-        finish(row, InboxState.IGNORED, f"ignored: {reason}")
+        finish(session, row.id, InboxState.IGNORED, f"ignored: {reason}")
         log.info("%s: ignored (%s)", where, reason)
         return
     assert mail.sender is not None
@@ -113,7 +160,7 @@ def process_row(session: Session, row: InboxMessage, settings: ProcessorSettings
     sent: list[str] = []
     withheld: list[str] = []
     for index, wanted in enumerate(replies):
-        decision = reserve_reply(session, mail.sender, settings.replies_per_day)
+        decision = count_reply(session, mail.sender, settings.replies_per_day)
         if decision is ReplyDecision.SEND:
             outbox_id = write_reply(session, row, mail, wanted, settings)
             sent.append(f"{wanted.kind} (outbox {outbox_id})")
@@ -134,12 +181,12 @@ def process_row(session: Session, row: InboxMessage, settings: ProcessorSettings
     if withheld:
         parts.append("withheld by the daily cap: " + ", ".join(withheld))
     outcome = "; ".join(parts) or "no reply"
-    finish(row, InboxState.DONE, outcome)
+    finish(session, row.id, InboxState.DONE, outcome)
     log.info("%s: %s", where, outcome)
 
 
 def write_reply(
-    session: Session, row: InboxMessage, mail: ReadMail, reply: Reply, settings: ProcessorSettings
+    session: Session, row: WaitingMail, mail: ReadMail, reply: Reply, settings: ProcessorSettings
 ) -> int:
     """Render one reply to the mail's sender and put it in the outbox."""
     assert mail.sender is not None
@@ -159,22 +206,13 @@ def write_reply(
     return written.id
 
 
-def finish(row: InboxMessage, state: InboxState, outcome: str) -> None:
-    """Mark the row handled; the caller's commit makes it so."""
-    row.state = state
-    row.outcome = outcome
-    row.processed_at = now()
-    row.claimed_until = None
-
-
 def hold(engine: Engine, inbox_id: int, error: str, settings: ProcessorSettings) -> None:
     """Keep a mail the processor failed on, with the error, and tell the keeper."""
     with session_scope(engine) as session:
-        row = session.get(InboxMessage, inbox_id, with_for_update=True)
-        if row is None or row.state != InboxState.NEW:
+        row = lock_for_processing(session, inbox_id)
+        if row is None:
             return
-        finish(row, InboxState.HELD, "held")
-        row.error = error
+        finish(session, inbox_id, InboxState.HELD, "held", error=error)
         last_line = error.strip().splitlines()[-1] if error.strip() else "unknown error"
         log.error("inbox %d: held after an error: %s", inbox_id, last_line)
         if not settings.keeper:

@@ -19,8 +19,8 @@ from sqlalchemy.engine import make_url
 
 from judge.clock import now
 from judge.config import Config
-from judge.mail.outbound import RetryPolicy, send_one, transport_for
-from judge.processor import ProcessorSettings, process_next
+from judge.mail.outbound import RetryPolicy, Sender, transport_for
+from judge.processor import Processor, ProcessorSettings
 from judge.store.db import is_sqlite, make_engine, session_scope, upgrade
 from judge.store.inbox import release_claims
 from judge.store.models import OutboxMessage, OutboxState, ReplyCount
@@ -56,12 +56,18 @@ class Loop(threading.Thread):
     """Runs `step` while it finds work; when idle, sleeps up to `idle_seconds` or until woken."""
 
     def __init__(
-        self, name: str, step: Callable[[], bool], idle_seconds: float, stop: threading.Event
+        self,
+        name: str,
+        step: Callable[[], bool],
+        idle_seconds: float,
+        stop: threading.Event,
+        on_exit: Callable[[], None] | None = None,
     ) -> None:
         super().__init__(name=f"judge-{name}", daemon=True)
         self.step = step
         self.idle_seconds = idle_seconds
         self.stopping = stop
+        self.on_exit = on_exit
         self.wakeup = threading.Event()
 
     def wake(self, *_: Any) -> None:
@@ -82,6 +88,11 @@ class Loop(threading.Thread):
                 continue
             self.wakeup.wait(self.idle_seconds)
             self.wakeup.clear()
+        if self.on_exit is not None:
+            try:
+                self.on_exit()
+            except Exception:  # the claim it gives back would otherwise expire by its lease
+                log.exception("%s: could not finish cleanly", self.name)
 
     def stop(self) -> None:
         self.wakeup.set()
@@ -153,28 +164,38 @@ class Daemon:
             self._release_stale_claims()
         config = self.config
         if "processor" in self.roles:
-            settings = ProcessorSettings.from_config(config)
+            processor = Processor(self.engine, ProcessorSettings.from_config(config))
 
             def process() -> bool:
-                done = process_next(self.engine, settings) is not None
+                done = processor.step() is not None
                 if done and "sender" in self.loops:
                     self.loops["sender"].wake()
                 return done
 
             self.loops["processor"] = Loop(
-                "processor", process, config.processor.poll_seconds, self.stopping
+                "processor",
+                process,
+                config.processor.poll_seconds,
+                self.stopping,
+                on_exit=processor.release,
             )
         if "sender" in self.roles:
             transport = transport_for(config)
-            policy = RetryPolicy.from_config(config)
+            sender = Sender(self.engine, transport, RetryPolicy.from_config(config))
 
             def send() -> bool:
-                if send_one(self.engine, transport, policy):
+                if sender.step():
                     return True
                 transport.close()  # nothing due: hold no relay connection while idle
                 return False
 
-            self.loops["sender"] = Loop("sender", send, config.outbound.poll_seconds, self.stopping)
+            self.loops["sender"] = Loop(
+                "sender",
+                send,
+                config.outbound.poll_seconds,
+                self.stopping,
+                on_exit=sender.release,
+            )
             self._transport = transport
         if "scheduler" in self.roles:
             self.loops["scheduler"] = Loop(

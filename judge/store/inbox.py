@@ -8,19 +8,21 @@ from __future__ import annotations
 
 import hashlib
 import re
-from datetime import timedelta
+from dataclasses import dataclass
+from datetime import datetime, timedelta
 from email.parser import BytesHeaderParser
 from email.policy import compat32
+from typing import Any
 
-from sqlalchemy import Engine, or_, select
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy import Engine, Table, or_, select, update
 from sqlalchemy.orm import Session
 
 from judge.clock import now
-from judge.store.db import session_scope
+from judge.store.db import session_scope, upsert
 from judge.store.models import InboxMessage, InboxState
 
 _ANGLE = re.compile(r"<([^<>\s]+)>")
+_INBOX: Table = InboxMessage.__table__  # type: ignore[assignment]
 
 
 def message_id_of(raw: bytes) -> str | None:
@@ -60,32 +62,66 @@ def accept(
     """
     digest = hashlib.sha256(raw).hexdigest()
     message_id = message_id_of(raw)
+    # One statement: a mail whose Message-ID or bytes are already stored (by us earlier, or by
+    # another process a moment ago) is not inserted and returns nothing.
+    inserted = session.execute(
+        upsert(session, _INBOX)
+        .values(
+            message_id=message_id,
+            sha256=digest,
+            raw=raw,
+            size=len(raw),
+            source=source,
+            envelope_from=envelope_from,
+            envelope_to=envelope_to,
+            received_at=now(),
+            state=InboxState.NEW,
+            attempts=0,
+        )
+        .on_conflict_do_nothing()
+        .returning(_INBOX.c.id)
+    ).scalar()
+    if inserted is not None:
+        return inserted, True
     existing = find_duplicate(session, message_id, digest)
-    if existing is not None:
-        return existing, False
-    row = InboxMessage(
-        message_id=message_id,
-        sha256=digest,
-        raw=raw,
-        size=len(raw),
-        source=source,
-        envelope_from=envelope_from,
-        envelope_to=envelope_to,
-        received_at=now(),
-        state=InboxState.NEW,
-        attempts=0,
+    if existing is None:
+        raise RuntimeError("the inbox refused a mail that matches no stored mail")
+    return existing, False
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A mail claimed for processing: its id and how many times it has been claimed so far."""
+
+    id: int
+    attempts: int
+
+
+def _claim(
+    session: Session, moment: datetime, lease: timedelta, inbox_id: int | None = None
+) -> Claim | None:
+    """Claim the oldest waiting mail (or the one given) in one statement, in the caller's
+    transaction; on PostgreSQL rows another processor holds are skipped, not waited for.
+    """
+    waiting = (
+        select(_INBOX.c.id)
+        .where(
+            _INBOX.c.state == InboxState.NEW,
+            or_(_INBOX.c.claimed_until.is_(None), _INBOX.c.claimed_until <= moment),
+        )
+        .order_by(_INBOX.c.id)
+        .limit(1)
+        .with_for_update(skip_locked=True)
     )
-    try:
-        with session.begin_nested():
-            session.add(row)
-            session.flush()
-    except IntegrityError:
-        # Another process stored the same mail between our look-up and our insert.
-        existing = find_duplicate(session, message_id, digest)
-        if existing is None:
-            raise
-        return existing, False
-    return row.id, True
+    if inbox_id is not None:
+        waiting = waiting.where(_INBOX.c.id == inbox_id)
+    found = session.execute(
+        update(_INBOX)
+        .where(_INBOX.c.id == waiting.scalar_subquery())
+        .values(attempts=_INBOX.c.attempts + 1, claimed_until=moment + lease)
+        .returning(_INBOX.c.id, _INBOX.c.attempts)
+    ).first()
+    return None if found is None else Claim(found.id, found.attempts)
 
 
 def claim_next(
@@ -97,35 +133,69 @@ def claim_next(
     The claim is committed before processing starts, so a mail that kills its processor is
     counted even though the processing transaction never commits.
     """
-    moment = now()
     with session_scope(engine) as session:
-        query = select(InboxMessage).where(
-            InboxMessage.state == InboxState.NEW,
-            or_(InboxMessage.claimed_until.is_(None), InboxMessage.claimed_until <= moment),
+        claim = _claim(session, now(), lease, inbox_id)
+    return None if claim is None else (claim.id, claim.attempts)
+
+
+def claim_following(session: Session, *, lease: timedelta) -> Claim | None:
+    """Claim the next waiting mail in the transaction that finishes the one before it.
+
+    The claim is then committed before that mail's own processing starts, as with `claim_next`,
+    at no extra commit.
+    """
+    return _claim(session, now(), lease)
+
+
+def unclaim(engine: Engine, inbox_id: int) -> None:
+    """Give back a claim taken ahead that will not be worked on (the processor is stopping)."""
+    with session_scope(engine) as session:
+        session.execute(
+            update(_INBOX)
+            .where(_INBOX.c.id == inbox_id, _INBOX.c.state == InboxState.NEW)
+            .values(attempts=_INBOX.c.attempts - 1, claimed_until=None)
         )
-        if inbox_id is not None:
-            query = query.where(InboxMessage.id == inbox_id)
-        row = session.scalars(
-            query.order_by(InboxMessage.id).limit(1).with_for_update(skip_locked=True)
-        ).first()
-        if row is None:
-            return None
-        row.attempts += 1
-        row.claimed_until = moment + lease
-        return row.id, row.attempts
 
 
-def lock_for_processing(session: Session, inbox_id: int) -> InboxMessage | None:
+@dataclass(frozen=True)
+class WaitingMail:
+    """What the processor reads of an inbox row it holds."""
+
+    id: int
+    raw: bytes
+    envelope_from: str | None
+    received_at: datetime
+
+
+def lock_for_processing(session: Session, inbox_id: int) -> WaitingMail | None:
     """Lock a claimed row for its processing transaction; None if it is no longer waiting.
 
     This waits for the lock rather than skipping: the row is ours by its claim, and another
     processor's claim query may hold the row lock for a moment after rechecking the claim.
     """
-    return session.scalars(
-        select(InboxMessage)
-        .where(InboxMessage.id == inbox_id, InboxMessage.state == InboxState.NEW)
+    found = session.execute(
+        select(_INBOX.c.id, _INBOX.c.raw, _INBOX.c.envelope_from, _INBOX.c.received_at)
+        .where(_INBOX.c.id == inbox_id, _INBOX.c.state == InboxState.NEW)
         .with_for_update()
     ).first()
+    if found is None:
+        return None
+    return WaitingMail(found.id, found.raw, found.envelope_from, found.received_at)
+
+
+def finish(
+    session: Session, inbox_id: int, state: InboxState, outcome: str, error: str | None = None
+) -> None:
+    """Mark a row handled (done, ignored or held) in the caller's transaction."""
+    values: dict[str, Any] = {
+        "state": state,
+        "outcome": outcome,
+        "processed_at": now(),
+        "claimed_until": None,
+    }
+    if error is not None:
+        values["error"] = error
+    session.execute(update(_INBOX).where(_INBOX.c.id == inbox_id).values(**values))
 
 
 def held(session: Session) -> list[InboxMessage]:

@@ -4,6 +4,7 @@ caused it, with its Message-ID fixed at that moment so a resend is recognisably 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -11,14 +12,19 @@ from email.headerregistry import Address
 from email.message import EmailMessage
 from email.policy import SMTP, SMTPUTF8
 from email.utils import format_datetime, make_msgid
+from functools import lru_cache
+from typing import Any
 
-from sqlalchemy import Engine, or_, select
+from sqlalchemy import Engine, Table, insert, or_, select, update
 from sqlalchemy.orm import Session
 
 from judge.clock import now
-from judge.mail.loopguard import LOOP_HEADER
-from judge.store.db import session_scope
-from judge.store.models import AddressState, OutboxMessage, OutboxState
+from judge.mail.loopguard import LOOP_HEADER, ReplyDecision
+from judge.store.db import session_scope, upsert
+from judge.store.models import AddressState, OutboxMessage, OutboxState, ReplyCount
+
+_OUTBOX: Table = OutboxMessage.__table__  # type: ignore[assignment]
+_REPLY_COUNTS: Table = ReplyCount.__table__  # type: ignore[assignment]
 
 
 @dataclass(frozen=True)
@@ -64,6 +70,144 @@ def compose(
     return message
 
 
+# A recipient the header needs no quoting or encoding for: dot-atom local part, ASCII domain.
+_PLAIN_ADDRESS = re.compile(
+    r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@[A-Za-z0-9.-]+"
+)
+# Characters splitlines() breaks an ASCII text at besides "\n"; such bodies take the slow path.
+_ODD_LINE_BREAKS = re.compile("[\r\x0b\x0c\x1c\x1d\x1e]")
+# Lines are folded to this length, as the stdlib's SMTP policy does (RFC 5322's soft limit).
+_FOLD_AT = 78
+_CONTENT_HEADERS = (
+    'Content-Type: text/plain; charset="utf-8"\r\n'
+    "Content-Transfer-Encoding: 7bit\r\n"
+    "MIME-Version: 1.0\r\n"
+)
+
+
+def _plain(value: str) -> bool:
+    """Whether a header value is printable ASCII that no reader would decode as encoded words."""
+    return value.isascii() and value.isprintable() and "=?" not in value
+
+
+def _fold(name: str, value: str) -> str | None:
+    """`Name: value` folded at spaces into lines of at most 78 characters, or None where that
+    cannot be done without changing the value (leading, trailing or doubled spaces, long words).
+    """
+    line = f"{name}: {value}" if value else f"{name}:"
+    if len(line) <= _FOLD_AT:
+        return line + "\r\n"
+    if value != value.strip() or "  " in value:
+        return None
+    if len(value) + 1 <= _FOLD_AT:  # a value that fits on a line of its own goes there whole
+        return f"{name}:\r\n {value}\r\n"
+    lines: list[str] = []
+    current = f"{name}:"
+    for word in value.split(" "):
+        if len(current) + 1 + len(word) <= _FOLD_AT:
+            current += " " + word
+        elif len(word) + 1 > _FOLD_AT or current == f"{name}:":
+            return None
+        else:
+            lines.append(current)
+            current = " " + word
+    lines.append(current)
+    return "\r\n".join(lines) + "\r\n"
+
+
+@lru_cache(maxsize=16)
+def _from_header(identity: Identity) -> str:
+    """The judge's From: line, folded and encoded by the stdlib once per identity."""
+    local, _, domain = identity.address.rpartition("@")
+    value = Address(identity.name, local, domain) if identity.name else identity.address
+    message = EmailMessage(policy=SMTP)
+    message["From"] = value
+    return SMTP.fold("From", message["From"])
+
+
+def _fast_bytes(
+    identity: Identity,
+    to: str,
+    subject: str,
+    body: str,
+    in_reply_to: str | None,
+    references: Iterable[str],
+    auto_submitted: str,
+) -> tuple[str, bytes] | None:
+    """`compose_bytes` written by hand, or None where the stdlib must do it."""
+    if not (
+        _PLAIN_ADDRESS.fullmatch(to)
+        and identity.address.isascii()
+        and body.isascii()
+        and _ODD_LINE_BREAKS.search(body) is None
+    ):
+        return None
+    lines = body.splitlines()
+    if any(len(line) > _FOLD_AT for line in lines):
+        return None  # the stdlib would choose quoted-printable or base64
+    message_id = make_msgid(domain=identity.domain)
+    fields = [("Subject", subject)]
+    if in_reply_to:
+        chain = [ref for ref in references if ref != in_reply_to] + [in_reply_to]
+        fields += [("In-Reply-To", in_reply_to), ("References", " ".join(chain[-20:]))]
+    fields.append(("Auto-Submitted", auto_submitted))
+    folded: dict[str, str] = {}
+    for name, value in fields:
+        line = _fold(name, value) if _plain(value) else None
+        if line is None:
+            return None
+        folded[name] = line
+    if not _plain(message_id) or not _plain(identity.address):
+        return None
+    text = "".join(
+        (
+            _from_header(identity),
+            f"To: {to}\r\n",
+            folded["Subject"],
+            f"Date: {format_datetime(now())}\r\n",
+            f"Message-ID: {message_id}\r\n",
+            folded.get("In-Reply-To", ""),
+            folded.get("References", ""),
+            folded["Auto-Submitted"],
+            "X-Auto-Response-Suppress: All\r\n",
+            f"{LOOP_HEADER}: {identity.address}\r\n",
+            _CONTENT_HEADERS,
+            "\r\n",
+            "".join(line + "\r\n" for line in lines) or "\r\n",
+        )
+    )
+    return message_id, text.encode("ascii")
+
+
+def compose_bytes(
+    identity: Identity,
+    *,
+    to: str,
+    subject: str,
+    body: str,
+    in_reply_to: str | None = None,
+    references: Iterable[str] = (),
+    auto_submitted: str = "auto-replied",
+) -> tuple[str, bytes]:
+    """The mail `compose` builds, as (Message-ID, bytes), written directly where every header is
+    plain ASCII and the body is short-lined ASCII text (the usual reply), which is the same bytes
+    the stdlib writes at a fraction of its cost; anything else goes through `compose`.
+    """
+    fast = _fast_bytes(identity, to, subject, body, in_reply_to, references, auto_submitted)
+    if fast is not None:
+        return fast
+    message = compose(
+        identity,
+        to=to,
+        subject=subject,
+        body=body,
+        in_reply_to=in_reply_to,
+        references=references,
+        auto_submitted=auto_submitted,
+    )
+    return str(message["Message-ID"]).strip(), message.as_bytes()
+
+
 def enqueue(
     session: Session,
     identity: Identity,
@@ -78,7 +222,7 @@ def enqueue(
     auto_submitted: str = "auto-replied",
 ) -> OutboxMessage:
     """Write one outgoing mail in the caller's transaction; it is sent only if that commits."""
-    message = compose(
+    message_id, raw = compose_bytes(
         identity,
         to=to,
         subject=subject,
@@ -88,61 +232,101 @@ def enqueue(
         auto_submitted=auto_submitted,
     )
     moment = now()
-    row = OutboxMessage(
-        message_id=str(message["Message-ID"]).strip(),
-        inbox_id=inbox_id,
-        kind=kind,
-        envelope_from=identity.address,
-        to_addr=to,
-        subject=subject,
-        raw=message.as_bytes(),
-        created_at=moment,
-        state=OutboxState.PENDING,
-        attempts=0,
-        next_attempt_at=moment,
+    values: dict[str, Any] = {
+        "message_id": message_id,
+        "inbox_id": inbox_id,
+        "kind": kind,
+        "envelope_from": identity.address,
+        "to_addr": to,
+        "subject": subject,
+        "raw": raw,
+        "created_at": moment,
+        "state": OutboxState.PENDING,
+        "attempts": 0,
+        "next_attempt_at": moment,
+    }
+    # A Core INSERT: the ORM's unit of work costs more than the rest of a reply together.
+    values["id"] = session.execute(
+        insert(_OUTBOX).values(**values).returning(_OUTBOX.c.id)
+    ).scalar_one()
+    return OutboxMessage(**values)
+
+
+# What the sender needs of a claimed row (the raw mail, where it goes, how often it was tried).
+_CLAIMED = (
+    _OUTBOX.c.id,
+    _OUTBOX.c.message_id,
+    _OUTBOX.c.envelope_from,
+    _OUTBOX.c.to_addr,
+    _OUTBOX.c.raw,
+    _OUTBOX.c.created_at,
+    _OUTBOX.c.attempts,
+)
+
+
+def _claim_due(session: Session, lease: timedelta) -> OutboxMessage | None:
+    """Claim the next due mail in one statement, in the caller's transaction."""
+    moment = now()
+    due = (
+        select(_OUTBOX.c.id)
+        .where(
+            _OUTBOX.c.state == OutboxState.PENDING,
+            _OUTBOX.c.next_attempt_at <= moment,
+            or_(_OUTBOX.c.claimed_until.is_(None), _OUTBOX.c.claimed_until <= moment),
+        )
+        .order_by(_OUTBOX.c.next_attempt_at, _OUTBOX.c.id)
+        .limit(1)
+        .with_for_update(skip_locked=True)
     )
-    session.add(row)
-    session.flush()
-    return row
+    found = session.execute(
+        update(_OUTBOX)
+        .where(_OUTBOX.c.id == due.scalar_subquery())
+        .values(attempts=_OUTBOX.c.attempts + 1, claimed_until=moment + lease)
+        .returning(*_CLAIMED)
+    ).first()
+    return None if found is None else OutboxMessage(**found._mapping)
 
 
 def claim_due(engine: Engine, *, lease: timedelta) -> OutboxMessage | None:
     """Claim the next mail due for sending for `lease`; committed before the relay is spoken to,
     so a sender that dies mid-send leaves the mail to be sent again (at least once).
     """
-    moment = now()
     with session_scope(engine) as session:
-        row = session.scalars(
-            select(OutboxMessage)
-            .where(
-                OutboxMessage.state == OutboxState.PENDING,
-                OutboxMessage.next_attempt_at <= moment,
-                or_(OutboxMessage.claimed_until.is_(None), OutboxMessage.claimed_until <= moment),
+        return _claim_due(session, lease)
+
+
+def mark_sent(
+    engine: Engine, outbox_id: int, via: str, *, claim_next: timedelta | None = None
+) -> OutboxMessage | None:
+    """Record that the relay (or the Maildir) took the mail.
+
+    With `claim_next` (a lease) the same transaction also claims the next due mail and returns
+    it, so a busy sender commits once per mail; the claim is still committed before that mail
+    goes to the relay.
+    """
+    with session_scope(engine) as session:
+        session.execute(
+            update(_OUTBOX)
+            .where(_OUTBOX.c.id == outbox_id)
+            .values(
+                state=OutboxState.SENT,
+                sent_at=now(),
+                sent_via=via,
+                claimed_until=None,
+                last_error=None,
             )
-            .order_by(OutboxMessage.next_attempt_at, OutboxMessage.id)
-            .limit(1)
-            .with_for_update(skip_locked=True)
-        ).first()
-        if row is None:
-            return None
-        row.attempts += 1
-        row.claimed_until = moment + lease
-        session.flush()
-        session.expunge(row)
-        return row
+        )
+        return None if claim_next is None else _claim_due(session, claim_next)
 
 
-def mark_sent(engine: Engine, outbox_id: int, via: str) -> None:
-    """Record that the relay (or the Maildir) took the mail."""
+def unclaim(engine: Engine, outbox_id: int) -> None:
+    """Give back a claim taken ahead that will not be sent now (the sender is stopping)."""
     with session_scope(engine) as session:
-        row = session.get(OutboxMessage, outbox_id)
-        if row is None:
-            return
-        row.state = OutboxState.SENT
-        row.sent_at = now()
-        row.sent_via = via
-        row.claimed_until = None
-        row.last_error = None
+        session.execute(
+            update(_OUTBOX)
+            .where(_OUTBOX.c.id == outbox_id, _OUTBOX.c.state == OutboxState.PENDING)
+            .values(attempts=_OUTBOX.c.attempts - 1, claimed_until=None)
+        )
 
 
 def mark_retry(engine: Engine, outbox_id: int, error: str, at: datetime) -> None:
@@ -184,3 +368,35 @@ def record_failure(session: Session, address: str, error: str, *, permanent: boo
 def address_state(session: Session, address: str) -> AddressState | None:
     """What is known about deliveries to `address`."""
     return session.get(AddressState, address.strip().lower())
+
+
+def count_reply(session: Session, address: str, limit: int) -> ReplyDecision:
+    """Count one reply to `address` today and say whether it may go, or the one notice, or
+    nothing (the daily cap of `judge.mail.loopguard.reserve_reply`, in one statement while under
+    the cap). Runs in the caller's transaction, so a rolled-back mail leaves the count unchanged.
+    """
+    key = address.strip().lower()
+    day = now().date()
+    counted = session.execute(
+        upsert(session, _REPLY_COUNTS)
+        .values(address=key, day=day, count=1, notice_sent=False)
+        .on_conflict_do_update(
+            index_elements=[_REPLY_COUNTS.c.address, _REPLY_COUNTS.c.day],
+            set_={"count": _REPLY_COUNTS.c.count + 1},
+            where=None if limit <= 0 else _REPLY_COUNTS.c.count < limit,
+        )
+        .returning(_REPLY_COUNTS.c.count)
+    ).first()
+    if counted is not None:
+        return ReplyDecision.SEND
+    noticed = session.execute(
+        update(_REPLY_COUNTS)
+        .where(
+            _REPLY_COUNTS.c.address == key,
+            _REPLY_COUNTS.c.day == day,
+            _REPLY_COUNTS.c.notice_sent.is_(False),
+        )
+        .values(notice_sent=True)
+        .returning(_REPLY_COUNTS.c.address)
+    ).first()
+    return ReplyDecision.SILENT if noticed is None else ReplyDecision.NOTICE
