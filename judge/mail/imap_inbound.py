@@ -265,14 +265,17 @@ class ImapPoller:
         if not (self.settings.idle and client.has_capability("IDLE")):
             self._stopping.wait(self.settings.poll_seconds)
             return
-        # Mail that arrived during the sync may have been announced in a response already read
-        # and dropped; IDLE would not announce it again. Look once more before waiting.
+        # IDLE announces only mail that arrives after it starts, and SEARCH answers from the
+        # session's view as of its last refresh: refresh it (NOOP), look once more, then wait.
+        # The instant between that look and IDLE is covered by never idling longer than a poll.
+        client.noop()
         if client.search(["UNDELETED"]):
             return
         client.idle()
         try:
             waited = 0.0
-            while not self.stopping and waited < IDLE_RENEW_SECONDS:
+            limit = min(IDLE_RENEW_SECONDS, self.settings.poll_seconds)
+            while not self.stopping and waited < limit:
                 responses = client.idle_check(timeout=STOP_CHECK_SECONDS)
                 if any(_is_news(r) for r in responses):
                     return

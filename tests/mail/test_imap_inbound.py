@@ -301,3 +301,32 @@ def test_keeps_retrying_while_the_imap_server_is_down_and_carries_on_when_it_is_
         poller.stop()
         thread.join(timeout=10)
     assert not thread.is_alive()
+
+
+def test_mail_landing_just_before_idle_starts_is_not_left_waiting(
+    engine: Engine, mail_account: Any, wait_until: Callable[..., Any]
+) -> None:
+    """Dovecot's IDLE announces only mail that arrives after it starts: the poller must not
+    sleep through a mail that came in between its last look and the IDLE command."""
+    delivered: list[bool] = []
+
+    class LateMail(IMAPClient):
+        def idle(self) -> Any:
+            if not delivered:
+                delivered.append(True)
+                _deliver(mail_account, 1, "before-idle")
+                wait_until(lambda: mail_account.count() == 1, what="the mail in the mailbox")
+            return super().idle()
+
+    def factory(settings: ImapSettings) -> IMAPClient:
+        return LateMail(settings.host, port=settings.port, ssl=False, timeout=10)
+
+    poller = ImapPoller(engine, _settings(mail_account, poll_seconds=1.0), client_factory=factory)
+    thread = threading.Thread(target=poller.run, daemon=True)
+    thread.start()
+    try:
+        wait_until(lambda: _inbox_count(engine) == 1, timeout=20, what="the late mail stored")
+    finally:
+        poller.stop()
+        thread.join(timeout=10)
+    assert delivered and not thread.is_alive()
