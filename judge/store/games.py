@@ -28,6 +28,7 @@ from sqlalchemy import (
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from judge.clock import now
+from judge.games.seats import OrdersState, SeatStatus
 from judge.identity import SeatCredentials
 from judge.store.models import Base, UTCDateTime
 
@@ -52,25 +53,6 @@ class GameStatus(StrEnum):
     PAUSED = "paused"
     FINISHED = "finished"
     TERMINATED = "terminated"
-
-
-class SeatStatus(StrEnum):
-    """Where one power stands: held, free to take, left to civil disorder, out, or given up."""
-
-    PLAYING = "playing"
-    OPEN = "open"
-    # Spelt as judge.games.seats spells it, so either enum reads the other's stored value.
-    CIVIL_DISORDER = "civil disorder"
-    ELIMINATED = "eliminated"
-    RESIGNED = "resigned"
-
-
-class OrdersState(StrEnum):
-    """How much of what a seat owes this phase has arrived (orders with errors do not count)."""
-
-    NONE = "none"
-    PARTIAL = "partial"
-    COMPLETE = "complete"
 
 
 class Person(Base):
