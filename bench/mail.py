@@ -304,6 +304,9 @@ def run(
             processed_ms=[done for _, done in measured],
             replies=len(sink.arrivals) - base,
         )
+    except BaseException:
+        print(f"judge log:\n{log.read_text(errors='replace')[-4000:]}", file=sys.stderr)
+        raise
     finally:
         for process in processes:
             process.send_signal(signal.SIGTERM)
