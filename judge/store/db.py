@@ -1,12 +1,16 @@
 """Engines, sessions and schema upgrades for the store, on SQLite (embedded) or PostgreSQL.
 
 SQLite runs in WAL mode and every transaction starts with BEGIN IMMEDIATE, so two threads of one
-process never meet a busy error halfway through a transaction: the second waits its turn.
+process never meet a busy error halfway through a transaction: the second waits its turn. Within
+one process the turns are handed out in order by a `WriteGate`, since SQLite's own busy handler
+sleeps and retries, which lets a thread that writes in a tight loop starve the others.
 """
 
 from __future__ import annotations
 
+import threading
 import weakref
+from collections import deque
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -81,6 +85,73 @@ def is_sqlite(engine: Engine) -> bool:
     return engine.dialect.name == "sqlite"
 
 
+class WriteGate:
+    """One writing transaction at a time among the threads of this process, first come first
+    served; a thread may enter again while it holds the gate.
+    """
+
+    def __init__(self) -> None:
+        self._mutex = threading.Lock()
+        self._owner: int | None = None
+        self._depth = 0
+        self._waiting: deque[tuple[int, threading.Lock]] = deque()
+
+    def acquire(self) -> None:
+        me = threading.get_ident()
+        with self._mutex:
+            if self._owner in (None, me):
+                self._owner = me
+                self._depth += 1
+                return
+            turn = threading.Lock()
+            turn.acquire()
+            self._waiting.append((me, turn))
+        try:
+            turn.acquire()  # released by the thread that hands the gate over to this one
+        except BaseException:
+            with self._mutex:
+                handed_over = (me, turn) not in self._waiting
+                if not handed_over:
+                    self._waiting.remove((me, turn))
+            if handed_over:
+                self.release()
+            raise
+
+    def release(self) -> None:
+        with self._mutex:
+            self._depth -= 1
+            if self._depth:
+                return
+            if self._waiting:
+                self._owner, turn = self._waiting.popleft()
+                self._depth = 1
+                turn.release()
+            else:
+                self._owner = None
+
+    def __enter__(self) -> WriteGate:
+        self.acquire()
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.release()
+
+
+_gates: weakref.WeakKeyDictionary[Engine, WriteGate] = weakref.WeakKeyDictionary()
+_gates_lock = threading.Lock()
+
+
+def write_gate(engine: Engine) -> WriteGate | None:
+    """The gate of a SQLite engine (None for PostgreSQL, whose writers do not exclude each other)."""
+    if not is_sqlite(engine):
+        return None
+    with _gates_lock:
+        gate = _gates.get(engine)
+        if gate is None:
+            gate = _gates[engine] = WriteGate()
+        return gate
+
+
 _makers: weakref.WeakKeyDictionary[Engine, sessionmaker[Session]] = weakref.WeakKeyDictionary()
 
 
@@ -95,7 +166,14 @@ def session_factory(engine: Engine) -> sessionmaker[Session]:
 
 @contextmanager
 def session_scope(engine: Engine) -> Iterator[Session]:
-    """One transaction: commit when the block ends, roll back if it raises."""
+    """One transaction: commit when the block ends, roll back if it raises.
+
+    On SQLite the block holds the engine's write gate, so the threads of one process take turns
+    in the order they asked.
+    """
+    gate = write_gate(engine)
+    if gate is not None:
+        gate.acquire()
     session = session_factory(engine)()
     try:
         yield session
@@ -105,6 +183,8 @@ def session_scope(engine: Engine) -> Iterator[Session]:
         raise
     finally:
         session.close()
+        if gate is not None:
+            gate.release()
 
 
 def alembic_config(engine: Engine) -> Any:

@@ -14,7 +14,7 @@ from email.parser import BytesHeaderParser
 from email.policy import compat32
 from typing import Any
 
-from sqlalchemy import Engine, Table, or_, select, update
+from sqlalchemy import Engine, Table, bindparam, or_, select, update
 from sqlalchemy.orm import Session
 
 from judge.clock import now
@@ -65,21 +65,17 @@ def accept(
     # One statement: a mail whose Message-ID or bytes are already stored (by us earlier, or by
     # another process a moment ago) is not inserted and returns nothing.
     inserted = session.execute(
-        upsert(session, _INBOX)
-        .values(
-            message_id=message_id,
-            sha256=digest,
-            raw=raw,
-            size=len(raw),
-            source=source,
-            envelope_from=envelope_from,
-            envelope_to=envelope_to,
-            received_at=now(),
-            state=InboxState.NEW,
-            attempts=0,
-        )
-        .on_conflict_do_nothing()
-        .returning(_INBOX.c.id)
+        _accept_statement(session),
+        {
+            "message_id": message_id,
+            "sha256": digest,
+            "raw": raw,
+            "size": len(raw),
+            "source": source,
+            "envelope_from": envelope_from,
+            "envelope_to": envelope_to,
+            "received_at": now(),
+        },
     ).scalar()
     if inserted is not None:
         return inserted, True
@@ -87,6 +83,39 @@ def accept(
     if existing is None:
         raise RuntimeError("the inbox refused a mail that matches no stored mail")
     return existing, False
+
+
+_ACCEPT: dict[str, Any] = {}
+
+
+def _accept_statement(session: Session) -> Any:
+    """The INSERT ... ON CONFLICT DO NOTHING of `accept`, built once per dialect."""
+    name = session.get_bind().dialect.name
+    statement = _ACCEPT.get(name)
+    if statement is None:
+        columns = (
+            "message_id",
+            "sha256",
+            "raw",
+            "size",
+            "source",
+            "envelope_from",
+            "envelope_to",
+            "received_at",
+        )
+        statement = _ACCEPT[name] = (
+            upsert(session, _INBOX)
+            .values(
+                {
+                    **{column: bindparam(column) for column in columns},
+                    "state": InboxState.NEW,
+                    "attempts": 0,
+                }
+            )
+            .on_conflict_do_nothing()
+            .returning(_INBOX.c.id)
+        )
+    return statement
 
 
 @dataclass(frozen=True)
@@ -97,30 +126,60 @@ class Claim:
     attempts: int
 
 
-def _claim(
-    session: Session, moment: datetime, lease: timedelta, inbox_id: int | None = None
-) -> Claim | None:
-    """Claim the oldest waiting mail (or the one given) in one statement, in the caller's
-    transaction; on PostgreSQL rows another processor holds are skipped, not waited for.
+def _claim_statement(one: bool) -> Any:
+    """UPDATE ... WHERE id = (the oldest waiting row) RETURNING id, attempts: claim in one
+    statement; on PostgreSQL rows another processor holds are skipped, not waited for.
     """
     waiting = (
         select(_INBOX.c.id)
         .where(
             _INBOX.c.state == InboxState.NEW,
-            or_(_INBOX.c.claimed_until.is_(None), _INBOX.c.claimed_until <= moment),
+            or_(_INBOX.c.claimed_until.is_(None), _INBOX.c.claimed_until <= bindparam("moment")),
         )
         .order_by(_INBOX.c.id)
         .limit(1)
         .with_for_update(skip_locked=True)
     )
-    if inbox_id is not None:
-        waiting = waiting.where(_INBOX.c.id == inbox_id)
-    found = session.execute(
+    if one:
+        waiting = waiting.where(_INBOX.c.id == bindparam("inbox_id"))
+    return (
         update(_INBOX)
         .where(_INBOX.c.id == waiting.scalar_subquery())
-        .values(attempts=_INBOX.c.attempts + 1, claimed_until=moment + lease)
+        .values(attempts=_INBOX.c.attempts + 1, claimed_until=bindparam("until"))
         .returning(_INBOX.c.id, _INBOX.c.attempts)
-    ).first()
+    )
+
+
+# Statements of the processor's hot path, built once (building them costs more than running them).
+_CLAIM_OLDEST = _claim_statement(one=False)
+_CLAIM_ONE = _claim_statement(one=True)
+_LOCK = (
+    select(_INBOX.c.id, _INBOX.c.raw, _INBOX.c.envelope_from, _INBOX.c.received_at)
+    .where(_INBOX.c.id == bindparam("inbox_id"), _INBOX.c.state == InboxState.NEW)
+    .with_for_update()
+)
+_FINISH = (
+    update(_INBOX)
+    .where(_INBOX.c.id == bindparam("inbox_id"))
+    .values(
+        state=bindparam("state"),
+        outcome=bindparam("outcome"),
+        processed_at=bindparam("processed_at"),
+        claimed_until=None,
+    )
+)
+_FINISH_WITH_ERROR = _FINISH.values(error=bindparam("error"))
+
+
+def _claim(
+    session: Session, moment: datetime, lease: timedelta, inbox_id: int | None = None
+) -> Claim | None:
+    """Claim the oldest waiting mail (or the one given) in the caller's transaction."""
+    parameters: dict[str, Any] = {"moment": moment, "until": moment + lease}
+    if inbox_id is not None:
+        parameters["inbox_id"] = inbox_id
+    statement = _CLAIM_OLDEST if inbox_id is None else _CLAIM_ONE
+    found = session.execute(statement, parameters).first()
     return None if found is None else Claim(found.id, found.attempts)
 
 
@@ -173,11 +232,7 @@ def lock_for_processing(session: Session, inbox_id: int) -> WaitingMail | None:
     This waits for the lock rather than skipping: the row is ours by its claim, and another
     processor's claim query may hold the row lock for a moment after rechecking the claim.
     """
-    found = session.execute(
-        select(_INBOX.c.id, _INBOX.c.raw, _INBOX.c.envelope_from, _INBOX.c.received_at)
-        .where(_INBOX.c.id == inbox_id, _INBOX.c.state == InboxState.NEW)
-        .with_for_update()
-    ).first()
+    found = session.execute(_LOCK, {"inbox_id": inbox_id}).first()
     if found is None:
         return None
     return WaitingMail(found.id, found.raw, found.envelope_from, found.received_at)
@@ -187,15 +242,16 @@ def finish(
     session: Session, inbox_id: int, state: InboxState, outcome: str, error: str | None = None
 ) -> None:
     """Mark a row handled (done, ignored or held) in the caller's transaction."""
-    values: dict[str, Any] = {
+    parameters = {
+        "inbox_id": inbox_id,
         "state": state,
         "outcome": outcome,
         "processed_at": now(),
-        "claimed_until": None,
     }
-    if error is not None:
-        values["error"] = error
-    session.execute(update(_INBOX).where(_INBOX.c.id == inbox_id).values(**values))
+    if error is None:
+        session.execute(_FINISH, parameters)
+    else:
+        session.execute(_FINISH_WITH_ERROR, {**parameters, "error": error})
 
 
 def held(session: Session) -> list[InboxMessage]:

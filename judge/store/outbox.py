@@ -15,7 +15,7 @@ from email.utils import format_datetime, make_msgid
 from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import Engine, Table, insert, or_, select, update
+from sqlalchemy import Engine, Table, bindparam, insert, or_, select, update
 from sqlalchemy.orm import Session
 
 from judge.clock import now
@@ -246,11 +246,11 @@ def enqueue(
         "next_attempt_at": moment,
     }
     # A Core INSERT: the ORM's unit of work costs more than the rest of a reply together.
-    values["id"] = session.execute(
-        insert(_OUTBOX).values(**values).returning(_OUTBOX.c.id)
-    ).scalar_one()
+    values["id"] = session.execute(_INSERT, values).scalar_one()
     return OutboxMessage(**values)
 
+
+_INSERT = insert(_OUTBOX).returning(_OUTBOX.c.id)
 
 # What the sender needs of a claimed row (the raw mail, where it goes, how often it was tried).
 _CLAIMED = (
@@ -264,26 +264,43 @@ _CLAIMED = (
 )
 
 
+# The sender's statements, built once (building them costs more than running them). The claim
+# is one UPDATE ... WHERE id = (the next due row); on PostgreSQL rows another sender holds are
+# skipped, not waited for.
+_DUE = (
+    select(_OUTBOX.c.id)
+    .where(
+        _OUTBOX.c.state == OutboxState.PENDING,
+        _OUTBOX.c.next_attempt_at <= bindparam("moment"),
+        or_(_OUTBOX.c.claimed_until.is_(None), _OUTBOX.c.claimed_until <= bindparam("moment")),
+    )
+    .order_by(_OUTBOX.c.next_attempt_at, _OUTBOX.c.id)
+    .limit(1)
+    .with_for_update(skip_locked=True)
+)
+_CLAIM = (
+    update(_OUTBOX)
+    .where(_OUTBOX.c.id == _DUE.scalar_subquery())
+    .values(attempts=_OUTBOX.c.attempts + 1, claimed_until=bindparam("until"))
+    .returning(*_CLAIMED)
+)
+_MARK_SENT = (
+    update(_OUTBOX)
+    .where(_OUTBOX.c.id == bindparam("outbox_id"))
+    .values(
+        state=OutboxState.SENT,
+        sent_at=bindparam("sent_at"),
+        sent_via=bindparam("sent_via"),
+        claimed_until=None,
+        last_error=None,
+    )
+)
+
+
 def _claim_due(session: Session, lease: timedelta) -> OutboxMessage | None:
     """Claim the next due mail in one statement, in the caller's transaction."""
     moment = now()
-    due = (
-        select(_OUTBOX.c.id)
-        .where(
-            _OUTBOX.c.state == OutboxState.PENDING,
-            _OUTBOX.c.next_attempt_at <= moment,
-            or_(_OUTBOX.c.claimed_until.is_(None), _OUTBOX.c.claimed_until <= moment),
-        )
-        .order_by(_OUTBOX.c.next_attempt_at, _OUTBOX.c.id)
-        .limit(1)
-        .with_for_update(skip_locked=True)
-    )
-    found = session.execute(
-        update(_OUTBOX)
-        .where(_OUTBOX.c.id == due.scalar_subquery())
-        .values(attempts=_OUTBOX.c.attempts + 1, claimed_until=moment + lease)
-        .returning(*_CLAIMED)
-    ).first()
+    found = session.execute(_CLAIM, {"moment": moment, "until": moment + lease}).first()
     return None if found is None else OutboxMessage(**found._mapping)
 
 
@@ -305,17 +322,7 @@ def mark_sent(
     goes to the relay.
     """
     with session_scope(engine) as session:
-        session.execute(
-            update(_OUTBOX)
-            .where(_OUTBOX.c.id == outbox_id)
-            .values(
-                state=OutboxState.SENT,
-                sent_at=now(),
-                sent_via=via,
-                claimed_until=None,
-                last_error=None,
-            )
-        )
+        session.execute(_MARK_SENT, {"outbox_id": outbox_id, "sent_at": now(), "sent_via": via})
         return None if claim_next is None else _claim_due(session, claim_next)
 
 
@@ -377,26 +384,42 @@ def count_reply(session: Session, address: str, limit: int) -> ReplyDecision:
     """
     key = address.strip().lower()
     day = now().date()
-    counted = session.execute(
-        upsert(session, _REPLY_COUNTS)
-        .values(address=key, day=day, count=1, notice_sent=False)
-        .on_conflict_do_update(
-            index_elements=[_REPLY_COUNTS.c.address, _REPLY_COUNTS.c.day],
-            set_={"count": _REPLY_COUNTS.c.count + 1},
-            where=None if limit <= 0 else _REPLY_COUNTS.c.count < limit,
-        )
-        .returning(_REPLY_COUNTS.c.count)
-    ).first()
+    statement = _count_statement(session, capped=limit > 0)
+    counted = session.execute(statement, {"address": key, "day": day, "limit": limit}).first()
     if counted is not None:
         return ReplyDecision.SEND
-    noticed = session.execute(
-        update(_REPLY_COUNTS)
-        .where(
-            _REPLY_COUNTS.c.address == key,
-            _REPLY_COUNTS.c.day == day,
-            _REPLY_COUNTS.c.notice_sent.is_(False),
-        )
-        .values(notice_sent=True)
-        .returning(_REPLY_COUNTS.c.address)
-    ).first()
+    noticed = session.execute(_NOTICE, {"key_address": key, "key_day": day}).first()
     return ReplyDecision.SILENT if noticed is None else ReplyDecision.NOTICE
+
+
+_COUNT: dict[tuple[str, bool], Any] = {}
+_NOTICE = (
+    update(_REPLY_COUNTS)
+    .where(
+        _REPLY_COUNTS.c.address == bindparam("key_address"),
+        _REPLY_COUNTS.c.day == bindparam("key_day"),
+        _REPLY_COUNTS.c.notice_sent.is_(False),
+    )
+    .values(notice_sent=True)
+    .returning(_REPLY_COUNTS.c.address)
+)
+
+
+def _count_statement(session: Session, *, capped: bool) -> Any:
+    """INSERT (count 1) ON CONFLICT DO UPDATE count + 1 [while under the cap] RETURNING count,
+    built once per dialect: returns a row exactly when the reply may go.
+    """
+    key = (session.get_bind().dialect.name, capped)
+    statement = _COUNT.get(key)
+    if statement is None:
+        statement = _COUNT[key] = (
+            upsert(session, _REPLY_COUNTS)
+            .values(address=bindparam("address"), day=bindparam("day"), count=1, notice_sent=False)
+            .on_conflict_do_update(
+                index_elements=[_REPLY_COUNTS.c.address, _REPLY_COUNTS.c.day],
+                set_={"count": _REPLY_COUNTS.c.count + 1},
+                where=_REPLY_COUNTS.c.count < bindparam("limit") if capped else None,
+            )
+            .returning(_REPLY_COUNTS.c.count)
+        )
+    return statement
