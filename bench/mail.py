@@ -244,7 +244,10 @@ def run(
     """
     sink = Sink()
     relay_port = free_port()
-    controller = Controller(sink, hostname="127.0.0.1", port=relay_port)
+    # A fixed server name: otherwise aiosmtpd looks up the machine's name on every connection.
+    controller = Controller(
+        sink, hostname="127.0.0.1", port=relay_port, server_hostname="sink.bench.test"
+    )
     controller.start()
     directory = Path(tempfile.mkdtemp(prefix="jbench"))
     smtp_port = free_port()
