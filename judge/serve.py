@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import signal
 import threading
+import time
 from collections.abc import Callable, Iterable
 from datetime import timedelta
 from typing import Any
@@ -31,6 +32,10 @@ ROLES = ("inbound", "processor", "scheduler", "sender")
 
 # Wait after an unexpected error in a loop (database gone, disk full) before trying again.
 ERROR_PAUSE_SECONDS = 5.0
+
+# The relay connection is closed once nothing was sent for this long, not at every pause, since
+# opening it again costs more round trips than a mail; relays keep idle clients for minutes.
+RELAY_IDLE_SECONDS = 2.0
 
 
 def parse_roles(values: Iterable[str] | None) -> tuple[str, ...]:
@@ -182,11 +187,14 @@ class Daemon:
         if "sender" in self.roles:
             transport = transport_for(config)
             sender = Sender(self.engine, transport, RetryPolicy.from_config(config))
+            last_sent = [time.monotonic()]
 
             def send() -> bool:
                 if sender.step():
+                    last_sent[0] = time.monotonic()
                     return True
-                transport.close()  # nothing due: hold no relay connection while idle
+                if time.monotonic() - last_sent[0] >= RELAY_IDLE_SECONDS:
+                    transport.close()  # nothing due for a while: hold no relay connection
                 return False
 
             self.loops["sender"] = Loop(
