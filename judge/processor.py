@@ -18,7 +18,7 @@ from sqlalchemy.orm import Session
 
 from judge import desk
 from judge.config import Config
-from judge.desk import Reply
+from judge.desk import Reply, Where
 from judge.mail.loopguard import ReplyDecision, automated_reason
 from judge.mail.mime import ReadMail, read_mail
 from judge.render import render_mail
@@ -156,8 +156,16 @@ def process_row(session: Session, row: WaitingMail, settings: ProcessorSettings)
             Reply("unreadable", "unreadable", {"problem": mail.problem, "subject": mail.subject})
         ]
     else:
-        replies = desk.handle(mail)
-    sent: list[str] = []
+        at_desk = Where(session, settings.identity.address, row.envelope_to, row.id)
+        replies = desk.handle(mail, at_desk)
+    # Mails to others (a game's start, its results) are not replies to the sender, so the
+    # sender's daily cap does not hold them back.
+    sent = [
+        f"{notice.kind} to {notice.to} (outbox {write_notice(session, row, notice, settings)})"
+        for notice in replies
+        if notice.to is not None
+    ]
+    replies = [reply for reply in replies if reply.to is None]
     withheld: list[str] = []
     for index, wanted in enumerate(replies):
         decision = count_reply(session, mail.sender, settings.replies_per_day)
@@ -202,6 +210,25 @@ def write_reply(
         in_reply_to=mail.message_id,
         references=mail.references,
         auto_submitted="auto-replied",
+    )
+    return written.id
+
+
+def write_notice(
+    session: Session, row: WaitingMail, notice: Reply, settings: ProcessorSettings
+) -> int:
+    """Render one mail the desk sends to someone other than the sender and put it in the outbox."""
+    assert notice.to is not None
+    rendered = render_mail(notice.template, **settings.template_context, **notice.context)
+    written = enqueue(
+        session,
+        settings.identity,
+        kind=notice.kind,
+        to=notice.to,
+        subject=rendered.subject,
+        body=rendered.body,
+        inbox_id=row.id,
+        auto_submitted="auto-generated",
     )
     return written.id
 

@@ -160,7 +160,7 @@ def test_daily_cap_sends_one_notice_then_nothing(engine: Engine) -> None:
 def test_failure_holds_the_mail_writes_nothing_and_tells_the_keeper(
     engine: Engine, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    def broken(read: object) -> list[Reply]:
+    def broken(read: object, where: object = None) -> list[Reply]:
         # The first reply renders; the second names a template variable it does not give.
         return [Reply("help", "help"), Reply("unreadable", "unreadable", {"subject": "x"})]
 
@@ -240,7 +240,7 @@ def test_a_database_failure_leaves_the_mail_for_another_try(
 ) -> None:
     from sqlalchemy.exc import OperationalError
 
-    def database_gone(read: object) -> list[Reply]:
+    def database_gone(read: object, where: object = None) -> list[Reply]:
         raise OperationalError("SELECT 1", {}, Exception("server closed the connection"))
 
     monkeypatch.setattr(desk, "handle", database_gone)

@@ -189,7 +189,7 @@ def test_db_upgrade_held_and_retry(
     with session_scope(engine) as session:
         row_id, _ = accept(session, help_mail(), source="test", envelope_from="ann@example.org")
 
-    def broken(read: object) -> list[Reply]:
+    def broken(read: object, where: object = None) -> list[Reply]:
         raise RuntimeError("the desk fell over")
 
     monkeypatch.setattr(desk, "handle", broken)

@@ -1,9 +1,9 @@
 """The game desk: what the judge does with the commands of one readable mail.
 
-For now it knows HELP and echoes order lines back as the judge understood them, without a game
-behind them; that is enough to prove the plumbing from inbox to outbox.
+Game commands (CREATE, SIGNON, JOIN, OBSERVE, LIST, PROCESS and orders for a seat) are applied
+by judge.desk.games; a mail without them is answered with HELP or the echo of its order lines.
 """
 
-from judge.desk.commands import Reply, handle
+from judge.desk.commands import Reply, Where, handle
 
-__all__ = ["Reply", "handle"]
+__all__ = ["Reply", "Where", "handle"]

@@ -1,11 +1,18 @@
-"""A tiny command reader: HELP, END/SIGNOFF, and every other line taken as an order to echo."""
+"""The desk's entry point: game commands go to judge.desk.games, the rest to HELP and the echo.
+
+A mail with no game command, no reply token and no seat behind its sender is answered as before
+the desk knew games: HELP, END/SIGNOFF, and every other line taken as an order to echo.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from judge.mail.mime import ReadMail
+
+if TYPE_CHECKING:
+    from sqlalchemy.orm import Session
 
 # Lines that end the commands of a mail, as on the classic judges.
 _STOP_WORDS = {"END", "SIGNOFF", "SIGN OFF"}
@@ -22,14 +29,43 @@ class Reply:
     kind: str
     template: str
     context: dict[str, Any] = field(default_factory=dict)
+    # None: the reply goes to the mail's sender; otherwise the address of another reader (a
+    # player told of the game's start, an observer sent the results).
+    to: str | None = None
+
+
+@dataclass(frozen=True)
+class Where:
+    """What the desk needs beyond the mail to act on games: the processor's transaction, the
+    judge's own address (reply addresses are made from it), the envelope recipient and the row.
+    """
+
+    session: Session
+    judge_address: str
+    envelope_to: str | None = None
+    inbox_id: int | None = None
 
 
 def _words(line: str) -> str:
     return " ".join(line.strip().upper().split())
 
 
-def handle(mail: ReadMail) -> list[Reply]:
-    """The replies one readable mail calls for, in order (at least one)."""
+def handle(mail: ReadMail, where: Where | None = None) -> list[Reply]:
+    """The replies one readable mail calls for, in order (at least one).
+
+    Without `where` (no store at hand) only HELP and the echo are answered.
+    """
+    if where is not None:
+        from judge.desk import games
+
+        replies = games.handle(mail, where)
+        if replies is not None:
+            return replies
+    return echo_or_help(mail)
+
+
+def echo_or_help(mail: ReadMail) -> list[Reply]:
+    """HELP, END/SIGNOFF and the echo of order lines that belong to no game."""
     lines = mail.text.split("\n") if mail.text else []
     skipped = max(0, len(lines) - MAX_LINES)
     lines = lines[:MAX_LINES]

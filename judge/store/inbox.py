@@ -154,7 +154,13 @@ def _claim_statement(one: bool) -> Any:
 _CLAIM_OLDEST = _claim_statement(one=False)
 _CLAIM_ONE = _claim_statement(one=True)
 _LOCK = (
-    select(_INBOX.c.id, _INBOX.c.raw, _INBOX.c.envelope_from, _INBOX.c.received_at)
+    select(
+        _INBOX.c.id,
+        _INBOX.c.raw,
+        _INBOX.c.envelope_from,
+        _INBOX.c.received_at,
+        _INBOX.c.envelope_to,
+    )
     .where(_INBOX.c.id == bindparam("inbox_id"), _INBOX.c.state == InboxState.NEW)
     .with_for_update()
 )
@@ -224,6 +230,9 @@ class WaitingMail:
     raw: bytes
     envelope_from: str | None
     received_at: datetime
+    # The envelope recipient (RCPT TO, or Delivered-To as the mail server recorded it): a
+    # reply token in it says which seat the mail answers.
+    envelope_to: str | None = None
 
 
 def lock_for_processing(session: Session, inbox_id: int) -> WaitingMail | None:
@@ -235,7 +244,9 @@ def lock_for_processing(session: Session, inbox_id: int) -> WaitingMail | None:
     found = session.execute(_LOCK, {"inbox_id": inbox_id}).first()
     if found is None:
         return None
-    return WaitingMail(found.id, found.raw, found.envelope_from, found.received_at)
+    return WaitingMail(
+        found.id, found.raw, found.envelope_from, found.received_at, found.envelope_to
+    )
 
 
 def finish(

@@ -44,6 +44,57 @@ KNOWN: dict[str, dict[str, Any]] = {
         "received_at": "2026-11-22T21:00:00+00:00",
         "error": "Traceback ...",
     },
+    "game_created": {
+        "game": "alpha",
+        "variant": "Standard",
+        "rules": ["postal-1972"],
+        "powers": ["Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey"],
+    },
+    "signed_on": {
+        "game": "alpha",
+        "power": "France",
+        "reply_address": "judge+abcdefghijklmnop@example.org",
+        "open_powers": ["Italy"],
+        "started": False,
+        "phase": "",
+    },
+    "game_started": {
+        "game": "alpha",
+        "power": "France",
+        "phase": "S1901M",
+        "reply_address": "judge+abcdefghijklmnop@example.org",
+        "units": ["Fleet Brest", "Army Marseilles", "Army Paris"],
+    },
+    "orders_read": {
+        "game": "alpha",
+        "power": "France",
+        "phase": "S1901M",
+        "lines": [
+            {
+                "source": "A PAR-BUR",
+                "error": None,
+                "full": "Army Paris -> Burgundy",
+                "replaced": "A PAR - PIC",
+            },
+            {"source": "A PAR-XYZ", "error": "line 2, column 7: ...", "full": None},
+        ],
+        "errors": 1,
+        "missing": ["Army Marseilles"],
+    },
+    "desk_problems": {"subject": "orders", "problems": ["line 1: there is no game named x"]},
+    "observing": {"game": "alpha", "phase": "S1901M"},
+    "game_list": {
+        "games": [{"name": "alpha", "status": "active", "phase": "S1901M", "variant": "standard"}]
+    },
+    "game_detail": {
+        "game": "alpha",
+        "status": "forming",
+        "phase": "",
+        "variant": "standard",
+        "rules": [],
+        "seats": [{"power": "France", "holder": "open"}],
+        "observers": 1,
+    },
     "results_judge": mail_context(spring_1901(), "judge"),
     "results_postal": mail_context(spring_1901(), "postal"),
 }

@@ -92,7 +92,7 @@ def test_concurrent_processors_and_senders_handle_each_mail_once(engine: Engine)
 def test_failure_is_held_on_this_backend(engine: Engine, monkeypatch: pytest.MonkeyPatch) -> None:
     from judge import desk
 
-    def broken(read: object) -> list[Reply]:
+    def broken(read: object, where: object = None) -> list[Reply]:
         raise RuntimeError("boom")
 
     monkeypatch.setattr(desk, "handle", broken)

@@ -1,0 +1,202 @@
+"""Games by mail through the processor: create, seven sign-ons, orders by token, PROCESS, results.
+
+Every mail goes in as an inbox row and every answer comes out as an outbox row, as in the daemon.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from email import message_from_bytes
+from email.message import EmailMessage
+from pathlib import Path
+
+import pytest
+from sqlalchemy import Engine, select
+
+from judge import clock
+from judge.processor import ProcessorSettings, process_next
+from judge.store import OutboxMessage, make_engine, session_scope, upgrade
+from judge.store.game_queries import current_orders, find_game, history
+from judge.store.games import GameStatus
+from judge.store.inbox import accept
+from judge.store.outbox import Identity
+
+SETTINGS = ProcessorSettings(
+    identity=Identity("judge@example.org", "Test Judge"),
+    keeper="keeper@example.org",
+    replies_per_day=100,
+    max_attempts=3,
+    lease=timedelta(minutes=5),
+)
+POWERS = ("Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey")
+GM = "gm@example.org"
+
+
+@pytest.fixture
+def engine(tmp_path: Path) -> Iterator[Engine]:
+    made = make_engine(f"sqlite:///{tmp_path / 'judge.sqlite3'}")
+    upgrade(made)
+    clock.set_now(datetime(2026, 4, 1, 8, tzinfo=UTC))
+    yield made
+    clock.reset()
+    made.dispose()
+
+
+counter = iter(range(100_000))
+
+
+def send(
+    engine: Engine, body: str, *, sender: str, to: str = "judge@example.org"
+) -> list[OutboxMessage]:
+    """Deliver one mail (envelope recipient `to`), process it, return the outbox rows it caused."""
+    message = EmailMessage()
+    message["From"] = sender
+    message["To"] = to
+    message["Subject"] = "game"
+    message["Message-ID"] = f"<g{next(counter)}@example.org>"
+    message.set_content(body)
+    with session_scope(engine) as session:
+        row_id, _ = accept(
+            session, message.as_bytes(), source="test", envelope_to=to, envelope_from=sender
+        )
+    assert process_next(engine, SETTINGS) == row_id
+    with session_scope(engine) as session:
+        rows = session.scalars(
+            select(OutboxMessage).where(OutboxMessage.inbox_id == row_id).order_by(OutboxMessage.id)
+        )
+        return list(rows)
+
+
+def body_of(row: OutboxMessage) -> str:
+    payload = message_from_bytes(row.raw).get_payload(decode=True)
+    assert isinstance(payload, bytes)
+    return payload.decode()
+
+
+def player(power: str) -> str:
+    return f"{power.lower()}@example.org"
+
+
+def reply_address(row: OutboxMessage) -> str:
+    found = re.search(r"judge\+[a-z2-7]{16}@example\.org", body_of(row))
+    assert found is not None, body_of(row)
+    return found.group(0)
+
+
+@pytest.fixture
+def started(engine: Engine) -> dict[str, str]:
+    """A standard game with seven players; returns each power's reply address."""
+    created = send(engine, "CREATE alpha gmsecret standard", sender=GM)
+    assert [r.kind for r in created] == ["game_created"]
+    assert "SIGNON <power> alpha" in body_of(created[0])
+    addresses: dict[str, str] = {}
+    for power in POWERS:
+        rows = send(engine, f"SIGNON {power} alpha pw-{power}", sender=player(power))
+        own = [r for r in rows if r.kind == "signed_on"]
+        assert len(own) == 1 and own[0].to_addr == player(power)
+        addresses[power] = reply_address(own[0])
+    # The seventh sign-on starts the game and tells every player.
+    started_mails = [r for r in rows if r.kind == "game_started"]
+    assert sorted(r.to_addr for r in started_mails) == sorted(player(p) for p in POWERS)
+    assert "Army Paris" in body_of(next(r for r in started_mails if r.to_addr == player("France")))
+    return addresses
+
+
+def test_seven_sign_ons_start_the_game(engine: Engine, started: dict[str, str]) -> None:
+    with session_scope(engine) as session:
+        game = find_game(session, "alpha")
+        assert game is not None
+        assert game.status == GameStatus.ACTIVE
+        assert game.phase == "S1901M"
+        assert game.position is not None and len(game.position["units"]) == 22
+        assert len(set(started.values())) == 7
+
+
+def test_orders_by_token_a_forgery_and_processing(engine: Engine, started: dict[str, str]) -> None:
+    france = started["France"]
+    rows = send(engine, "A PAR-PIC\nF BRE-MAO\nA MAR-SPA", sender=player("France"), to=france)
+    assert [r.kind for r in rows] == ["orders_read"]
+    text = body_of(rows[0])
+    assert "= Army Paris -> Picardy" in text
+    assert "Still without orders (they hold unless ordered): " not in text
+    assert "Every unit of France has an order." in text
+
+    # A correction replaces the earlier order for the same unit.
+    rows = send(engine, "A PAR-BUR\nA PAR-XYZ", sender=player("France"), to=france)
+    text = body_of(rows[0])
+    assert "(replaces A PAR - PIC)" in text
+    assert "ERROR: line 2, column 7:" in text
+
+    # A forged From: line alone changes nothing and the reply says why.
+    rows = send(engine, "A PAR-GAS", sender=player("France"))
+    assert [r.kind for r in rows] == ["desk_problems"]
+    assert "a From: line alone can be forged" in body_of(rows[0])
+
+    # England orders by the password instead; one unit left without an order.
+    rows = send(
+        engine,
+        "SIGNON England alpha pw-England\nF LON-NTH\nF EDI-NWG",
+        sender="somewhere@example.net",
+    )
+    assert [r.kind for r in rows][-1] == "orders_read"
+    assert "Still without orders (they hold unless ordered): Army Liverpool." in body_of(rows[-1])
+    # A wrong password for a held seat does not take it.
+    rows = send(engine, "SIGNON Germany alpha guess\nA MUN-BUR", sender="thief@example.net")
+    assert "not the right one" in body_of(rows[-1])
+
+    with session_scope(engine) as session:
+        game = find_game(session, "alpha")
+        assert game is not None
+        orders = current_orders(session, game)
+    assert orders == {
+        "FRANCE": {"par": "A PAR - BUR", "bre": "F BRE - MAO", "mar": "A MAR - SPA"},
+        "ENGLAND": {"lon": "F LON - NTH", "edi": "F EDI - NWG"},
+    }
+
+    # PROCESS without the GM password is refused; with it, everyone gets the results.
+    rows = send(engine, "PROCESS", sender=GM)
+    assert "SIGNON M game password" in body_of(rows[0])
+    send(engine, "OBSERVE alpha", sender="watcher@example.org")
+    rows = send(engine, "SIGNON M alpha gmsecret\nPROCESS", sender=GM)
+    results = {r.to_addr: body_of(r) for r in rows if r.kind == "results"}
+    expected = {player(p) for p in POWERS} | {"watcher@example.org", GM}
+    assert set(results) == expected
+    for text in results.values():
+        assert "Movement results for Spring of 1901." in text
+        assert "France: Army Paris -> Burgundy." in text
+        assert "France: Fleet Brest -> Mid-Atlantic Ocean." in text
+        assert "England: Fleet London -> North Sea." in text
+
+    with session_scope(engine) as session:
+        game = find_game(session, "alpha")
+        assert game is not None
+        assert game.phase == "F1901M"
+        assert {"power": "FRANCE", "type": "A", "loc": "bur"} in game.position["units"]
+        assert current_orders(session, game) == {}
+        assert [record.phase for record in history(session, game)] == ["S1901M"]
+
+
+def test_unknown_command_gets_the_nearest_spelling(engine: Engine) -> None:
+    rows = send(engine, "SINGON France alpha pw", sender=player("France"))
+    assert [r.kind for r in rows] == ["desk_problems"]
+    assert "'SINGON' is no command; did you mean SIGNON?" in body_of(rows[0])
+
+
+def test_list_and_observe(engine: Engine, started: dict[str, str]) -> None:
+    rows = send(engine, "LIST", sender="who@example.org")
+    assert "alpha" in body_of(rows[0]) and "active" in body_of(rows[0])
+    rows = send(engine, "LIST alpha", sender="who@example.org")
+    text = body_of(rows[0])
+    assert "France" in text and "@" not in text.replace("judge@example.org", "")
+    rows = send(engine, "OBSERVE alpha", sender="who@example.org")
+    assert [r.kind for r in rows] == ["observing"]
+
+
+def test_join_fills_a_seat_and_a_taken_name_is_refused(engine: Engine) -> None:
+    send(engine, "CREATE beta gmpw standard", sender=GM)
+    rows = send(engine, "JOIN beta mine France", sender="joiner@example.org")
+    assert "You hold France in game beta." in body_of(rows[0])
+    rows = send(engine, "CREATE beta other standard", sender="x@example.org")
+    assert "a game named beta exists already" in body_of(rows[0])
