@@ -210,6 +210,7 @@ def write_reply(
         in_reply_to=mail.message_id,
         references=mail.references,
         auto_submitted="auto-replied",
+        reply_to=reply.reply_to,
     )
     return written.id
 
@@ -229,6 +230,7 @@ def write_notice(
         body=rendered.body,
         inbox_id=row.id,
         auto_submitted="auto-generated",
+        reply_to=notice.reply_to,
     )
     return written.id
 

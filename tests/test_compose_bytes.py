@@ -39,17 +39,20 @@ def test_quick_bytes_equal_the_standard_writer(seed: int, monkeypatch: pytest.Mo
     body = "\n".join(_words(rng, rng.randint(0, 10)) for _ in range(rng.randint(0, 20)))
     refs = [f"<r{n}@example.net>" for n in range(rng.randint(0, 25))]
     in_reply_to = rng.choice([None, "<orig@example.net>"])
+    reply_to = rng.choice([None, "judge+abcdefghijklmnop@example.org"])
     args = dict(
         to=f"player{seed}@example.net",
         subject=subject,
         body=body,
         in_reply_to=in_reply_to,
         references=refs,
+        reply_to=reply_to,
     )
     message_id, quick = compose_bytes(identity, **args)
     monkeypatch.setattr(outbox, "make_msgid", lambda domain=None: message_id)  # the same id
     standard = compose(identity, **args).as_bytes()
     assert quick == standard
+    assert (b"\r\nReply-To: judge+" in quick) == (reply_to is not None)
 
 
 def test_non_ascii_subject_is_encoded_by_the_standard_writer() -> None:

@@ -32,6 +32,9 @@ class Reply:
     # None: the reply goes to the mail's sender; otherwise the address of another reader (a
     # player told of the game's start, an observer sent the results).
     to: str | None = None
+    # A seat's reply address (judge+TOKEN@domain) for the Reply-To header, so that answering
+    # the mail acts for the seat.
+    reply_to: str | None = None
 
 
 @dataclass(frozen=True)

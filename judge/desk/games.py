@@ -11,7 +11,7 @@ line never does, since anyone can type any From: line. The GM proves the GM pass
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from sqlalchemy import select
@@ -80,6 +80,9 @@ class _Mail:
     replies: list[Reply] = field(default_factory=list)
     orders: list[dict[str, Any]] = field(default_factory=list)
     ordered_seats: list[Seat] = field(default_factory=list)
+    # Seat id -> the holder's address of record, when the mail acted for the seat from another
+    # address: the orders reply is copied there, so a holder learns at once of any use of it.
+    copies: dict[int, tuple[str, ...]] = field(default_factory=dict)
 
     @property
     def session(self) -> Session:
@@ -127,6 +130,8 @@ def handle(mail: ReadMail, where: Where) -> list[Reply] | None:
             decision = authenticate(mail.sender, token, None, seat.credentials())
             state.acting = seat if decision.authorised else None
             state.refusal = decision.reason or None
+            if decision.authorised and decision.copy_to:
+                state.copies[seat.id] = decision.copy_to
     elif held:
         # Ask judge.identity why the sender's own address is not enough, in its words.
         state.refusal = authenticate(mail.sender, None, None, held[0].credentials()).reason
@@ -190,7 +195,9 @@ def _answers(state: _Mail) -> list[Reply]:
     """The mail's replies in a fixed order: what was done, the orders read, then the problems."""
     replies = list(state.replies)
     for seat in dict.fromkeys(state.ordered_seats):
-        replies.append(_orders_reply(state, seat))
+        reply = _orders_reply(state, seat)
+        replies.append(reply)
+        replies.extend(replace(reply, to=copy) for copy in state.copies.get(seat.id, ()))
     if state.problems:
         replies.append(
             Reply(
@@ -313,6 +320,8 @@ def _sign_on(state: _Mail, command: cv.SignOn) -> None:
         return
     state.acting = seat
     state.refusal = None
+    if decision.copy_to:
+        state.copies[seat.id] = decision.copy_to
     state.replies.append(_signed_on_reply(state, game, seat, started=False))
 
 
@@ -358,6 +367,7 @@ def _signed_on_reply(state: _Mail, game: Game, seat: Seat, *, started: bool) -> 
             "started": started,
             "phase": game.phase or "",
         },
+        reply_to=_reply_address(state, seat),
     )
 
 
@@ -387,6 +397,7 @@ def _start(state: _Mail, game: Game) -> None:
                     "units": units,
                 },
                 to=seat.person.address_of_record,
+                reply_to=_reply_address(state, seat),
             )
         )
 
@@ -547,7 +558,9 @@ def _orders_reply(state: _Mail, seat: Seat) -> Reply:
             "lines": lines,
             "errors": sum(1 for line in lines if line["error"]),
             "missing": _without_orders(state, seat),
+            "adjustment": (seat.game.phase or "").endswith("A"),
         },
+        reply_to=_reply_address(state, seat),
     )
 
 
@@ -593,20 +606,27 @@ def _process(state: _Mail, command: cv.Process) -> None:
         game=game.name,
         sequence=sequence,
     )
-    readers: list[tuple[str, Viewer]] = []
+    # (address, viewer, reply address): a player's results carry the seat's reply address.
+    readers: list[tuple[str, Viewer, str | None]] = []
     for seat in players_of(session, game):
         assert seat.person is not None
         if seat.person.address_of_record:
-            readers.append((seat.person.address_of_record, Viewer.of_power(seat.power)))
+            readers.append(
+                (
+                    seat.person.address_of_record,
+                    Viewer.of_power(seat.power),
+                    _reply_address(state, seat),
+                )
+            )
     for person in observers_of(session, game):
         if person.address_of_record:
-            readers.append((person.address_of_record, OBSERVER))
+            readers.append((person.address_of_record, OBSERVER, None))
     if game.gm is not None and game.gm.address_of_record:
-        readers.append((game.gm.address_of_record, MASTER))
+        readers.append((game.gm.address_of_record, MASTER, None))
     template = template_name(RESULTS_STYLE)
-    for address, viewer in readers:
+    for address, viewer, reply_to in readers:
         context = mail_context(report, RESULTS_STYLE, viewer)
-        state.replies.append(Reply("results", template, context, to=address))
+        state.replies.append(Reply("results", template, context, to=address, reply_to=reply_to))
 
 
 def _next_case(game_map: Map, results: dict[str, Any]) -> dict[str, Any]:

@@ -49,13 +49,17 @@ def compose(
     in_reply_to: str | None = None,
     references: Iterable[str] = (),
     auto_submitted: str = "auto-replied",
+    reply_to: str | None = None,
 ) -> EmailMessage:
-    """Build one mail with every header the judge's mail carries."""
+    """Build one mail with every header the judge's mail carries; `reply_to` is a seat's reply
+    address (judge+TOKEN@domain), so the player's answer acts for the seat."""
     # A non-ASCII address cannot be written as an encoded word; such mail goes as SMTPUTF8.
     message = EmailMessage(policy=SMTP if to.isascii() else SMTPUTF8)
     local, _, domain = identity.address.rpartition("@")
     message["From"] = Address(identity.name, local, domain) if identity.name else identity.address
     message["To"] = to
+    if reply_to:
+        message["Reply-To"] = reply_to
     message["Subject"] = subject
     message["Date"] = format_datetime(now())
     message["Message-ID"] = make_msgid(domain=identity.domain)
@@ -133,10 +137,12 @@ def _fast_bytes(
     in_reply_to: str | None,
     references: Iterable[str],
     auto_submitted: str,
+    reply_to: str | None = None,
 ) -> tuple[str, bytes] | None:
     """`compose_bytes` written by hand, or None where the stdlib must do it."""
     if not (
         _PLAIN_ADDRESS.fullmatch(to)
+        and (not reply_to or _PLAIN_ADDRESS.fullmatch(reply_to))
         and identity.address.isascii()
         and body.isascii()
         and _ODD_LINE_BREAKS.search(body) is None
@@ -163,6 +169,7 @@ def _fast_bytes(
         (
             _from_header(identity),
             f"To: {to}\r\n",
+            f"Reply-To: {reply_to}\r\n" if reply_to else "",
             folded["Subject"],
             f"Date: {format_datetime(now())}\r\n",
             f"Message-ID: {message_id}\r\n",
@@ -188,12 +195,15 @@ def compose_bytes(
     in_reply_to: str | None = None,
     references: Iterable[str] = (),
     auto_submitted: str = "auto-replied",
+    reply_to: str | None = None,
 ) -> tuple[str, bytes]:
     """The mail `compose` builds, as (Message-ID, bytes), written directly where every header is
     plain ASCII and the body is short-lined ASCII text (the usual reply), which is the same bytes
     the stdlib writes at a fraction of its cost; anything else goes through `compose`.
     """
-    fast = _fast_bytes(identity, to, subject, body, in_reply_to, references, auto_submitted)
+    fast = _fast_bytes(
+        identity, to, subject, body, in_reply_to, references, auto_submitted, reply_to
+    )
     if fast is not None:
         return fast
     message = compose(
@@ -204,6 +214,7 @@ def compose_bytes(
         in_reply_to=in_reply_to,
         references=references,
         auto_submitted=auto_submitted,
+        reply_to=reply_to,
     )
     return str(message["Message-ID"]).strip(), message.as_bytes()
 
@@ -220,6 +231,7 @@ def enqueue(
     in_reply_to: str | None = None,
     references: Iterable[str] = (),
     auto_submitted: str = "auto-replied",
+    reply_to: str | None = None,
 ) -> OutboxMessage:
     """Write one outgoing mail in the caller's transaction; it is sent only if that commits."""
     message_id, raw = compose_bytes(
@@ -230,6 +242,7 @@ def enqueue(
         in_reply_to=in_reply_to,
         references=references,
         auto_submitted=auto_submitted,
+        reply_to=reply_to,
     )
     moment = now()
     values: dict[str, Any] = {

@@ -80,9 +80,11 @@ def player(power: str) -> str:
 
 
 def reply_address(row: OutboxMessage) -> str:
-    found = re.search(r"judge\+[a-z2-7]{16}@example\.org", body_of(row))
-    assert found is not None, body_of(row)
-    return found.group(0)
+    """The seat's reply address: the Reply-To header, also written in the mail's text."""
+    header = message_from_bytes(row.raw)["Reply-To"]
+    assert header is not None and re.fullmatch(r"judge\+[a-z2-7]{16}@example\.org", header)
+    assert header in body_of(row)
+    return str(header)
 
 
 @pytest.fixture
@@ -140,8 +142,11 @@ def test_orders_by_token_a_forgery_and_processing(engine: Engine, started: dict[
         "SIGNON England alpha pw-England\nF LON-NTH\nF EDI-NWG",
         sender="somewhere@example.net",
     )
-    assert [r.kind for r in rows][-1] == "orders_read"
-    assert "Still without orders (they hold unless ordered): Army Liverpool." in body_of(rows[-1])
+    # The orders reply goes to the sender and, as the address is not England's, to England's.
+    read = [r for r in rows if r.kind == "orders_read"]
+    assert sorted(r.to_addr for r in read) == [player("England"), "somewhere@example.net"]
+    assert "Still without orders (they hold unless ordered): Army Liverpool." in body_of(read[0])
+    assert body_of(read[0]) == body_of(read[1])
     # A wrong password for a held seat does not take it.
     rows = send(engine, "SIGNON Germany alpha guess\nA MUN-BUR", sender="thief@example.net")
     assert "not the right one" in body_of(rows[-1])
@@ -161,6 +166,9 @@ def test_orders_by_token_a_forgery_and_processing(engine: Engine, started: dict[
     send(engine, "OBSERVE alpha", sender="watcher@example.org")
     rows = send(engine, "SIGNON M alpha gmsecret\nPROCESS", sender=GM)
     results = {r.to_addr: body_of(r) for r in rows if r.kind == "results"}
+    reply_tos = {r.to_addr: message_from_bytes(r.raw)["Reply-To"] for r in rows}
+    assert reply_tos[player("France")] == france
+    assert reply_tos[GM] is None and reply_tos["watcher@example.org"] is None
     expected = {player(p) for p in POWERS} | {"watcher@example.org", GM}
     assert set(results) == expected
     for text in results.values():
@@ -200,3 +208,34 @@ def test_join_fills_a_seat_and_a_taken_name_is_refused(engine: Engine) -> None:
     assert "You hold France in game beta." in body_of(rows[0])
     rows = send(engine, "CREATE beta other standard", sender="x@example.org")
     assert "a game named beta exists already" in body_of(rows[0])
+
+
+def test_a_year_is_played_through_to_the_builds(engine: Engine, started: dict[str, str]) -> None:
+    france, gm = started["France"], "SIGNON M alpha gmsecret\nPROCESS"
+    send(engine, "A MAR-SPA\nF BRE-MAO", sender=player("France"), to=france)
+    send(engine, gm, sender=GM)
+    send(engine, "F MAO-POR", sender=player("France"), to=france)
+    rows = send(engine, "SIGNON M alpha gmsecret\nPROCESS S1901M", sender=GM)
+    assert "game alpha is in F1901M, not S1901M" in body_of(rows[0])
+    rows = send(engine, gm, sender=GM)
+    assert "France:    5 Supply centers,  3 Units:  Builds   2 units." in body_of(rows[0])
+    rows = send(engine, "Build A PAR\nBuild F BRE", sender=player("France"), to=france)
+    assert "left to the rules" in body_of(rows[0])
+    rows = send(engine, gm, sender=GM)
+    text = body_of(rows[0])
+    assert "France:  Builds a fleet in Brest." in text
+    assert "France:  Builds an army in Paris.  (*void*)" in text
+    with session_scope(engine) as session:
+        game = find_game(session, "alpha")
+        assert game is not None and game.position is not None
+        assert game.phase == "S1902M"
+        assert {"power": "FRANCE", "type": "F", "loc": "bre"} in game.position["units"]
+        assert [r.phase for r in history(session, game)] == ["S1901M", "F1901M", "W1901A"]
+
+
+def test_a_reply_address_no_seat_has_acts_for_nobody(engine: Engine) -> None:
+    rows = send(
+        engine, "A PAR-BUR", sender=player("France"), to="judge+abcdefghijklmnop@example.org"
+    )
+    assert [r.kind for r in rows] == ["desk_problems"]
+    assert "belongs to no seat" in body_of(rows[0])

@@ -80,6 +80,7 @@ KNOWN: dict[str, dict[str, Any]] = {
         ],
         "errors": 1,
         "missing": ["Army Marseilles"],
+        "adjustment": False,
     },
     "desk_problems": {"subject": "orders", "problems": ["line 1: there is no game named x"]},
     "observing": {"game": "alpha", "phase": "S1901M"},
