@@ -215,7 +215,8 @@ def _person(state: _Mail) -> Person:
     """The sender as a person on record, created at first contact."""
     person = find_person_by_address(state.session, state.sender)
     if person is None:
-        person = create_person(state.session, state.sender, state.mail.sender_name or None)
+        name = (state.mail.sender_name or "")[:200] or None  # the column holds 200 characters
+        person = create_person(state.session, state.sender, name)
     return person
 
 

@@ -178,3 +178,67 @@ def test_postfix_hands_mail_to_the_lmtp_listener_and_the_reply_comes_back(
     _check_reply(replies[0], judge_address, player.address)
     assert mail_account.count() == 0  # it went to the judge, not to the Dovecot mailbox
     assert judge.inbox_states() == {"done": 1}
+
+
+def test_orders_to_a_seat_reply_address_act_for_the_seat_over_imap(
+    mail_servers: Any,
+    mail_account: Any,
+    make_account: Callable[[str], Any],
+    database_url: str,
+    tmp_path: Path,
+    judge_process: Callable[..., Any],
+    wait_until: Callable[..., Any],
+) -> None:
+    """A seat's reply token survives Postfix and Dovecot: the Delivered-To of the stored copy
+    carries judge+TOKEN, so a mail to that address acts for the seat without a password."""
+    from judge.map_files import load_map, start_case
+    from judge.store import session_scope
+    from judge.store.game_queries import create_game, create_person, seat_of, sign_on
+    from judge.store.games import GameStatus
+
+    judge_box = mail_account
+    player = make_account("player4")
+    local, _, domain = judge_box.address.partition("@")
+    judge = judge_process(
+        judge_sections(
+            tmp_path,
+            database_url,
+            judge_box.address,
+            mail_servers=mail_servers,
+            imap_password=judge_box.password,
+        )
+    )
+    judge.start()
+    judge.wait_ready()
+    game_map = load_map("standard")
+    with session_scope(judge.engine) as session:
+        game = create_game(
+            session,
+            "e2e",
+            powers=game_map.powers,
+            phase=game_map.start_phase,
+            position=start_case(game_map),
+        )
+        game.status = GameStatus.ACTIVE
+        seat = seat_of(session, game, "FRANCE")
+        assert seat is not None
+        token = sign_on(session, seat, create_person(session, player.address), "secret")
+
+    ident = f"flow-token-{tmp_path.name}@example.test"
+    message = EmailMessage()
+    message["From"] = player.address
+    message["To"] = f"{local}+{token}@{domain}"
+    message["Subject"] = "orders"
+    message["Message-ID"] = f"<{ident}>"
+    message.set_content("A PAR-BUR\n")
+    player.send([f"{local}+{token}@{domain}"], bytes(message))
+    replies = wait_until(
+        lambda: judge.assert_alive() or judge.no_held() and _replies_to(player, ident),
+        timeout=30,
+        what="the judge's answer to the orders in the player's mailbox",
+    )
+    assert len(replies) == 1
+    assert header_values(replies[0], "Reply-To") == [f"{local}+{token}@{domain}"]
+    text = _body(replies[0])
+    assert "= Army Paris -> Burgundy" in text
+    assert "Army Marseilles" in text  # still without an order
