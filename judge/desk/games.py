@@ -24,6 +24,7 @@ from judge.engine.adjudicate import adjudicate
 from judge.engine.geography import Map
 from judge.engine.position import Position, Unit, province_of
 from judge.engine.rules import UnknownRuleSet, rules_from_names
+from judge.games.seats import OrdersState
 from judge.identity import (
     authenticate,
     hash_password,
@@ -543,12 +544,30 @@ def _without_orders(state: _Mail, seat: Seat) -> list[str]:
     ]
 
 
+def _owed_state(state: _Mail, seat: Seat, missing: list[str]) -> OrdersState:
+    """How much of what the seat owes this phase is in: the scheduler's early processing reads
+    `Seat.orders_state` alone. In adjustments a seat owes one order per build or removal due."""
+    game = seat.game
+    ordered = current_orders(state.session, game).get(seat.power, {})
+    if game.phase is not None and game.phase.endswith("A"):
+        _, position = _position(game)
+        units = sum(1 for u in position.units if u.power == seat.power)
+        owed = abs(len(position.centers.get(seat.power, ())) - units)
+        if len(ordered) >= owed:
+            return OrdersState.COMPLETE
+    elif not missing:
+        return OrdersState.COMPLETE
+    return OrdersState.PARTIAL if ordered else OrdersState.NONE
+
+
 def _orders_reply(state: _Mail, seat: Seat) -> Reply:
     lines = [
         {k: v for k, v in entry.items() if k != "seat"}
         for entry in state.orders
         if entry.get("seat") == seat.id
     ]
+    missing = _without_orders(state, seat)
+    seat.orders_state = _owed_state(state, seat, missing)
     return Reply(
         "orders_read",
         "orders_read",
@@ -558,7 +577,7 @@ def _orders_reply(state: _Mail, seat: Seat) -> Reply:
             "phase": seat.game.phase or "",
             "lines": lines,
             "errors": sum(1 for line in lines if line["error"]),
-            "missing": _without_orders(state, seat),
+            "missing": missing,
             "adjustment": (seat.game.phase or "").endswith("A"),
         },
         reply_to=_reply_address(state, seat),
@@ -594,6 +613,9 @@ def _process(state: _Mail, command: cv.Process) -> None:
     sequence = len(history(session, game)) + 1
     record_phase(session, game, game.phase, game.position, texts, results)
     clear_orders(session, game)
+    for seat in game.seats:
+        seat.orders_state = OrdersState.NONE
+        seat.orders_changed_at = None
     game.position = _next_case(game_map, results)
     game.phase = result.next_phase
     game.phase_started_at = now()

@@ -87,6 +87,14 @@ def reply_address(row: OutboxMessage) -> str:
     return str(header)
 
 
+def orders_states(engine: Engine) -> dict[str, str]:
+    """The seats whose orders state is other than none, as the scheduler would read them."""
+    with session_scope(engine) as session:
+        game = find_game(session, "alpha")
+        assert game is not None
+        return {s.power: str(s.orders_state) for s in game.seats if s.orders_state != "none"}
+
+
 @pytest.fixture
 def started(engine: Engine) -> dict[str, str]:
     """A standard game with seven players; returns each power's reply address."""
@@ -159,6 +167,7 @@ def test_orders_by_token_a_forgery_and_processing(engine: Engine, started: dict[
         "FRANCE": {"par": "A PAR - BUR", "bre": "F BRE - MAO", "mar": "A MAR - SPA"},
         "ENGLAND": {"lon": "F LON - NTH", "edi": "F EDI - NWG"},
     }
+    assert orders_states(engine) == {"FRANCE": "complete", "ENGLAND": "partial"}
 
     # PROCESS without the GM password is refused; with it, everyone gets the results.
     rows = send(engine, "PROCESS", sender=GM)
@@ -184,6 +193,7 @@ def test_orders_by_token_a_forgery_and_processing(engine: Engine, started: dict[
         assert {"power": "FRANCE", "type": "A", "loc": "bur"} in game.position["units"]
         assert current_orders(session, game) == {}
         assert [record.phase for record in history(session, game)] == ["S1901M"]
+    assert orders_states(engine) == {}
 
 
 def test_unknown_command_gets_the_nearest_spelling(engine: Engine) -> None:
@@ -219,8 +229,11 @@ def test_a_year_is_played_through_to_the_builds(engine: Engine, started: dict[st
     assert "game alpha is in F1901M, not S1901M" in body_of(rows[0])
     rows = send(engine, gm, sender=GM)
     assert "France:    5 Supply centers,  3 Units:  Builds   2 units." in body_of(rows[0])
+    rows = send(engine, "Build A PAR", sender=player("France"), to=france)
+    assert orders_states(engine) == {"FRANCE": "partial"}  # two builds are due
     rows = send(engine, "Build A PAR\nBuild F BRE", sender=player("France"), to=france)
     assert "left to the rules" in body_of(rows[0])
+    assert orders_states(engine) == {"FRANCE": "complete"}
     rows = send(engine, gm, sender=GM)
     text = body_of(rows[0])
     assert "France:  Builds a fleet in Brest." in text
