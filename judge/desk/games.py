@@ -26,6 +26,7 @@ from judge.engine.position import Position, Unit, province_of
 from judge.engine.rules import UnknownRuleSet, rules_from_names
 from judge.games.seats import OrdersState
 from judge.identity import (
+    SeatCredentials,
     authenticate,
     hash_password,
     reply_to_address,
@@ -128,17 +129,22 @@ def handle(mail: ReadMail, where: Where) -> list[Reply] | None:
                 "may have passed to another player); sign on with the password instead"
             )
         else:
-            decision = authenticate(mail.sender, token, None, seat.credentials())
+            decision = authenticate(mail.sender, token, None, _credentials(seat))
             state.acting = seat if decision.authorised else None
             state.refusal = decision.reason or None
             if decision.authorised and decision.copy_to:
                 state.copies[seat.id] = decision.copy_to
     elif held:
         # Ask judge.identity why the sender's own address is not enough, in its words.
-        state.refusal = authenticate(mail.sender, None, None, held[0].credentials()).reason
+        state.refusal = authenticate(mail.sender, None, None, _credentials(held[0])).reason
     for value in values:
         _apply(state, value)
     return _answers(state)
+
+
+def _credentials(seat: Seat) -> SeatCredentials:
+    """The seat's credentials with the power spelled for people, as authenticate's reasons quote it."""
+    return replace(seat.credentials(), power=seat.power.title())
 
 
 def _province_words(game_map: Map) -> list[str]:
@@ -316,7 +322,7 @@ def _sign_on(state: _Mail, command: cv.SignOn) -> None:
     if seat.person_id is None:
         _take_seat(state, game, seat, command.password)
         return
-    decision = authenticate(state.sender, None, command.password, seat.credentials())
+    decision = authenticate(state.sender, None, command.password, _credentials(seat))
     if not decision.authorised:
         state.problems.append(f"{where}: {decision.reason}")
         return
