@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 
 # Lines that end the commands of a mail, as on the classic judges.
 _STOP_WORDS = {"END", "SIGNOFF", "SIGN OFF"}
-_HELP_WORDS = {"HELP", "HELP.", "?"}
+HELP_WORDS = {"HELP", "HELP.", "?"}
 MAP_NAME = "standard"
 # At most this many lines of a mail are read, so one huge mail cannot make a huge reply.
 MAX_LINES = 300
@@ -49,7 +49,8 @@ class Where:
     inbox_id: int | None = None
 
 
-def _words(line: str) -> str:
+def plain_words(line: str) -> str:
+    """A line in upper case with its spaces evened out, as command words are compared."""
     return " ".join(line.strip().upper().split())
 
 
@@ -72,13 +73,13 @@ def echo_or_help(mail: ReadMail) -> list[Reply]:
     lines = mail.text.split("\n") if mail.text else []
     skipped = max(0, len(lines) - MAX_LINES)
     lines = lines[:MAX_LINES]
-    wants_help = _words(mail.subject) in _HELP_WORDS
+    wants_help = plain_words(mail.subject) in HELP_WORDS
     order_lines: list[str] = []
     for line in lines:
-        word = _words(line)
+        word = plain_words(line)
         if word in _STOP_WORDS:
             break
-        if word in _HELP_WORDS:
+        if word in HELP_WORDS:
             wants_help = True
             order_lines.append("")  # keep line numbers matching the mail's text
         else:

@@ -19,7 +19,7 @@ from sqlalchemy.orm import Session
 
 from judge.adjudicate_json import CaseError, parse_power_orders, read_case, result_json
 from judge.clock import now
-from judge.desk.commands import MAX_LINES, Reply, Where
+from judge.desk.commands import HELP_WORDS, MAX_LINES, Reply, Where, plain_words
 from judge.engine.adjudicate import adjudicate
 from judge.engine.geography import Map
 from judge.engine.position import Position, Unit, province_of
@@ -137,6 +137,8 @@ def handle(mail: ReadMail, where: Where) -> list[Reply] | None:
     elif held:
         # Ask judge.identity why the sender's own address is not enough, in its words.
         state.refusal = authenticate(mail.sender, None, None, _credentials(held[0])).reason
+    if plain_words(mail.subject) in HELP_WORDS and not any(isinstance(v, cv.Help) for v in values):
+        state.replies.append(Reply("help", "help"))  # a Subject: of HELP asks for it too
     for value in values:
         _apply(state, value)
     return _answers(state)

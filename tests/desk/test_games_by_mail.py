@@ -48,13 +48,18 @@ counter = iter(range(100_000))
 
 
 def send(
-    engine: Engine, body: str, *, sender: str, to: str = "judge@example.org"
+    engine: Engine,
+    body: str,
+    *,
+    sender: str,
+    to: str = "judge@example.org",
+    subject: str = "game",
 ) -> list[OutboxMessage]:
     """Deliver one mail (envelope recipient `to`), process it, return the outbox rows it caused."""
     message = EmailMessage()
     message["From"] = sender
     message["To"] = to
-    message["Subject"] = "game"
+    message["Subject"] = subject
     message["Message-ID"] = f"<g{next(counter)}@example.org>"
     message.set_content(body)
     with session_scope(engine) as session:
@@ -200,6 +205,12 @@ def test_unknown_command_gets_the_nearest_spelling(engine: Engine) -> None:
     rows = send(engine, "SINGON France alpha pw", sender=player("France"))
     assert [r.kind for r in rows] == ["desk_problems"]
     assert "'SINGON' is no command; did you mean SIGNON?" in body_of(rows[0])
+
+
+def test_a_help_subject_is_answered_beside_the_commands(engine: Engine) -> None:
+    rows = send(engine, "LIST", sender="who@example.org", subject="help")
+    assert [r.kind for r in rows] == ["help", "game_list"]
+    assert "CREATE game password variant" in body_of(rows[0])
 
 
 def test_list_and_observe(engine: Engine, started: dict[str, str]) -> None:
