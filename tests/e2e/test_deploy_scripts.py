@@ -55,7 +55,7 @@ def test_mailservers_command_line_starts_and_stops_a_second_pair(
         [sys.executable, str(script), "start", "--user", "op:secret", "--domain", "ops.test"],
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=180,
         check=True,
     )
     values = dict(line.split("=", 1) for line in started.stdout.split())
@@ -71,7 +71,7 @@ def test_mailservers_command_line_starts_and_stops_a_second_pair(
     finally:
         subprocess.run(
             [sys.executable, str(script), "stop", str(directory), "--remove"],
-            timeout=60,
+            timeout=180,
             check=True,
         )
     assert not directory.exists()

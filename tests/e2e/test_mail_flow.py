@@ -80,7 +80,7 @@ def test_mail_in_by_imap_and_reply_out_by_postfix(
     try:
         replies = wait_until(
             lambda: judge.assert_alive() or judge.no_held() and _replies_to(player, ident),
-            timeout=30,
+            timeout=120,
             what="the judge's reply in the player's mailbox",
         )
     except AssertionError as error:
@@ -132,7 +132,7 @@ def test_mail_in_by_the_smtp_listener_and_reply_out_by_postfix(
 
     replies = wait_until(
         lambda: judge.assert_alive() or judge.no_held() and _replies_to(player, ident),
-        timeout=30,
+        timeout=120,
         what="the judge's reply in the player's mailbox",
     )
     assert len(replies) == 1
@@ -169,7 +169,7 @@ def test_postfix_hands_mail_to_the_lmtp_listener_and_the_reply_comes_back(
         player.send([f"{local}+t9@{domain}"], _orders_mail(player.address, judge_address, ident))
         replies = wait_until(
             lambda: judge.assert_alive() or judge.no_held() and _replies_to(player, ident),
-            timeout=30,
+            timeout=120,
             what="the judge's reply in the player's mailbox",
         )
     finally:
@@ -234,7 +234,7 @@ def test_orders_to_a_seat_reply_address_act_for_the_seat_over_imap(
     player.send([f"{local}+{token}@{domain}"], bytes(message))
     replies = wait_until(
         lambda: judge.assert_alive() or judge.no_held() and _replies_to(player, ident),
-        timeout=30,
+        timeout=120,
         what="the judge's answer to the orders in the player's mailbox",
     )
     assert len(replies) == 1

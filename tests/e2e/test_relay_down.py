@@ -79,7 +79,7 @@ def test_replies_queued_while_the_relay_is_down_all_go_out_once_when_it_is_back(
 
         # Down for a while: every reply written and tried at least twice without success.
         wait_until(
-            all_failed_twice, timeout=60, what="every reply tried twice against the dead relay"
+            all_failed_twice, timeout=180, what="every reply tried twice against the dead relay"
         )
         assert player.count() == 0
     finally:
@@ -87,14 +87,14 @@ def test_replies_queued_while_the_relay_is_down_all_go_out_once_when_it_is_back(
 
     wait_until(
         lambda: judge.assert_alive() or judge.outbox_states() == {"sent": MAILS},
-        timeout=60,
+        timeout=180,
         what="the queue drained once the relay was back",
     )
     with session_scope(judge.engine) as session:
         sent_ids = {m.strip("<>") for m in session.scalars(select(OutboxMessage.message_id))}
     seen = wait_until(
         lambda: (c := Counter(message_ids(player.messages()))) and set(c) == sent_ids and c,
-        timeout=30,
+        timeout=120,
         what="every reply in the player's mailbox",
     )
     assert all(count == 1 for count in seen.values()), seen
