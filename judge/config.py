@@ -104,7 +104,7 @@ class ProcessorSection:
 
 @dataclass
 class SchedulerSection:
-    """The scheduler (for now: housekeeping of old reply counts)."""
+    """The scheduler: deadlines, reminders and late notices of the games, and housekeeping."""
 
     poll_seconds: float = 60.0
     keep_reply_counts_days: int = 7

@@ -22,9 +22,11 @@ from judge.clock import now
 from judge.config import Config
 from judge.mail.outbound import RetryPolicy, Sender, transport_for
 from judge.processor import Processor, ProcessorSettings
+from judge.scheduler import run_due
 from judge.store.db import is_sqlite, make_engine, session_scope, upgrade
 from judge.store.inbox import release_claims
 from judge.store.models import OutboxMessage, OutboxState, ReplyCount
+from judge.store.outbox import Identity
 
 log = logging.getLogger("judge.serve")
 
@@ -104,11 +106,19 @@ class Loop(threading.Thread):
 
 
 def housekeeping(engine: Engine, config: Config) -> bool:
-    """The scheduler's work while there are no games: forget old daily reply counts."""
+    """The scheduler's chores beside the games: forget old daily reply counts."""
     cutoff = now().date() - timedelta(days=config.scheduler.keep_reply_counts_days)
     with session_scope(engine) as session:
         session.execute(delete(ReplyCount).where(ReplyCount.day < cutoff))
     return False
+
+
+def schedule(engine: Engine, config: Config) -> bool:
+    """One round of the scheduler: the chores, then every running game's deadline business
+    (judge.scheduler). True when a game was acted on, so the loop looks again at once."""
+    housekeeping(engine, config)
+    identity = Identity(config.judge.address, config.judge.name)
+    return bool(run_due(engine, identity))
 
 
 def describe(config: Config, roles: tuple[str, ...]) -> list[str]:
@@ -206,9 +216,16 @@ class Daemon:
             )
             self._transport = transport
         if "scheduler" in self.roles:
+
+            def schedule_and_wake() -> bool:
+                acted = schedule(self.engine, config)
+                if acted and "sender" in self.loops:
+                    self.loops["sender"].wake()
+                return acted
+
             self.loops["scheduler"] = Loop(
                 "scheduler",
-                lambda: housekeeping(self.engine, config),
+                schedule_and_wake,
                 config.scheduler.poll_seconds,
                 self.stopping,
             )

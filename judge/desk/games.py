@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field, replace
+from datetime import date
 from typing import Any
 
 from sqlalchemy import select
@@ -24,7 +25,8 @@ from judge.engine.adjudicate import adjudicate
 from judge.engine.geography import Map
 from judge.engine.position import Position, Unit, province_of
 from judge.engine.rules import UnknownRuleSet, rules_from_names
-from judge.games.seats import OrdersState
+from judge.games.seats import OrdersState, SeatStatus
+from judge.games.timing import Absence, GameTiming, next_deadline, timing_from_settings
 from judge.identity import (
     SeatCredentials,
     authenticate,
@@ -40,6 +42,7 @@ from judge.language.orders import parse_line
 from judge.mail.mime import ReadMail
 from judge.map_files import available_maps, load_map, start_case
 from judge.reports import MASTER, OBSERVER, PhaseReport, Viewer, mail_context, template_name
+from judge.reports.judge_style import deadline_text
 from judge.store.game_queries import (
     add_observer,
     clear_orders,
@@ -67,6 +70,9 @@ GM_PASSWORD = "gm_password_hash"
 READING_MAP = "standard"
 # The style of results mails until games carry a setting for it.
 RESULTS_STYLE = "judge"
+# Where a game's timing is kept in Game.settings (judge.games.timing's settings format); a game
+# without it runs on the default GameTiming.
+TIMING = "timing"
 
 
 @dataclass
@@ -85,6 +91,9 @@ class _Mail:
     # Seat id -> the holder's address of record, when the mail acted for the seat from another
     # address: the orders reply is copied there, so a holder learns at once of any use of it.
     copies: dict[int, tuple[str, ...]] = field(default_factory=dict)
+    # Games whose row this mail holds locked (and read fresh), so orders never land in a phase
+    # the scheduler is processing at the same moment.
+    locked: set[int] = field(default_factory=set)
 
     @property
     def session(self) -> Session:
@@ -251,8 +260,45 @@ def _power_named(game_map: Map, written: str) -> str | None:
 
 
 def _reply_address(state: _Mail, seat: Seat) -> str:
+    return seat_reply_address(state.where.judge_address, seat)
+
+
+def seat_reply_address(judge_address: str, seat: Seat) -> str:
+    """The seat's reply address (judge+TOKEN@domain): mail to it acts for the seat."""
     assert seat.reply_token is not None
-    return reply_to_address(state.where.judge_address, seat.reply_token)
+    return reply_to_address(judge_address, seat.reply_token)
+
+
+# --- deadlines ------------------------------------------------------------------------------------
+def game_timing(game: Game) -> GameTiming:
+    """The game's timing from its settings; the defaults when it has none."""
+    return timing_from_settings(dict(game.settings.get(TIMING) or {}))
+
+
+def phase_kind(phase: str) -> str:
+    """The kind of a phase name (S1901M -> "M"), as judge.games.timing keys its timings."""
+    return phase[-1]
+
+
+def start_phase_clock(game: Game) -> None:
+    """A phase starts now: store when, its deadline, and that the scheduler has seen nothing of
+    it yet. Called once per phase, so an absence granted during a phase moves the next deadline,
+    not this one (judge.games.timing.next_deadline)."""
+    started = now()
+    game.phase_started_at = started
+    game.checked_at = started
+    if game.status != GameStatus.ACTIVE or game.phase is None:
+        game.deadline = None
+        return
+    playing = [s.power for s in game.seats if s.status == SeatStatus.PLAYING]
+    absences = [
+        Absence(s.power, date.fromisoformat(a["first"]), date.fromisoformat(a["last"]))
+        for s in game.seats
+        for a in s.absences or ()
+    ]
+    game.deadline = next_deadline(
+        phase_kind(game.phase), started, game_timing(game), absences, playing=playing
+    )
 
 
 # --- CREATE, SIGNON, JOIN, OBSERVE, LIST -----------------------------------------------------------
@@ -387,8 +433,9 @@ def _start(state: _Mail, game: Game) -> None:
     game.position = start_case(game_map)
     game.phase = game_map.start_phase
     game.status = GameStatus.ACTIVE
-    game.phase_started_at = now()
+    start_phase_clock(game)
     state.session.flush()
+    assert game.deadline is not None
     _, position, _, _ = read_case(game.position, rules=game.rules)
     for seat in players_of(state.session, game):
         assert seat.person is not None and seat.person.address_of_record is not None
@@ -405,6 +452,7 @@ def _start(state: _Mail, game: Game) -> None:
                     "phase": game.phase,
                     "reply_address": _reply_address(state, seat),
                     "units": units,
+                    "deadline": deadline_text(game.deadline),
                 },
                 to=seat.person.address_of_record,
                 reply_to=_reply_address(state, seat),
@@ -484,6 +532,14 @@ def _order_line(state: _Mail, line: cv.OrderLine) -> None:
             state.problems.append(f"line {line.line_no}: orders not taken: {reason}")
         return
     game = seat.game
+    if game.id not in state.locked:
+        state.session.execute(
+            select(Game)
+            .where(Game.id == game.id)
+            .with_for_update()
+            .execution_options(populate_existing=True)
+        )
+        state.locked.add(game.id)
     if game.status != GameStatus.ACTIVE or game.phase is None or game.position is None:
         state.problems.append(f"line {line.line_no}: game {game.name} is not running yet")
         return
@@ -538,13 +594,17 @@ def _unit_problem(
 
 
 def _without_orders(state: _Mail, seat: Seat) -> list[str]:
+    return units_without_orders(state.session, seat)
+
+
+def units_without_orders(session: Session, seat: Seat) -> list[str]:
     """The units of the seat that have no order yet (they hold if the phase is processed so)."""
     game = seat.game
     assert game.phase is not None
     if game.phase.endswith("A"):
         return []
     game_map, position = _position(game)
-    ordered = current_orders(state.session, game).get(seat.power, {})
+    ordered = current_orders(session, game).get(seat.power, {})
     return [
         _unit_name(game_map, u.kind, u.loc)
         for u in _orderable(position, game.phase)
@@ -609,7 +669,16 @@ def _process(state: _Mail, command: cv.Process) -> None:
     if command.phase is not None and command.phase.upper() != game.phase:
         state.problems.append(f"{where}: game {game.name} is in {game.phase}, not {command.phase}")
         return
-    session = state.session
+    state.replies.extend(process_phase(state.session, game, state.where.judge_address))
+
+
+def process_phase(session: Session, game: Game, judge_address: str) -> list[Reply]:
+    """Adjudicate the game's phase with the stored orders (units without orders hold), keep the
+    history, move to the next phase with its deadline, and return the results mails for every
+    player, observer and the GM. PROCESS and the scheduler both come here, so a phase run by
+    the GM and one run by its deadline are the same. The caller holds the game's row locked.
+    """
+    assert game.phase is not None and game.position is not None
     try:
         game_map, position, _, rules = read_case(game.position, rules=game.rules)
     except CaseError as exc:  # a stored position the engine refuses is the keeper's business
@@ -626,9 +695,9 @@ def _process(state: _Mail, command: cv.Process) -> None:
         seat.orders_changed_at = None
     game.position = _next_case(game_map, results)
     game.phase = result.next_phase
-    game.phase_started_at = now()
     if result.victory:
         game.status = GameStatus.FINISHED
+    start_phase_clock(game)
     report = PhaseReport(
         game_map=game_map,
         before=position,
@@ -636,6 +705,7 @@ def _process(state: _Mail, command: cv.Process) -> None:
         result=result,
         game=game.name,
         sequence=sequence,
+        next_deadline=game.deadline,
     )
     # (address, viewer, reply address): a player's results carry the seat's reply address.
     readers: list[tuple[str, Viewer, str | None]] = []
@@ -646,7 +716,7 @@ def _process(state: _Mail, command: cv.Process) -> None:
                 (
                     seat.person.address_of_record,
                     Viewer.of_power(seat.power),
-                    _reply_address(state, seat),
+                    seat_reply_address(judge_address, seat),
                 )
             )
     for person in observers_of(session, game):
@@ -655,9 +725,11 @@ def _process(state: _Mail, command: cv.Process) -> None:
     if game.gm is not None and game.gm.address_of_record:
         readers.append((game.gm.address_of_record, MASTER, None))
     template = template_name(RESULTS_STYLE)
+    replies: list[Reply] = []
     for address, viewer, reply_to in readers:
         context = mail_context(report, RESULTS_STYLE, viewer)
-        state.replies.append(Reply("results", template, context, to=address, reply_to=reply_to))
+        replies.append(Reply("results", template, context, to=address, reply_to=reply_to))
+    return replies
 
 
 def _next_case(game_map: Map, results: dict[str, Any]) -> dict[str, Any]:

@@ -64,6 +64,7 @@ KNOWN: dict[str, dict[str, Any]] = {
         "phase": "S1901M",
         "reply_address": "judge+abcdefghijklmnop@example.org",
         "units": ["Fleet Brest", "Army Marseilles", "Army Paris"],
+        "deadline": "Sat Apr 04 2026 23:30:00 +0000",
     },
     "orders_read": {
         "game": "alpha",

@@ -1,0 +1,154 @@
+"""Deadlines drive the phases: the scheduler's reminders, late notices and processing, on SQLite
+with the judge's clock moved by the test (the game starts Wednesday 2026-04-01 08:00 UTC, so
+with the default timing its first deadline is Saturday 2026-04-04 23:30 UTC)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from sqlalchemy import Engine, func, select
+from test_games_by_mail import GM, POWERS, body_of, player, send
+
+from judge import clock
+from judge.config import Config
+from judge.scheduler import run_due
+from judge.serve import schedule
+from judge.store import OutboxMessage, session_scope
+from judge.store.game_queries import find_game, history
+from judge.store.outbox import Identity
+
+IDENTITY = Identity("judge@example.org", "Test Judge")
+DEADLINE = datetime(2026, 4, 4, 23, 30, tzinfo=UTC)
+GRACE_ENDS = DEADLINE + timedelta(days=7)
+
+# Every unit of the opening position holds: complete orders for each power.
+HOLDS = {
+    "Austria": "A VIE H\nA BUD H\nF TRI H",
+    "England": "F LON H\nF EDI H\nA LVP H",
+    "France": "F BRE H\nA PAR H\nA MAR H",
+    "Germany": "F KIE H\nA BER H\nA MUN H",
+    "Italy": "F NAP H\nA ROM H\nA VEN H",
+    "Russia": "A WAR H\nA MOS H\nF SEV H\nF STP/SC H",
+    "Turkey": "F ANK H\nA CON H\nA SMY H",
+}
+
+
+def last_outbox_id(engine: Engine) -> int:
+    with session_scope(engine) as session:
+        return session.scalar(select(func.max(OutboxMessage.id))) or 0
+
+
+def scheduled(engine: Engine, at: datetime) -> list[OutboxMessage]:
+    """Run the scheduler at `at` and return the mails it wrote."""
+    clock.set_now(at)
+    before = last_outbox_id(engine)
+    run_due(engine, IDENTITY)
+    with session_scope(engine) as session:
+        rows = session.scalars(
+            select(OutboxMessage).where(OutboxMessage.id > before).order_by(OutboxMessage.id)
+        )
+        return list(rows)
+
+
+def game_state(engine: Engine) -> tuple[str | None, datetime | None, int]:
+    """The game's phase, its deadline, and how many phases it has played."""
+    with session_scope(engine) as session:
+        game = find_game(session, "alpha")
+        assert game is not None
+        return game.phase, game.deadline, len(history(session, game))
+
+
+def test_a_started_game_has_a_deadline_and_the_players_are_told(
+    engine: Engine, started: dict[str, str]
+) -> None:
+    assert game_state(engine) == ("S1901M", DEADLINE, 0)
+    with session_scope(engine) as session:
+        game = find_game(session, "alpha")
+        assert game is not None
+        assert game.phase_started_at == datetime(2026, 4, 1, 8, tzinfo=UTC)
+        mails = session.scalars(select(OutboxMessage).where(OutboxMessage.kind == "game_started"))
+        bodies = [body_of(row) for row in mails]
+    assert len(bodies) == 7
+    assert all("orders are due by Sat Apr 04 2026 23:30:00 +0000" in text for text in bodies)
+
+
+def test_reminders_late_notices_and_processing_when_grace_ends(
+    engine: Engine, started: dict[str, str]
+) -> None:
+    send(engine, HOLDS["France"], sender=player("France"), to=started["France"])
+    send(engine, "F LON H\nF EDI H", sender=player("England"), to=started["England"])
+
+    # Nothing is due before the reminder, 24 hours before the deadline.
+    assert scheduled(engine, DEADLINE - timedelta(hours=25)) == []
+    rows = scheduled(engine, DEADLINE - timedelta(hours=23))
+    assert {r.kind for r in rows} == {"reminder"}
+    assert sorted(r.to_addr for r in rows) == sorted(player(p) for p in POWERS if p != "France")
+    england = next(body_of(r) for r in rows if r.to_addr == player("England"))
+    assert "Still without orders: Army Liverpool." in england
+    assert "Sat Apr 04 2026 23:30:00 +0000" in england
+    # The same moment again sends nothing twice.
+    assert scheduled(engine, DEADLINE - timedelta(hours=23)) == []
+
+    # At the deadline the late seats hear it; the phase waits through grace for their orders.
+    rows = scheduled(engine, DEADLINE)
+    assert {r.kind for r in rows} == {"late"}
+    assert len(rows) == 6 and player("France") not in {r.to_addr for r in rows}
+    assert "Sat Apr 11 2026 23:30:00 +0000" in body_of(rows[0])
+    assert scheduled(engine, DEADLINE) == []
+    assert game_state(engine) == ("S1901M", DEADLINE, 0)
+
+    # When grace ends the phase is processed (units without orders hold) and results mailed.
+    rows = scheduled(engine, GRACE_ENDS)
+    assert {r.kind for r in rows} == {"results"}
+    assert {r.to_addr for r in rows} == {player(p) for p in POWERS} | {GM}
+    next_deadline = datetime(2026, 4, 14, 23, 30, tzinfo=UTC)
+    assert game_state(engine) == ("F1901M", next_deadline, 1)
+    for row in rows:
+        assert "The deadline for orders will be Tue Apr 14 2026 23:30:00 +0000." in body_of(row)
+    assert scheduled(engine, GRACE_ENDS) == []
+
+
+def test_every_order_in_runs_the_phase_early_after_the_delay(
+    engine: Engine, started: dict[str, str]
+) -> None:
+    clock.set_now(datetime(2026, 4, 2, 9, tzinfo=UTC))
+    for power in POWERS[:-1]:
+        send(engine, HOLDS[power], sender=player(power), to=started[power])
+    # Six of seven complete: not early, and no reminder is due yet.
+    assert scheduled(engine, datetime(2026, 4, 2, 12, tzinfo=UTC)) == []
+    send(engine, HOLDS["Turkey"], sender=player("Turkey"), to=started["Turkey"])
+    # The last orders arrived at 12:00; the phase waits the 30 minutes' delay for corrections.
+    assert scheduled(engine, datetime(2026, 4, 2, 12, 29, tzinfo=UTC)) == []
+    rows = scheduled(engine, datetime(2026, 4, 2, 12, 30, tzinfo=UTC))
+    assert {r.kind for r in rows} == {"results"} and len(rows) == 8
+    phase, deadline, played = game_state(engine)
+    assert (phase, played) == ("F1901M", 1)
+    # The next phase's deadline counts from the moment it started, not from the old deadline.
+    assert deadline == datetime(2026, 4, 5, 23, 30, tzinfo=UTC)
+    assert scheduled(engine, datetime(2026, 4, 2, 12, 30, tzinfo=UTC)) == []
+
+
+def test_orders_completed_just_before_the_deadline_are_processed_at_it(
+    engine: Engine, started: dict[str, str]
+) -> None:
+    for power in POWERS:
+        clock.set_now(DEADLINE - timedelta(minutes=10))
+        send(engine, HOLDS[power], sender=player(power), to=started[power])
+    # Within the delay, but the deadline itself comes first: processed at it, on time.
+    assert scheduled(engine, DEADLINE - timedelta(minutes=1)) == []
+    rows = scheduled(engine, DEADLINE)
+    assert {r.kind for r in rows} == {"results"}
+    assert game_state(engine)[2] == 1
+
+
+def test_the_scheduler_role_processes_due_games_and_says_when_it_acted(
+    engine: Engine, started: dict[str, str]
+) -> None:
+    config = Config()
+    config.judge.address = IDENTITY.address
+    clock.set_now(DEADLINE - timedelta(days=2))
+    assert schedule(engine, config) is False  # nothing due: the loop may sleep
+    clock.set_now(GRACE_ENDS)
+    assert schedule(engine, config) is True  # processed: the loop looks again at once
+    assert game_state(engine)[:1] == ("F1901M",)
+    assert schedule(engine, config) is False
