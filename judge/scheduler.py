@@ -21,6 +21,7 @@ from judge.adjudicate_json import read_case
 from judge.clock import now
 from judge.desk import Reply
 from judge.desk.games import (
+    deadline_words,
     game_timing,
     phase_kind,
     process_phase,
@@ -33,7 +34,6 @@ from judge.engine.position import Position
 from judge.games.seats import OrdersState, SeatOrders, SeatStatus, owes_orders
 from judge.games.timing import LateNotice, ProcessPhase, Reminder, due_actions
 from judge.render import render_mail
-from judge.reports.judge_style import deadline_text
 from judge.store.db import session_scope
 from judge.store.games import Game, GameStatus, Seat
 from judge.store.outbox import Identity, enqueue
@@ -176,7 +176,7 @@ def _reminders(session: Session, game: Game, action: Reminder, identity: Identit
             "game": game.name,
             "power": seat.power.title(),
             "phase": game.phase,
-            "deadline": deadline_text(action.deadline),
+            "deadline": deadline_words(game, action.deadline),
             "missing": units_without_orders(session, seat),
             "reply_address": reply_to,
         }
@@ -185,7 +185,10 @@ def _reminders(session: Session, game: Game, action: Reminder, identity: Identit
 
 
 def _late_notices(game: Game, action: LateNotice, identity: Identity) -> list[Reply]:
-    """One late notice to each late seat, naming the other late powers."""
+    """A late notice to each late seat, naming the other late powers; the players on time and
+    the GM get the list of who is late, so everyone knows why the phase waits."""
+    grace_ends = deadline_words(game, action.grace_ends)
+    late = [p.title() for p in action.powers]
     mails: list[Reply] = []
     for seat, address in _holders(game, action.powers):
         reply_to = seat_reply_address(identity.address, seat)
@@ -193,11 +196,17 @@ def _late_notices(game: Game, action: LateNotice, identity: Identity) -> list[Re
             "game": game.name,
             "power": seat.power.title(),
             "phase": game.phase,
-            "grace_ends": deadline_text(action.grace_ends),
-            "others": [p.title() for p in action.powers if p != seat.power],
+            "grace_ends": grace_ends,
+            "others": [p for p in late if p != seat.power.title()],
             "reply_address": reply_to,
         }
         mails.append(Reply("late", "late_notice", context, to=address, reply_to=reply_to))
+    on_time = tuple(s.power for s in game.seats if s.power not in action.powers)
+    told = [address for _, address in _holders(game, on_time)]
+    if game.gm is not None and game.gm.address_of_record:
+        told.append(game.gm.address_of_record)
+    context = {"game": game.name, "phase": game.phase, "grace_ends": grace_ends, "late": late}
+    mails.extend(Reply("late_list", "late_powers", context, to=address) for address in told)
     return mails
 
 

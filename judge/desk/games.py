@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field, replace
-from datetime import date
+from datetime import date, datetime
 from typing import Any
 
 from sqlalchemy import select
@@ -275,6 +275,11 @@ def game_timing(game: Game) -> GameTiming:
     return timing_from_settings(dict(game.settings.get(TIMING) or {}))
 
 
+def deadline_words(game: Game, when: datetime) -> str:
+    """A deadline as the players read it: njudge's date form on the game's own wall clock."""
+    return deadline_text(when.astimezone(game_timing(game).tz))
+
+
 def phase_kind(phase: str) -> str:
     """The kind of a phase name (S1901M -> "M"), as judge.games.timing keys its timings."""
     return phase[-1]
@@ -452,7 +457,7 @@ def _start(state: _Mail, game: Game) -> None:
                     "phase": game.phase,
                     "reply_address": _reply_address(state, seat),
                     "units": units,
-                    "deadline": deadline_text(game.deadline),
+                    "deadline": deadline_words(game, game.deadline),
                 },
                 to=seat.person.address_of_record,
                 reply_to=_reply_address(state, seat),
@@ -705,7 +710,9 @@ def process_phase(session: Session, game: Game, judge_address: str) -> list[Repl
         result=result,
         game=game.name,
         sequence=sequence,
-        next_deadline=game.deadline,
+        next_deadline=(
+            game.deadline.astimezone(game_timing(game).tz) if game.deadline is not None else None
+        ),
     )
     # (address, viewer, reply address): a player's results carry the seat's reply address.
     readers: list[tuple[str, Viewer, str | None]] = []

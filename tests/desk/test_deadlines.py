@@ -91,9 +91,13 @@ def test_reminders_late_notices_and_processing_when_grace_ends(
 
     # At the deadline the late seats hear it; the phase waits through grace for their orders.
     rows = scheduled(engine, DEADLINE)
-    assert {r.kind for r in rows} == {"late"}
-    assert len(rows) == 6 and player("France") not in {r.to_addr for r in rows}
-    assert "Sat Apr 11 2026 23:30:00 +0000" in body_of(rows[0])
+    late = [r for r in rows if r.kind == "late"]
+    assert len(late) == 6 and player("France") not in {r.to_addr for r in late}
+    assert "Sat Apr 11 2026 23:30:00 +0000" in body_of(late[0])
+    # The player on time and the GM hear who is late.
+    told = {r.to_addr: body_of(r) for r in rows if r.kind == "late_list"}
+    assert set(told) == {player("France"), GM} and len(rows) == 8
+    assert "Late: Austria, England, Germany, Italy, Russia, Turkey." in told[GM]
     assert scheduled(engine, DEADLINE) == []
     assert game_state(engine) == ("S1901M", DEADLINE, 0)
 
@@ -152,3 +156,17 @@ def test_the_scheduler_role_processes_due_games_and_says_when_it_acted(
     assert schedule(engine, config) is True  # processed: the loop looks again at once
     assert game_state(engine)[:1] == ("F1901M",)
     assert schedule(engine, config) is False
+
+
+def test_deadlines_fall_on_the_game_s_wall_clock_and_are_written_in_its_zone(
+    engine: Engine, started: dict[str, str]
+) -> None:
+    with session_scope(engine) as session:
+        game = find_game(session, "alpha")
+        assert game is not None
+        game.settings = {**game.settings, "timing": {"zone": "America/New_York"}}
+    rows = scheduled(engine, GRACE_ENDS)  # Saturday 19:30 in New York
+    assert {r.kind for r in rows} == {"results"}
+    # Three days on, 23:30 in New York (daylight time) is 03:30 UTC the day after.
+    assert game_state(engine)[1] == datetime(2026, 4, 15, 3, 30, tzinfo=UTC)
+    assert "The deadline for orders will be Tue Apr 14 2026 23:30:00 -0400." in body_of(rows[0])
