@@ -31,10 +31,18 @@ from judge.desk.games import (
 from judge.engine.calendar import ADJUSTMENTS, RETREATS
 from judge.engine.geography import Map
 from judge.engine.position import Position
+from judge.games.missed_turns import (
+    AnnounceOpenSeat,
+    PostalPolicy,
+    SeatRecord,
+    TellGM,
+    settle_phase,
+)
 from judge.games.seats import OrdersState, SeatOrders, SeatStatus, owes_orders
 from judge.games.timing import LateNotice, ProcessPhase, Reminder, due_actions
 from judge.render import render_mail
 from judge.store.db import session_scope
+from judge.store.game_queries import observers_of
 from judge.store.games import Game, GameStatus, Seat
 from judge.store.outbox import Identity, enqueue
 
@@ -111,15 +119,73 @@ def check_game(session: Session, game: Game, identity: Identity) -> Checked:
             late = action.powers
             mails.extend(_late_notices(game, action, identity))
         elif isinstance(action, ProcessPhase):
-            # The missed-turn policies (judge.games.missed_turns) are not applied yet: seats
-            # still late when grace ends have their units hold, as at the GM's PROCESS.
             late, processed = action.late, str(action.reason)
+            mails.extend(_settle_missed_turns(session, game, seats))
             mails.extend(process_phase(session, game, identity.address))
     if processed is None:
         game.checked_at = moment  # a processed phase started the next one's clock already
     for mail in mails:
         _write(session, identity, mail)
     return Checked(game.name, phase, reminded, late, processed, len(mails))
+
+
+def _settle_missed_turns(session: Session, game: Game, seats: list[SeatOrders]) -> list[Reply]:
+    """Apply the postal missed-turn rule (judge.games.missed_turns) before the phase is
+    adjudicated: a first missed move has the units stand and a replacement sought, a second
+    puts the power in civil disorder. Seats with complete or partial orders come through
+    unchanged. The rulebook's defaults for unordered units are the engine's own (units hold,
+    dislodged units without a retreat are disbanded, builds are waived, owed removals follow the
+    civil-disorder rule), so the fallbacks need no orders written here. The mails are returned
+    for the GM and the game.
+    """
+    assert game.phase is not None
+    by_power = {seat.power: seat for seat in game.seats}
+    records = [
+        SeatRecord(
+            power=seat.power,
+            player=(seat.person.address_of_record if seat.person is not None else None),
+            status=SeatStatus(seat.status),
+            missed=seat.missed_turns,
+            replacement_sought=seat.replacement_sought,
+            # No command names a stand-by or files general orders yet: the second miss is
+            # civil disorder, and the units of a first miss stand.
+            standby=None,
+            general_orders=False,
+        )
+        for seat in game.seats
+    ]
+    settlement = settle_phase(
+        PostalPolicy(), records, {s.power: s for s in seats}, phase_kind(game.phase)
+    )
+    for record in settlement.records:
+        seat = by_power[record.power]
+        seat.status = record.status
+        seat.missed_turns = record.missed
+        seat.replacement_sought = record.replacement_sought
+    mails: list[Reply] = []
+    gm = game.gm.address_of_record if game.gm is not None else None
+    for event in settlement.events:
+        if isinstance(event, TellGM) and gm:
+            context = {
+                "game": game.name,
+                "phase": game.phase,
+                "power": event.power.title(),
+                "player": event.player or "nobody",
+                "reason": event.reason,
+            }
+            mails.append(Reply("missed_turn", "missed_turn", context, to=gm))
+        elif isinstance(event, AnnounceOpenSeat):
+            context = {"game": game.name, "phase": game.phase, "power": event.power.title()}
+            others = [s.power for s in game.seats if s.power != event.power]
+            readers = [address for _, address in _holders(game, tuple(others))]
+            readers.extend(
+                p.address_of_record for p in observers_of(session, game) if p.address_of_record
+            )
+            mails.extend(
+                Reply("replacement_sought", "replacement_sought", context, to=address)
+                for address in readers
+            )
+    return mails
 
 
 def _seat_orders(game_map: Map, position: Position, phase: str, seat: Seat) -> SeatOrders:

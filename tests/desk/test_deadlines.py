@@ -102,8 +102,7 @@ def test_reminders_late_notices_and_processing_when_grace_ends(
     assert game_state(engine) == ("S1901M", DEADLINE, 0)
 
     # When grace ends the phase is processed (units without orders hold) and results mailed.
-    rows = scheduled(engine, GRACE_ENDS)
-    assert {r.kind for r in rows} == {"results"}
+    rows = [r for r in scheduled(engine, GRACE_ENDS) if r.kind == "results"]
     assert {r.to_addr for r in rows} == {player(p) for p in POWERS} | {GM}
     next_deadline = datetime(2026, 4, 14, 23, 30, tzinfo=UTC)
     assert game_state(engine) == ("F1901M", next_deadline, 1)
@@ -165,8 +164,52 @@ def test_deadlines_fall_on_the_game_s_wall_clock_and_are_written_in_its_zone(
         game = find_game(session, "alpha")
         assert game is not None
         game.settings = {**game.settings, "timing": {"zone": "America/New_York"}}
-    rows = scheduled(engine, GRACE_ENDS)  # Saturday 19:30 in New York
-    assert {r.kind for r in rows} == {"results"}
+    rows = [r for r in scheduled(engine, GRACE_ENDS) if r.kind == "results"]  # 19:30 there
     # Three days on, 23:30 in New York (daylight time) is 03:30 UTC the day after.
     assert game_state(engine)[1] == datetime(2026, 4, 15, 3, 30, tzinfo=UTC)
     assert "The deadline for orders will be Tue Apr 14 2026 23:30:00 -0400." in body_of(rows[0])
+
+
+def seats(engine: Engine) -> dict[str, tuple[str, int, bool]]:
+    """Each power's seat status, missed turns, and whether a replacement is sought."""
+    with session_scope(engine) as session:
+        game = find_game(session, "alpha")
+        assert game is not None
+        return {
+            s.power.title(): (str(s.status), s.missed_turns, s.replacement_sought)
+            for s in game.seats
+        }
+
+
+def test_postal_missed_moves_seek_a_replacement_then_civil_disorder(
+    engine: Engine, started: dict[str, str]
+) -> None:
+    send(engine, HOLDS["France"], sender=player("France"), to=started["France"])
+    send(engine, "F LON H", sender=player("England"), to=started["England"])
+    rows = scheduled(engine, GRACE_ENDS)
+    # Partial orders are not a missed move; nothing at all is, and the GM hears of each.
+    state = seats(engine)
+    assert state["France"] == state["England"] == ("playing", 0, False)
+    assert state["Austria"] == ("playing", 1, True)
+    to_gm = [body_of(r) for r in rows if r.kind == "missed_turn"]
+    assert len(to_gm) == 5 and all(r.to_addr == GM for r in rows if r.kind == "missed_turn")
+    assert any("Austria (austria@example.org)" in text for text in to_gm)
+    sought = [r for r in rows if r.kind == "replacement_sought"]
+    assert len(sought) == 5 * 6  # each of the five announced to the six other players
+
+    # Fall: the same five send nothing again and go into civil disorder.
+    send(engine, "F BRE H\nA PIC H\nA MAR H", sender=player("France"), to=started["France"])
+    _, deadline, _ = game_state(engine)
+    assert deadline is not None
+    rows = scheduled(engine, deadline + timedelta(days=7))
+    state = seats(engine)
+    assert state["Austria"] == ("civil disorder", 2, False)
+    assert state["England"] == ("playing", 1, True)  # England's first missed move
+    assert state["France"] == ("playing", 0, False)
+    assert any("civil disorder" in body_of(r) for r in rows if r.kind == "missed_turn")
+    phase, deadline, played = game_state(engine)
+    assert played == 2 and deadline is not None
+    # Powers in civil disorder are neither reminded nor waited for.
+    rows = scheduled(engine, deadline - timedelta(hours=1))
+    reminded = {r.to_addr for r in rows if r.kind == "reminder"}
+    assert player("Austria") not in reminded and player("England") in reminded
