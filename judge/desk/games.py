@@ -63,7 +63,15 @@ from judge.store.game_queries import (
 from judge.store.games import GAME_NAME_LENGTH, Game, GameStatus, Person, Seat
 
 # The commands this module applies; any other command is answered as not handled yet.
-GAME_COMMANDS = (cv.Create, cv.SignOn, cv.Join, cv.Observe, cv.ListGames, cv.Process)
+GAME_COMMANDS = (
+    cv.Create,
+    cv.SignOn,
+    cv.Join,
+    cv.Observe,
+    cv.ListGames,
+    cv.Process,
+    cv.SetWait,
+)
 # Where the GM password's hash is kept in Game.settings (there is no column for it).
 GM_PASSWORD = "gm_password_hash"
 # The map whose names tell order lines from mistyped commands before any game is known.
@@ -202,6 +210,8 @@ def _apply(state: _Mail, value: cv.CommandLine) -> None:
         _list(state, value)
     elif isinstance(value, cv.Process):
         _process(state, value)
+    elif isinstance(value, cv.SetWait):
+        _set_wait(state, value)
     else:
         state.problems.append(
             f"line {value.line_no}: {value.keyword} is not handled by this judge yet; "
@@ -657,6 +667,40 @@ def _orders_reply(state: _Mail, seat: Seat) -> Reply:
     )
 
 
+# --- SET WAIT -------------------------------------------------------------------------------------
+def _set_wait(state: _Mail, command: cv.SetWait) -> None:
+    """SET WAIT: the seat's phase is not processed early, even with every order in; it runs at
+    its deadline (WAIT holds no longer). SET NOWAIT takes it back. Cleared at each new phase."""
+    where = f"line {command.line_no}"
+    seat = state.acting
+    if seat is None:
+        reason = state.refusal or (
+            "no seat is named: sign on with SIGNON power game password, or reply to the "
+            "judge's last mail about your seat"
+        )
+        state.problems.append(f"{where}: {command.redacted()} not taken: {reason}")
+        return
+    game = seat.game
+    if game.status != GameStatus.ACTIVE or game.phase is None:
+        state.problems.append(f"{where}: game {game.name} is not running")
+        return
+    seat.wait = command.wait
+    state.replies.append(
+        Reply(
+            "wait_set",
+            "wait_set",
+            {
+                "game": game.name,
+                "power": seat.power.title(),
+                "phase": game.phase,
+                "wait": command.wait,
+                "deadline": deadline_words(game, game.deadline) if game.deadline else "",
+            },
+            reply_to=_reply_address(state, seat),
+        )
+    )
+
+
 # --- PROCESS --------------------------------------------------------------------------------------
 def _process(state: _Mail, command: cv.Process) -> None:
     """Adjudicate the phase with the stored orders, keep the history, move on, mail the results."""
@@ -698,6 +742,7 @@ def process_phase(session: Session, game: Game, judge_address: str) -> list[Repl
     for seat in game.seats:
         seat.orders_state = OrdersState.NONE
         seat.orders_changed_at = None
+        seat.wait = False  # WAIT is for one phase
     game.position = _next_case(game_map, results)
     game.phase = result.next_phase
     if result.victory:

@@ -213,3 +213,33 @@ def test_postal_missed_moves_seek_a_replacement_then_civil_disorder(
     rows = scheduled(engine, deadline - timedelta(hours=1))
     reminded = {r.to_addr for r in rows if r.kind == "reminder"}
     assert player("Austria") not in reminded and player("England") in reminded
+
+
+def test_wait_holds_a_complete_phase_until_its_deadline_and_ends_with_it(
+    engine: Engine, started: dict[str, str]
+) -> None:
+    clock.set_now(datetime(2026, 4, 2, 9, tzinfo=UTC))
+    rows = send(engine, "SET WAIT", sender=player("Italy"), to=started["Italy"])
+    assert [r.kind for r in rows] == ["wait_set"]
+    assert "not processed before its" in body_of(rows[0])
+    # WAIT needs the seat: a From: line alone does not set it.
+    rows = send(engine, "SET WAIT", sender=player("Austria"))
+    assert [r.kind for r in rows] == ["desk_problems"]
+    for power in POWERS:
+        send(engine, HOLDS[power], sender=player(power), to=started[power])
+    # Every order is in, but Italy waits: nothing early, the phase runs at its deadline.
+    assert scheduled(engine, datetime(2026, 4, 3, 9, tzinfo=UTC)) == []
+    rows = scheduled(engine, DEADLINE)
+    assert {r.kind for r in rows} == {"results"}
+    with session_scope(engine) as session:
+        game = find_game(session, "alpha")
+        assert game is not None
+        assert not any(seat.wait for seat in game.seats)  # WAIT was for that phase alone
+
+    # SET NOWAIT takes it back within a phase.
+    send(engine, "SET WAIT", sender=player("Italy"), to=started["Italy"])
+    send(engine, "SET NOWAIT", sender=player("Italy"), to=started["Italy"])
+    with session_scope(engine) as session:
+        game = find_game(session, "alpha")
+        assert game is not None
+        assert not any(seat.wait for seat in game.seats)
