@@ -755,6 +755,9 @@ def process_phase(session: Session, game: Game, judge_address: str) -> list[Repl
         result=result,
         game=game.name,
         sequence=sequence,
+        civil_disorder=frozenset(
+            s.power for s in game.seats if s.status == SeatStatus.CIVIL_DISORDER
+        ),
         next_deadline=(
             game.deadline.astimezone(game_timing(game).tz) if game.deadline is not None else None
         ),

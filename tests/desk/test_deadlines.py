@@ -207,6 +207,10 @@ def test_postal_missed_moves_seek_a_replacement_then_civil_disorder(
     assert state["England"] == ("playing", 1, True)  # England's first missed move
     assert state["France"] == ("playing", 0, False)
     assert any("civil disorder" in body_of(r) for r in rows if r.kind == "missed_turn")
+    # The fall results' centre count marks the powers in civil disorder, as njudge did.
+    results = next(body_of(r) for r in rows if r.kind == "results" and r.to_addr == GM)
+    marked = {line.split(":")[0] for line in results.splitlines() if line.endswith("(* CD *)")}
+    assert marked == {"Austria", "Germany", "Italy", "Russia", "Turkey"}
     phase, deadline, played = game_state(engine)
     assert played == 2 and deadline is not None
     # Powers in civil disorder are neither reminded nor waited for.
