@@ -4,16 +4,20 @@ with the default timing its first deadline is Saturday 2026-04-04 23:30 UTC)."""
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
+import pytest
 from sqlalchemy import Engine, func, select
 from test_games_by_mail import GM, POWERS, body_of, player, send
 
 from judge import clock
 from judge.config import Config
-from judge.scheduler import run_due
+from judge.scheduler import Checked, run_due
 from judge.serve import schedule
-from judge.store import OutboxMessage, session_scope
+from judge.store import OutboxMessage, make_engine, session_scope, upgrade
 from judge.store.game_queries import find_game, history
 from judge.store.outbox import Identity
 
@@ -247,3 +251,34 @@ def test_wait_holds_a_complete_phase_until_its_deadline_and_ends_with_it(
         game = find_game(session, "alpha")
         assert game is not None
         assert not any(seat.wait for seat in game.seats)
+
+
+@pytest.fixture
+def pg_engine(postgres_cluster: Any) -> Iterator[Engine]:
+    """A fresh PostgreSQL store, where row locks are real and several schedulers may run."""
+    made = make_engine(postgres_cluster.new_database())
+    upgrade(made)
+    clock.set_now(datetime(2026, 4, 1, 8, tzinfo=UTC))
+    yield made
+    clock.reset()
+    made.dispose()
+
+
+def test_a_game_another_transaction_holds_is_left_for_the_next_round(pg_engine: Engine) -> None:
+    send(pg_engine, "CREATE alpha gmsecret standard", sender=GM)
+    for power in POWERS:
+        send(pg_engine, f"SIGNON {power} alpha pw-{power}", sender=player(power))
+    clock.set_now(GRACE_ENDS)
+    done: list[list[Checked]] = []
+    with session_scope(pg_engine) as holder:
+        assert find_game(holder, "alpha", lock=True) is not None
+        # Run in a thread, so a scheduler that waited for the lock fails the test, not hangs it.
+        worker = threading.Thread(target=lambda: done.append(run_due(pg_engine, IDENTITY)))
+        worker.start()
+        worker.join(timeout=20)
+        finished_while_held = not worker.is_alive()
+    worker.join()
+    assert finished_while_held and done == [[]]
+    processed = run_due(pg_engine, IDENTITY)
+    assert [c.processed for c in processed] == ["grace ended"]
+    assert run_due(pg_engine, IDENTITY) == []
