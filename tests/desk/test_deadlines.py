@@ -282,3 +282,19 @@ def test_a_game_another_transaction_holds_is_left_for_the_next_round(pg_engine: 
     processed = run_due(pg_engine, IDENTITY)
     assert [c.processed for c in processed] == ["grace ended"]
     assert run_due(pg_engine, IDENTITY) == []
+
+
+def test_late_orders_arriving_in_grace_run_the_phase_at_once(
+    engine: Engine, started: dict[str, str]
+) -> None:
+    assert {r.kind for r in scheduled(engine, DEADLINE)} == {"late", "late_list"}
+    clock.set_now(DEADLINE + timedelta(hours=2))
+    for power in POWERS:
+        send(engine, HOLDS[power], sender=player(power), to=started[power])
+    # After the deadline there is no delay for corrections: the last late orders run it.
+    checked = run_due(engine, IDENTITY)
+    assert [c.processed for c in checked] == ["late orders in"]
+    with session_scope(engine) as session:
+        game = find_game(session, "alpha")
+        assert game is not None
+        assert all(seat.missed_turns == 0 for seat in game.seats)  # late is not missed
