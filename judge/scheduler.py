@@ -15,6 +15,7 @@ import logging
 from dataclasses import dataclass
 
 from sqlalchemy import Engine, select
+from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session
 
 from judge.adjudicate_json import read_case
@@ -74,15 +75,23 @@ def run_due(engine: Engine, identity: Identity) -> list[Checked]:
         )
     done: list[Checked] = []
     for game_id in ids:
-        with session_scope(engine) as session:
-            # Another scheduler (or a processor on the game's mail) holding the row has it in
-            # hand; the next round looks again.
-            game = session.scalars(
-                select(Game).where(Game.id == game_id).with_for_update(skip_locked=True)
-            ).first()
-            if game is None or game.status != GameStatus.ACTIVE or game.deadline is None:
-                continue
-            checked = check_game(session, game, identity)
+        try:
+            with session_scope(engine) as session:
+                # Another scheduler (or a processor on the game's mail) holding the row has it
+                # in hand; the next round looks again.
+                game = session.scalars(
+                    select(Game).where(Game.id == game_id).with_for_update(skip_locked=True)
+                ).first()
+                if game is None or game.status != GameStatus.ACTIVE or game.deadline is None:
+                    continue
+                checked = check_game(session, game, identity)
+        except OperationalError:
+            raise  # the database itself failed: the loop pauses and tries every game again
+        except Exception:
+            # One game the judge cannot run (settings it refuses, a position the engine
+            # cannot read) is the keeper's to mend; it must not stop the other games.
+            log.exception("game id %d: the scheduler could not check it", game_id)
+            continue
         if checked.mails or checked.processed:
             log.info(
                 "game %s %s: reminded %s, late %s, processed %s, %d mails",

@@ -298,3 +298,20 @@ def test_late_orders_arriving_in_grace_run_the_phase_at_once(
         game = find_game(session, "alpha")
         assert game is not None
         assert all(seat.missed_turns == 0 for seat in game.seats)  # late is not missed
+
+
+def test_a_game_the_judge_cannot_run_does_not_stop_the_others(
+    engine: Engine, started: dict[str, str], caplog: pytest.LogCaptureFixture
+) -> None:
+    send(engine, "CREATE beta gmsecret standard", sender=GM)
+    for power in POWERS:
+        send(engine, f"SIGNON {power} beta pw-{power}", sender=player(power))
+    with session_scope(engine) as session:
+        game = find_game(session, "alpha")
+        assert game is not None
+        game.settings = {**game.settings, "timing": {"zone": "Nowhere/Land"}}
+    clock.set_now(GRACE_ENDS)
+    checked = run_due(engine, IDENTITY)
+    assert [(c.game, c.processed) for c in checked] == [("beta", "grace ended")]
+    assert "could not check it" in caplog.text
+    assert game_state(engine)[2] == 0  # alpha waits, unchanged, for the keeper
