@@ -196,23 +196,9 @@ def process_row(session: Session, row: WaitingMail, settings: ProcessorSettings)
 def write_reply(
     session: Session, row: WaitingMail, mail: ReadMail, reply: Reply, settings: ProcessorSettings
 ) -> int:
-    """Render one reply to the mail's sender and put it in the outbox."""
+    """Render one reply to the mail's sender and put it in the outbox, threaded to the mail."""
     assert mail.sender is not None
-    rendered = render_mail(reply.template, **settings.template_context, **reply.context)
-    written = enqueue(
-        session,
-        settings.identity,
-        kind=reply.kind,
-        to=mail.sender,
-        subject=rendered.subject,
-        body=rendered.body,
-        inbox_id=row.id,
-        in_reply_to=mail.message_id,
-        references=mail.references,
-        auto_submitted="auto-replied",
-        reply_to=reply.reply_to,
-    )
-    return written.id
+    return _write(session, row, reply, settings, to=mail.sender, answering=mail)
 
 
 def write_notice(
@@ -220,17 +206,32 @@ def write_notice(
 ) -> int:
     """Render one mail the desk sends to someone other than the sender and put it in the outbox."""
     assert notice.to is not None
-    rendered = render_mail(notice.template, **settings.template_context, **notice.context)
+    return _write(session, row, notice, settings, to=notice.to, answering=None)
+
+
+def _write(
+    session: Session,
+    row: WaitingMail,
+    reply: Reply,
+    settings: ProcessorSettings,
+    *,
+    to: str,
+    answering: ReadMail | None,
+) -> int:
+    """One outbox row: an answer to `answering` (auto-replied), or a notice (auto-generated)."""
+    rendered = render_mail(reply.template, **settings.template_context, **reply.context)
     written = enqueue(
         session,
         settings.identity,
-        kind=notice.kind,
-        to=notice.to,
+        kind=reply.kind,
+        to=to,
         subject=rendered.subject,
         body=rendered.body,
         inbox_id=row.id,
-        auto_submitted="auto-generated",
-        reply_to=notice.reply_to,
+        in_reply_to=answering.message_id if answering else None,
+        references=answering.references if answering else (),
+        auto_submitted="auto-replied" if answering else "auto-generated",
+        reply_to=reply.reply_to,
     )
     return written.id
 
