@@ -21,14 +21,10 @@ from sqlalchemy.orm import Session
 from judge.adjudicate_json import read_case
 from judge.clock import now
 from judge.desk import Reply
-from judge.desk.games import (
-    deadline_words,
-    game_timing,
-    phase_kind,
-    process_phase,
-    seat_reply_address,
-    units_without_orders,
-)
+from judge.desk.mail_state import seat_reply_address
+from judge.desk.orders import units_without_orders
+from judge.desk.phase_clock import deadline_words, game_timing, phase_kind
+from judge.desk.processing import process_phase
 from judge.engine.calendar import ADJUSTMENTS, RETREATS
 from judge.engine.geography import Map
 from judge.engine.position import Position

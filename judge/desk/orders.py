@@ -1,0 +1,205 @@
+"""A seat's order lines and SET WAIT: read on the game's map, checked to be the seat's own units,
+stored per unit (the last one wins), echoed in full with the units still without orders."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from judge.adjudicate_json import read_case
+from judge.clock import now
+from judge.desk.commands import Reply
+from judge.desk.mail_state import MailState, reply_address
+from judge.desk.phase_clock import deadline_words
+from judge.engine.geography import Map
+from judge.engine.position import Position, Unit, province_of
+from judge.games.seats import OrdersState
+from judge.language import command_values as cv
+from judge.language.format import format_order
+from judge.language.orders import parse_line
+from judge.store.game_queries import (
+    current_orders,
+    set_order,
+)
+from judge.store.games import Game, GameStatus, Seat
+
+
+def unit_name(game_map: Map, kind: str, loc: str) -> str:
+    word = {"A": "Army", "F": "Fleet"}.get(kind, kind)
+    return f"{word} {game_map.provinces[province_of(loc)].name}"
+
+
+def game_position(game: Game) -> tuple[Map, Position]:
+    game_map, position, _, _ = read_case(game.position, rules=game.rules)
+    return game_map, position
+
+
+def _order_line(state: MailState, line: cv.OrderLine) -> None:
+    """Read one order line for the acting seat and store it per unit (the last one wins)."""
+    seat = state.acting
+    if seat is None:
+        if not any(o.get("refused") for o in state.orders):
+            reason = state.refusal or (
+                "no seat is named: sign on with SIGNON power game password, or reply to the "
+                "judge's last mail about your seat"
+            )
+            state.orders.append({"refused": reason})
+            state.problems.append(f"line {line.line_no}: orders not taken: {reason}")
+        return
+    game = seat.game
+    if game.id not in state.locked:
+        state.session.execute(
+            select(Game)
+            .where(Game.id == game.id)
+            .with_for_update()
+            .execution_options(populate_existing=True)
+        )
+        state.locked.add(game.id)
+    if game.status != GameStatus.ACTIVE or game.phase is None or game.position is None:
+        state.problems.append(f"line {line.line_no}: game {game.name} is not running yet")
+        return
+    game_map, position = game_position(game)
+    parsed = parse_line(line.text, game_map, line.line_no)
+    entry: dict[str, Any] = {"source": line.text.strip(), "error": None, "full": None}
+    entry["replaced"] = None
+    order = parsed.order
+    if parsed.error is not None or order is None:
+        entry["error"] = str(parsed.error) if parsed.error is not None else "not an order"
+    elif parsed.power is not None and parsed.power != seat.power:
+        entry["error"] = (
+            f"line {line.line_no}, column 1: you play {seat.power.title()}, "
+            f"not {parsed.power.title()}"
+        )
+    else:
+        loc = getattr(order, "loc", None)
+        unit_problem = _unit_problem(game_map, position, seat.power, loc, game.phase)
+        if unit_problem:
+            entry["error"] = f"line {line.line_no}, column 1: {unit_problem}"
+        else:
+            key = province_of(loc) if loc else f"waive{line.line_no}"
+            text = format_order(order, game_map, "short")
+            entry["full"] = format_order(order, game_map, "full")
+            entry["replaced"] = set_order(
+                state.session, game, seat.power, key, text, inbox_id=state.where.inbox_id
+            )
+            seat.orders_changed_at = now()
+    entry["seat"] = seat.id
+    state.orders.append(entry)
+    state.ordered_seats.append(seat)
+
+
+def orderable(position: Position, phase: str) -> list[Unit]:
+    """The units that take orders in a movement or retreat phase (the dislodged in a retreat)."""
+    if phase.endswith("R"):
+        return [d.unit for d in position.dislodged]
+    return list(position.units)
+
+
+def _unit_problem(
+    game_map: Map, position: Position, power: str, loc: str | None, phase: str
+) -> str | None:
+    """Why the order cannot be the power's (no unit of it there), or None."""
+    if loc is None or phase.endswith("A"):
+        return None  # adjustments: the engine checks build sites and removals
+    province = province_of(loc)
+    if any(u.power == power and u.province == province for u in orderable(position, phase)):
+        return None
+    name = game_map.provinces[province].name if province in game_map.provinces else loc
+    return f"{power.title()} has no unit to order in {name} this phase"
+
+
+def _without_orders(state: MailState, seat: Seat) -> list[str]:
+    return units_without_orders(state.session, seat)
+
+
+def units_without_orders(session: Session, seat: Seat) -> list[str]:
+    """The units of the seat that have no order yet (they hold if the phase is processed so)."""
+    game = seat.game
+    assert game.phase is not None
+    if game.phase.endswith("A"):
+        return []
+    game_map, position = game_position(game)
+    ordered = current_orders(session, game).get(seat.power, {})
+    return [
+        unit_name(game_map, u.kind, u.loc)
+        for u in orderable(position, game.phase)
+        if u.power == seat.power and u.province not in ordered
+    ]
+
+
+def _owed_state(state: MailState, seat: Seat, missing: list[str]) -> OrdersState:
+    """How much of what the seat owes this phase is in: the scheduler's early processing reads
+    `Seat.orders_state` alone. In adjustments a seat owes one order per build or removal due."""
+    game = seat.game
+    ordered = current_orders(state.session, game).get(seat.power, {})
+    if game.phase is not None and game.phase.endswith("A"):
+        _, position = game_position(game)
+        units = sum(1 for u in position.units if u.power == seat.power)
+        owed = abs(len(position.centers.get(seat.power, ())) - units)
+        if len(ordered) >= owed:
+            return OrdersState.COMPLETE
+    elif not missing:
+        return OrdersState.COMPLETE
+    return OrdersState.PARTIAL if ordered else OrdersState.NONE
+
+
+def orders_reply(state: MailState, seat: Seat) -> Reply:
+    lines = [
+        {k: v for k, v in entry.items() if k != "seat"}
+        for entry in state.orders
+        if entry.get("seat") == seat.id
+    ]
+    missing = _without_orders(state, seat)
+    seat.orders_state = _owed_state(state, seat, missing)
+    return Reply(
+        "orders_read",
+        "orders_read",
+        {
+            "game": seat.game.name,
+            "power": seat.power.title(),
+            "phase": seat.game.phase or "",
+            "lines": lines,
+            "errors": sum(1 for line in lines if line["error"]),
+            "missing": missing,
+            "adjustment": (seat.game.phase or "").endswith("A"),
+        },
+        reply_to=reply_address(state, seat),
+    )
+
+
+def _set_wait(state: MailState, command: cv.SetWait) -> None:
+    """SET WAIT: the seat's phase is not processed early, even with every order in; it runs at
+    its deadline (WAIT holds no longer). SET NOWAIT takes it back. Cleared at each new phase."""
+    where = f"line {command.line_no}"
+    seat = state.acting
+    if seat is None:
+        reason = state.refusal or (
+            "no seat is named: sign on with SIGNON power game password, or reply to the "
+            "judge's last mail about your seat"
+        )
+        state.problems.append(f"{where}: {command.redacted()} not taken: {reason}")
+        return
+    game = seat.game
+    if game.status != GameStatus.ACTIVE or game.phase is None:
+        state.problems.append(f"{where}: game {game.name} is not running")
+        return
+    seat.wait = command.wait
+    state.replies.append(
+        Reply(
+            "wait_set",
+            "wait_set",
+            {
+                "game": game.name,
+                "power": seat.power.title(),
+                "phase": game.phase,
+                "wait": command.wait,
+                "deadline": deadline_words(game, game.deadline) if game.deadline else "",
+            },
+            reply_to=reply_address(state, seat),
+        )
+    )
+
+
+HANDLERS = {cv.OrderLine: _order_line, cv.SetWait: _set_wait}

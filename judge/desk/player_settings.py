@@ -1,0 +1,9 @@
+"""A player's settings: SET PASSWORD, SET ADDRESS, SET ABSENCE / NOABSENCE, SET DRAW / NODRAW,
+SET CONCEDE and RESIGN. Not built yet: each is answered "not handled by this judge yet"."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+HANDLERS: dict[type, Callable[[Any, Any], None]] = {}

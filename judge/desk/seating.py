@@ -1,0 +1,257 @@
+"""CREATE, SIGNON, JOIN, OBSERVE and LIST: games made, seats taken, the game started when the
+last seat is, readers added, and what the judge tells about its games."""
+
+from __future__ import annotations
+
+import random
+
+from sqlalchemy import select
+
+from judge.adjudicate_json import read_case
+from judge.desk.commands import Reply
+from judge.desk.mail_state import (
+    MailState,
+    game_named,
+    power_named,
+    reply_address,
+    seat_credentials,
+    sender_person,
+)
+from judge.desk.orders import unit_name
+from judge.desk.phase_clock import deadline_words, start_phase_clock
+from judge.engine.rules import UnknownRuleSet, rules_from_names
+from judge.identity import (
+    authenticate,
+    hash_password,
+    verify_password,
+)
+from judge.language import command_values as cv
+from judge.map_files import available_maps, load_map, start_case
+from judge.store.game_queries import (
+    add_observer,
+    create_game,
+    find_game,
+    observers_of,
+    players_of,
+    seat_of,
+    sign_on,
+)
+from judge.store.games import GAME_NAME_LENGTH, Game, GameStatus, Seat
+
+# Where the GM password's hash is kept in Game.settings (there is no column for it).
+GM_PASSWORD = "gm_password_hash"
+
+
+def _create(state: MailState, command: cv.Create) -> None:
+    """A new forming game, one open seat per power, the sender its GM."""
+    where = f"line {command.line_no}"
+    name = command.game.lower()
+    if len(name) > GAME_NAME_LENGTH:
+        state.problems.append(f"{where}: a game name has at most {GAME_NAME_LENGTH} characters")
+        return
+    if find_game(state.session, name) is not None:
+        state.problems.append(f"{where}: a game named {name} exists already")
+        return
+    variant = command.variant.lower()
+    if variant not in available_maps():
+        known = ", ".join(available_maps())
+        state.problems.append(f"{where}: no variant {variant}; this judge has {known}")
+        return
+    try:
+        rules_from_names(list(command.rule_sets))
+    except UnknownRuleSet as exc:
+        state.problems.append(f"{where}: {exc}")
+        return
+    game_map = load_map(variant)
+    game = create_game(
+        state.session,
+        name,
+        variant=variant,
+        rules=command.rule_sets,
+        powers=game_map.powers,
+        gm=sender_person(state),
+        settings={GM_PASSWORD: hash_password(command.password)},
+    )
+    state.replies.append(
+        Reply(
+            "game_created",
+            "game_created",
+            {
+                "game": game.name,
+                "variant": game_map.title,
+                "rules": list(command.rule_sets),
+                "powers": [power.title() for power in game_map.powers],
+            },
+        )
+    )
+
+
+def _sign_on(state: MailState, command: cv.SignOn) -> None:
+    """Take an open seat, or prove the password of a held one so the mail's orders count."""
+    where = f"line {command.line_no}"
+    game = game_named(state, command.game, command.line_no)
+    if game is None:
+        return
+    if command.power.upper() in ("M", "MASTER", "GM"):
+        if verify_password(game.settings.get(GM_PASSWORD), command.password):
+            state.gm_game = game
+        else:
+            state.problems.append(f"{where}: the GM password of game {game.name} is not right")
+        return
+    game_map = load_map(game.variant)
+    power = power_named(game_map, command.power)
+    seat = seat_of(state.session, game, power) if power else None
+    if seat is None:
+        powers = ", ".join(p.title() for p in game_map.powers)
+        state.problems.append(
+            f"{where}: game {game.name} has no power {command.power}; its powers are {powers}"
+        )
+        return
+    if seat.person_id is None:
+        _take_seat(state, game, seat, command.password)
+        return
+    decision = authenticate(state.sender, None, command.password, seat_credentials(seat))
+    if not decision.authorised:
+        state.problems.append(f"{where}: {decision.reason}")
+        return
+    state.acting = seat
+    state.refusal = None
+    if decision.copy_to:
+        state.copies[seat.id] = decision.copy_to
+    state.replies.append(_signed_on_reply(state, game, seat, started=False))
+
+
+def _join(state: MailState, command: cv.Join) -> None:
+    """The first open seat of the sender's preferences, else one drawn with the game's seed."""
+    game = game_named(state, command.game, command.line_no)
+    if game is None:
+        return
+    if game.status != GameStatus.FORMING:
+        state.problems.append(f"line {command.line_no}: game {game.name} is not taking players")
+        return
+    open_seats = [seat for seat in game.seats if seat.person_id is None]
+    game_map = load_map(game.variant)
+    wanted = [power_named(game_map, p) for p in command.preferences]
+    chosen = next((s for w in wanted for s in open_seats if s.power == w), None)
+    if chosen is None:
+        # Seeded per game and per seat taken, so the draw can be replayed from the store.
+        draw = random.Random(game.seed + len(game.seats) - len(open_seats))  # noqa: S311
+        chosen = draw.choice(open_seats)
+    _take_seat(state, game, chosen, command.password)
+
+
+def _take_seat(state: MailState, game: Game, seat: Seat, password: str) -> None:
+    """Give the seat to the sender; when it was the last open one, start the game."""
+    sign_on(state.session, seat, sender_person(state), password)
+    state.acting = seat
+    state.refusal = None
+    started = all(s.person_id is not None for s in game.seats)
+    if started and game.status == GameStatus.FORMING:
+        _start(state, game)
+    state.replies.append(_signed_on_reply(state, game, seat, started=started))
+
+
+def _signed_on_reply(state: MailState, game: Game, seat: Seat, *, started: bool) -> Reply:
+    return Reply(
+        "signed_on",
+        "signed_on",
+        {
+            "game": game.name,
+            "power": seat.power.title(),
+            "reply_address": reply_address(state, seat),
+            "open_powers": [s.power.title() for s in game.seats if s.person_id is None],
+            "started": started,
+            "phase": game.phase or "",
+        },
+        reply_to=reply_address(state, seat),
+    )
+
+
+def _start(state: MailState, game: Game) -> None:
+    """Every seat is taken: the opening position, the first phase, and a mail to every player."""
+    game_map = load_map(game.variant)
+    game.position = start_case(game_map)
+    game.phase = game_map.start_phase
+    game.status = GameStatus.ACTIVE
+    start_phase_clock(game)
+    state.session.flush()
+    assert game.deadline is not None
+    _, position, _, _ = read_case(game.position, rules=game.rules)
+    for seat in players_of(state.session, game):
+        assert seat.person is not None and seat.person.address_of_record is not None
+        units = [
+            unit_name(game_map, u.kind, u.loc) for u in position.units if u.power == seat.power
+        ]
+        state.replies.append(
+            Reply(
+                "game_started",
+                "game_started",
+                {
+                    "game": game.name,
+                    "power": seat.power.title(),
+                    "phase": game.phase,
+                    "reply_address": reply_address(state, seat),
+                    "units": units,
+                    "deadline": deadline_words(game, game.deadline),
+                },
+                to=seat.person.address_of_record,
+                reply_to=reply_address(state, seat),
+            )
+        )
+
+
+def _observe(state: MailState, command: cv.Observe) -> None:
+    game = game_named(state, command.game, command.line_no)
+    if game is None:
+        return
+    add_observer(state.session, game, sender_person(state))
+    state.replies.append(
+        Reply("observing", "observing", {"game": game.name, "phase": game.phase or ""})
+    )
+
+
+def _list(state: MailState, command: cv.ListGames) -> None:
+    """LIST: the games and their status; LIST game: its seats (holders without addresses)."""
+    session = state.session
+    if command.game is None:
+        games = session.scalars(select(Game).order_by(Game.name))
+        rows = [
+            {"name": g.name, "status": str(g.status), "phase": g.phase or "", "variant": g.variant}
+            for g in games
+        ]
+        state.replies.append(Reply("game_list", "game_list", {"games": rows}))
+        return
+    game = game_named(state, command.game, command.line_no)
+    if game is None:
+        return
+    seats = [
+        {
+            "power": seat.power.title(),
+            "holder": (seat.person.name or "taken") if seat.person is not None else "open",
+        }
+        for seat in game.seats
+    ]
+    state.replies.append(
+        Reply(
+            "game_detail",
+            "game_detail",
+            {
+                "game": game.name,
+                "status": str(game.status),
+                "phase": game.phase or "",
+                "variant": game.variant,
+                "rules": list(game.rules),
+                "seats": seats,
+                "observers": len(observers_of(session, game)),
+            },
+        )
+    )
+
+
+HANDLERS = {
+    cv.Create: _create,
+    cv.SignOn: _sign_on,
+    cv.Join: _join,
+    cv.Observe: _observe,
+    cv.ListGames: _list,
+}
