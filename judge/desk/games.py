@@ -2,7 +2,7 @@
 
 The mail is read with judge.language.commands and each command goes to the module that applies
 it (the HANDLERS of judge.desk.seating, orders, processing, master, player_settings, press and
-history), inside the processor's transaction, so the game's changes and every mail they cause
+history, game_settings), inside the processor's transaction, so the game's changes and every mail they cause
 commit together. Who may act for a seat is judge.identity's decision: the seat's reply token
 (the +TOKEN of the envelope recipient) or its password on a SIGNON line of the same mail; a
 From: line never does, since anyone can type any From: line.
@@ -14,7 +14,16 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any
 
-from judge.desk import history, master, orders, player_settings, press, processing, seating
+from judge.desk import (
+    game_settings,
+    history,
+    master,
+    orders,
+    player_settings,
+    press,
+    processing,
+    seating,
+)
 from judge.desk.commands import HELP_WORDS, MAX_LINES, Reply, Where, plain_words
 from judge.desk.mail_state import MailState, province_words, seat_credentials, seats_held_by
 from judge.desk.orders import orders_reply
@@ -41,7 +50,9 @@ def _handlers(*modules: Any) -> Mapping[type, Handler]:
     return table
 
 
-HANDLERS = _handlers(seating, orders, processing, master, player_settings, press, history)
+HANDLERS = _handlers(
+    seating, orders, processing, master, game_settings, player_settings, press, history
+)
 
 
 def handle(mail: ReadMail, where: Where) -> list[Reply] | None:

@@ -8,6 +8,7 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from judge.adjudicate_json import CaseError, parse_power_orders, read_case, result_json
+from judge.desk import endings, general_orders, press
 from judge.desk.commands import Reply
 from judge.desk.mail_state import MailState, seat_reply_address
 from judge.desk.phase_clock import game_timing, start_phase_clock
@@ -26,8 +27,10 @@ from judge.store.game_queries import (
 )
 from judge.store.games import Game, GameStatus
 
-# The style of results mails until games carry a setting for it.
+# The style of results mails of a game that has not chosen one (SET REPORT), and where the
+# choice is kept in Game.settings.
 RESULTS_STYLE = "judge"
+REPORT_STYLE = "report"
 
 
 def _process(state: MailState, command: cv.Process) -> None:
@@ -61,6 +64,9 @@ def process_phase(session: Session, game: Game, judge_address: str) -> list[Repl
     except CaseError as exc:  # a stored position the engine refuses is the keeper's business
         raise RuntimeError(f"game {game.name}: stored position unreadable: {exc}") from exc
     texts = {power: list(units.values()) for power, units in current_orders(session, game).items()}
+    # A power that sent nothing plays its general orders, where it filed some that apply now.
+    for power, standing in general_orders.standing_orders(session, game, texts).items():
+        texts.setdefault(power, standing)
     parsed, unreadable = parse_power_orders(game_map, texts)
     result = adjudicate(game_map, position, parsed, rules)
     results = result_json(result, texts, unreadable)
@@ -73,7 +79,8 @@ def process_phase(session: Session, game: Game, judge_address: str) -> list[Repl
         seat.wait = False  # WAIT is for one phase
     game.position = _next_case(game_map, results)
     game.phase = result.next_phase
-    if result.victory:
+    ending = endings.game_ending(session, game, result)
+    if result.victory or ending is not None:
         game.status = GameStatus.FINISHED
     start_phase_clock(game)
     report = PhaseReport(
@@ -83,6 +90,8 @@ def process_phase(session: Session, game: Game, judge_address: str) -> list[Repl
         result=result,
         game=game.name,
         sequence=sequence,
+        draw=ending.draw if ending is not None else (),
+        concession=ending.concession if ending is not None else None,
         civil_disorder=frozenset(
             s.power for s in game.seats if s.status == SeatStatus.CIVIL_DISORDER
         ),
@@ -107,11 +116,13 @@ def process_phase(session: Session, game: Game, judge_address: str) -> list[Repl
             readers.append((person.address_of_record, OBSERVER, None))
     if game.gm is not None and game.gm.address_of_record:
         readers.append((game.gm.address_of_record, MASTER, None))
-    template = template_name(RESULTS_STYLE)
+    style = game.settings.get(REPORT_STYLE, RESULTS_STYLE)
+    template = template_name(style)
     replies: list[Reply] = []
     for address, viewer, reply_to in readers:
-        context = mail_context(report, RESULTS_STYLE, viewer)
+        context = mail_context(report, style, viewer)
         replies.append(Reply("results", template, context, to=address, reply_to=reply_to))
+    replies.extend(press.press_with_results(session, game, judge_address))
     return replies
 
 

@@ -455,14 +455,18 @@ class SetPhaseTiming(Command):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class SetNmr(Command):
-    """SET NMR / SET NONMR: whether a late power's units hold (NMR) or the game waits (NoNMR)."""
+    """SET NMR [policy] / SET NONMR: whether a late power's units hold (NMR) or the game waits
+    (NoNMR); SET NMR with a name chooses the game's missed-turn policy (postal, njudge, ...)."""
 
     keyword: ClassVar[str] = "SET NMR"
     master_only: ClassVar[bool] = True
     allowed: bool = True
+    policy: str | None = None  # as written; the desk checks it against the policies it knows
 
     def redacted(self) -> str:
-        return "SET NMR" if self.allowed else "SET NONMR"
+        if not self.allowed:
+            return "SET NONMR"
+        return "SET NMR" + (f" {self.policy}" if self.policy else "")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -505,6 +509,60 @@ class SetObserverPress(Command):
 
 
 OBSERVER_LEVELS = ("ANY", "WHITE", "NO")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SetPublish(Command):
+    """SET PUBLISH NOW|RESULTS: press goes out when it is sent, or with the next results."""
+
+    keyword: ClassVar[str] = "SET PUBLISH"
+    master_only: ClassVar[bool] = True
+    when: str  # one of PUBLISH_TIMES
+
+    def arguments(self) -> list[str]:
+        return [self.when]
+
+
+PUBLISH_TIMES = ("NOW", "RESULTS")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SetReport(Command):
+    """SET REPORT JUDGE|POSTAL: the style of the game's results mails."""
+
+    keyword: ClassVar[str] = "SET REPORT"
+    master_only: ClassVar[bool] = True
+    style: str  # one of REPORT_STYLES, lower case
+
+    def arguments(self) -> list[str]:
+        return [self.style.upper()]
+
+
+REPORT_STYLES = ("judge", "postal")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class WithholdPress(Command):
+    """WITHHOLD number: the GM keeps a press release waiting for the results from being published."""
+
+    keyword: ClassVar[str] = "WITHHOLD"
+    master_only: ClassVar[bool] = True
+    number: int
+
+    def arguments(self) -> list[str]:
+        return [str(self.number)]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ReleasePress(Command):
+    """RELEASE number: the GM lets a withheld press release go out with the next results."""
+
+    keyword: ClassVar[str] = "RELEASE"
+    master_only: ClassVar[bool] = True
+    number: int
+
+    def arguments(self) -> list[str]:
+        return [str(self.number)]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

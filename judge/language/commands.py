@@ -40,6 +40,7 @@ COMMAND_SPELLINGS: tuple[str, ...] = (
     "SET DRAW", "SET NODRAW", "SET CONCEDE", "SET NOCONCEDE", "SET DEADLINE", "SET GRACE",
     "SET START", "SET MOVE", "SET RETREAT", "SET ADJUST", "SET NMR", "SET NONMR",
     "SET PRESS", "SET NOPRESS", "SET PARTIAL", "SET NOPARTIAL", "SET OBSERVER",
+    "SET PUBLISH", "SET REPORT", "WITHHOLD", "RELEASE",
 )  # fmt: skip
 
 # Words that open an order line (grammar/orders.lark): unit types and adjustment verbs.
@@ -109,6 +110,10 @@ _NAME_AFTER: dict[str, str] = {
     "BECOME": "a power",
     "CONCEDE": "a power",
     "OBSERVER": "ANY, WHITE or NO",
+    "PUBLISH": "NOW or RESULTS",
+    "REPORT": "JUDGE or POSTAL",
+    "WITHHOLD": "the number of a press release",
+    "RELEASE": "the number of a press release",
 }
 
 
@@ -120,6 +125,14 @@ class _Fault(Exception):
         self.column = column
         self.message = message
         self.expected = expected
+
+
+def _press_number(token: Token) -> int:
+    """The number of a press release, as the GM's copy of it shows it."""
+    text = str(token).lstrip("#")
+    if not text.isdigit():
+        raise _Fault(_col(token), "expected the number of a press release (as in #12)")
+    return int(text)
 
 
 def _col(token: Token) -> int:
@@ -379,7 +392,7 @@ class _Builder(Transformer[Token, Any]):
         return ("days", _col(c[0]), text)
 
     def set_nmr(self, c: list[Any]) -> cv.Command:
-        return cv.SetNmr(allowed=True)
+        return cv.SetNmr(allowed=True, policy=str(c[1]).lower() if len(c) > 1 else None)
 
     def set_nonmr(self, c: list[Any]) -> cv.Command:
         return cv.SetNmr(allowed=False)
@@ -403,6 +416,25 @@ class _Builder(Transformer[Token, Any]):
         if level not in cv.OBSERVER_LEVELS:
             raise _Fault(_col(c[1]), "expected ANY, WHITE or NO after OBSERVER", cv.OBSERVER_LEVELS)
         return cv.SetObserverPress(level=level)
+
+    def set_publish(self, c: list[Any]) -> cv.Command:
+        when = _upper(c[1])
+        if when not in cv.PUBLISH_TIMES:
+            raise _Fault(_col(c[1]), "expected NOW or RESULTS after PUBLISH", cv.PUBLISH_TIMES)
+        return cv.SetPublish(when=when)
+
+    def set_report(self, c: list[Any]) -> cv.Command:
+        style = str(c[1]).lower()
+        if style not in cv.REPORT_STYLES:
+            expected = tuple(s.upper() for s in cv.REPORT_STYLES)
+            raise _Fault(_col(c[1]), "expected JUDGE or POSTAL after REPORT", expected)
+        return cv.SetReport(style=style)
+
+    def withhold_press(self, c: list[Any]) -> cv.Command:
+        return cv.WithholdPress(number=_press_number(c[1]))
+
+    def release_press(self, c: list[Any]) -> cv.Command:
+        return cv.ReleasePress(number=_press_number(c[1]))
 
     # --- GM actions ----------------------------------------------------------------------------
     def resign(self, c: list[Any]) -> cv.Command:

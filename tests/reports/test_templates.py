@@ -8,7 +8,9 @@ it starts with its Subject line and that it renders at all.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -138,6 +140,14 @@ class Anything:
 def templates() -> list[str]:
     folder = data_dir("mail_templates")
     return sorted(p.name.removesuffix(".txt.j2") for p in folder.glob("*.txt.j2"))
+
+
+# Sample contexts kept one file per template (tests/reports/template_contexts/NAME.json), so
+# each part of the desk adds its own samples without touching this file.
+CONTEXT_FILES = Path(__file__).parent / "template_contexts"
+KNOWN.update(
+    {path.stem: json.loads(path.read_text()) for path in sorted(CONTEXT_FILES.glob("*.json"))}
+)
 
 
 def context_for(name: str) -> dict[str, Any]:
