@@ -1,5 +1,13 @@
 """What one mail has done so far at the games desk, and the lookups every command needs:
-the sender as a person, a game by name, a power by the word written, a seat's reply address."""
+the sender as a person, a game by name, a power by the word written, a seat's reply address,
+the game the mail may act for as GM, and the readers a game's announcements go to.
+
+The GM of a game is proven like a player: by `SIGNON MASTER game password` (also GM, and M when
+no power of the game's map is lettered M, so a variant with such a power keeps its letter) on a
+line before the GM's commands, or by writing to the game's GM reply address
+(judge+TOKEN@domain, the Reply-To of every mail the judge sends the GM about the game). A From:
+line alone never makes anyone the GM.
+"""
 
 from __future__ import annotations
 
@@ -14,12 +22,16 @@ from judge.engine.geography import Map
 from judge.identity import (
     SeatCredentials,
     reply_to_address,
+    token_from_recipients,
 )
 from judge.mail.mime import ReadMail
 from judge.store.game_queries import (
     create_person,
     find_game,
     find_person_by_address,
+    game_for_gm_token,
+    observers_of,
+    players_of,
 )
 from judge.store.games import Game, GameStatus, Person, Seat
 
@@ -43,6 +55,11 @@ class MailState:
     # Games whose row this mail holds locked (and read fresh), so orders never land in a phase
     # the scheduler is processing at the same moment.
     locked: set[int] = field(default_factory=set)
+    # The seat the GM acts for after BECOME (its id), so replies about it carry the GM's reply
+    # address rather than the player's.
+    became: int | None = None
+    # Whether the mail's recipient was looked at for a GM reply token yet (looked up once).
+    gm_token_checked: bool = False
 
     @property
     def session(self) -> Session:
@@ -104,8 +121,100 @@ def power_named(game_map: Map, written: str) -> str | None:
     return matches[0] if len(matches) == 1 else None
 
 
-def reply_address(state: MailState, seat: Seat) -> str:
+def reply_address(state: MailState, seat: Seat) -> str | None:
+    """The Reply-To of a mail about the seat: the GM's reply address when the GM acts for it
+    (BECOME), else the seat's own, None for a seat nobody holds."""
+    if state.became == seat.id:
+        return gm_reply_address(state.where.judge_address, seat.game)
+    if seat.reply_token is None:
+        return None
     return seat_reply_address(state.where.judge_address, seat)
+
+
+def gm_reply_address(judge_address: str, game: Game) -> str | None:
+    """The GM's reply address for the game (judge+TOKEN@domain): mail to it acts as its GM."""
+    if game.gm_token is None:
+        return None
+    return reply_to_address(judge_address, game.gm_token)
+
+
+MASTER_WORDS = ("MASTER", "GM")
+
+
+def is_master_word(word: str, game_map: Map) -> bool:
+    """Whether a SIGNON's power word names the GM: MASTER and GM always, M unless a power of
+    the game's map has the letter M (then M is that power, as njudge's letters go)."""
+    written = word.strip().upper()
+    if written in MASTER_WORDS:
+        return True
+    if written != "M":
+        return False
+    return not any(power.letter.upper() == "M" for power in game_map.powers.values())
+
+
+def master_game(state: MailState) -> Game | None:
+    """The game this mail may act for as GM: the one proven by SIGNON MASTER earlier in the
+    mail, else the one whose GM reply address the mail was sent to (its row locked)."""
+    if state.gm_game is not None or state.gm_token_checked:
+        return state.gm_game
+    state.gm_token_checked = True
+    token = token_from_recipients(
+        [state.where.envelope_to, state.mail.headers.get("delivered-to")],
+        state.where.judge_address,
+    )
+    if token is None:
+        return None
+    game = game_for_gm_token(state.session, token)
+    if game is not None:
+        state.gm_game = find_game(state.session, game.name, lock=True)
+    return state.gm_game
+
+
+def gm_required(state: MailState, command: Any) -> Game | None:
+    """The game a GM command acts on, or None with the reason added to the mail's problems."""
+    game = master_game(state)
+    if game is None:
+        state.problems.append(
+            f"line {command.line_no}: {command.keyword} is the GM's: put SIGNON MASTER game "
+            "password (the GM password given at CREATE) on a line before it, or send it to "
+            "the GM reply address of the game's mails to you"
+        )
+    return game
+
+
+@dataclass(frozen=True)
+class Reader:
+    """One address a game's announcement goes to, and the Reply-To its mail carries."""
+
+    address: str
+    reply_to: str | None
+    power: str | None = None  # the power the reader plays, if any
+    master: bool = False
+
+
+def game_readers(session: Session, game: Game, judge_address: str) -> list[Reader]:
+    """Everyone a game's announcements go to, each address once: the players (with their
+    seat's reply address), the GM (with the GM's), then the observers not already named, so a
+    GM or player who also observes is not told twice."""
+    readers: list[Reader] = []
+    seen: set[str] = set()
+    for seat in players_of(session, game):
+        address = seat.person.address_of_record if seat.person is not None else None
+        if address and address not in seen:
+            seen.add(address)
+            readers.append(
+                Reader(address, seat_reply_address(judge_address, seat), power=seat.power)
+            )
+    gm = game.gm.address_of_record if game.gm is not None else None
+    if gm and gm not in seen:
+        seen.add(gm)
+        readers.append(Reader(gm, gm_reply_address(judge_address, game), master=True))
+    for person in observers_of(session, game):
+        address = person.address_of_record
+        if address and address not in seen:
+            seen.add(address)
+            readers.append(Reader(address, None))
+    return readers
 
 
 def seat_reply_address(judge_address: str, seat: Seat) -> str:

@@ -1,8 +1,17 @@
-"""PROCESS and the one way a phase is run: adjudicate the stored orders, keep the history, start
-the next phase's clock, and write the results mail for every player, observer and the GM."""
+"""PROCESS, PREVIEW's adjudication, and the one way a phase is run: settle the missed turns,
+adjudicate the stored orders, keep the history, start the next phase's clock, and write the
+results mail for every player, observer and the GM.
+
+The adjudication is one function (`adjudicate_orders`) for the phase that is processed and the
+GM's PREVIEW alike, so a preview shows exactly what PROCESS would do with the same orders; the
+preview stores nothing and goes to the GM alone.
+
+A GM who also observes the game gets the results once, as the GM.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy.orm import Session
@@ -10,11 +19,29 @@ from sqlalchemy.orm import Session
 from judge.adjudicate_json import CaseError, parse_power_orders, read_case, result_json
 from judge.desk import endings, general_orders, press
 from judge.desk.commands import Reply
-from judge.desk.mail_state import MailState, seat_reply_address
-from judge.desk.phase_clock import game_timing, start_phase_clock
+from judge.desk.endings import Ending
+from judge.desk.mail_state import (
+    MailState,
+    game_readers,
+    gm_reply_address,
+    gm_required,
+    seat_reply_address,
+)
+from judge.desk.phase_clock import game_timing, phase_kind, start_phase_clock
 from judge.engine.adjudicate import adjudicate
+from judge.engine.calendar import ADJUSTMENTS, RETREATS
 from judge.engine.geography import Map
-from judge.games.seats import OrdersState, SeatStatus
+from judge.engine.orders import Order
+from judge.engine.position import Position
+from judge.engine.results import PhaseResult
+from judge.games.missed_turns import (
+    AnnounceOpenSeat,
+    PostalPolicy,
+    SeatRecord,
+    TellGM,
+    settle_phase,
+)
+from judge.games.seats import OrdersState, SeatOrders, SeatStatus, owes_orders
 from judge.language import command_values as cv
 from judge.reports import MASTER, OBSERVER, PhaseReport, Viewer, mail_context, template_name
 from judge.store.game_queries import (
@@ -25,69 +52,98 @@ from judge.store.game_queries import (
     players_of,
     record_phase,
 )
-from judge.store.games import Game, GameStatus
+from judge.store.games import Game, GameStatus, Seat
 
 # The style of results mails of a game that has not chosen one (SET REPORT), and where the
 # choice is kept in Game.settings.
 RESULTS_STYLE = "judge"
 REPORT_STYLE = "report"
+PREVIEW_TEMPLATE = "results_preview"
 
 
 def _process(state: MailState, command: cv.Process) -> None:
-    """Adjudicate the phase with the stored orders, keep the history, move on, mail the results."""
+    """Settle the missed turns as the scheduler does, adjudicate the phase with the stored
+    orders, keep the history, move on, mail the results."""
     where = f"line {command.line_no}"
-    game = state.gm_game
+    game = gm_required(state, command)
     if game is None:
-        state.problems.append(
-            f"{where}: PROCESS is the GM's: put SIGNON M game password (the GM password given "
-            "at CREATE) on a line before it"
-        )
         return
-    if game.status != GameStatus.ACTIVE or game.phase is None or game.position is None:
-        state.problems.append(f"{where}: game {game.name} is not running")
+    if not _running(state, game, where, command):
         return
     if command.phase is not None and command.phase.upper() != game.phase:
         state.problems.append(f"{where}: game {game.name} is in {game.phase}, not {command.phase}")
         return
-    state.replies.extend(process_phase(state.session, game, state.where.judge_address))
+    judge_address = state.where.judge_address
+    notices = settle_missed_turns(state.session, game, judge_address, force=True)
+    # The results lead; the GM's missed-turn notices and the replacement calls follow them.
+    state.replies.extend(process_phase(state.session, game, judge_address))
+    state.replies.extend(notices)
 
 
-def process_phase(session: Session, game: Game, judge_address: str) -> list[Reply]:
-    """Adjudicate the game's phase with the stored orders (units without orders hold), keep the
-    history, move to the next phase with its deadline, and return the results mails for every
-    player, observer and the GM. PROCESS and the scheduler both come here, so a phase run by
-    the GM and one run by its deadline are the same. The caller holds the game's row locked.
-    """
+def _running(state: MailState, game: Game, where: str, command: cv.Command) -> bool:
+    """Whether the game has a phase to run; otherwise the reason is added to the problems."""
+    if game.status == GameStatus.PAUSED:
+        state.problems.append(
+            f"{where}: game {game.name} is paused; RESUME it before {command.keyword}"
+        )
+        return False
+    if game.status != GameStatus.ACTIVE or game.phase is None or game.position is None:
+        state.problems.append(f"{where}: game {game.name} is not running ({game.status})")
+        return False
+    return True
+
+
+def _preview(state: MailState, command: cv.Preview) -> None:
+    """PREVIEW: what the phase would give with the orders so far, to the GM alone."""
+    game = gm_required(state, command)
+    if game is None or not _running(state, game, f"line {command.line_no}", command):
+        return
+    state.replies.append(preview_phase(state.session, game, state.where.judge_address))
+
+
+@dataclass(frozen=True)
+class Adjudication:
+    """The current phase adjudicated with the orders standing now: what the engine was given
+    (the board, the order texts, the orders read from them) and what it gave back."""
+
+    game_map: Map
+    position: Position
+    texts: dict[str, list[str]]
+    orders: dict[str, list[Order]]
+    result: PhaseResult
+    results: dict[str, Any]  # the result as docs/ADJUDICATE.md writes it
+
+
+def adjudicate_orders(session: Session, game: Game) -> Adjudication:
+    """Adjudicate the game's phase with the stored orders (units without orders hold; a power
+    that sent nothing plays its general orders where some apply). Changes nothing."""
     assert game.phase is not None and game.position is not None
     try:
         game_map, position, _, rules = read_case(game.position, rules=game.rules)
     except CaseError as exc:  # a stored position the engine refuses is the keeper's business
         raise RuntimeError(f"game {game.name}: stored position unreadable: {exc}") from exc
     texts = {power: list(units.values()) for power, units in current_orders(session, game).items()}
-    # A power that sent nothing plays its general orders, where it filed some that apply now.
     for power, standing in general_orders.standing_orders(session, game, texts).items():
         texts.setdefault(power, standing)
     parsed, unreadable = parse_power_orders(game_map, texts)
     result = adjudicate(game_map, position, parsed, rules)
     results = result_json(result, texts, unreadable)
-    sequence = len(history(session, game)) + 1
-    record_phase(session, game, game.phase, game.position, texts, results)
-    clear_orders(session, game)
-    for seat in game.seats:
-        seat.orders_state = OrdersState.NONE
-        seat.orders_changed_at = None
-        seat.wait = False  # WAIT is for one phase
-    game.position = _next_case(game_map, results)
-    game.phase = result.next_phase
-    ending = endings.game_ending(session, game, result)
-    if result.victory or ending is not None:
-        game.status = GameStatus.FINISHED
-    start_phase_clock(game)
-    report = PhaseReport(
-        game_map=game_map,
-        before=position,
-        orders=parsed,
-        result=result,
+    return Adjudication(game_map, position, texts, dict(parsed), result, results)
+
+
+def _report(
+    game: Game,
+    done: Adjudication,
+    sequence: int,
+    ending: Ending | None = None,
+    *,
+    next_deadline: bool = True,
+) -> PhaseReport:
+    return PhaseReport(
+        game_map=done.game_map,
+        before=done.position,
+        orders=done.orders,
+        result=done.result,
         game=game.name,
         sequence=sequence,
         draw=ending.draw if ending is not None else (),
@@ -96,10 +152,70 @@ def process_phase(session: Session, game: Game, judge_address: str) -> list[Repl
             s.power for s in game.seats if s.status == SeatStatus.CIVIL_DISORDER
         ),
         next_deadline=(
-            game.deadline.astimezone(game_timing(game).tz) if game.deadline is not None else None
+            game.deadline.astimezone(game_timing(game).tz)
+            if next_deadline and game.deadline is not None
+            else None
         ),
     )
-    # (address, viewer, reply address): a player's results carry the seat's reply address.
+
+
+def _style(game: Game) -> str:
+    return str(game.settings.get(REPORT_STYLE, RESULTS_STYLE))
+
+
+def preview_phase(session: Session, game: Game, judge_address: str) -> Reply:
+    """The GM's private preview of the phase: the results the orders so far would give, in the
+    game's results style, headed as a preview. Nothing is stored and nobody else is mailed."""
+    done = adjudicate_orders(session, game)
+    sequence = len(history(session, game)) + 1
+    report = _report(game, done, sequence, next_deadline=False)
+    context = mail_context(report, _style(game), MASTER)
+    context["deadline"] = ""
+    # Back to the sender, who proved to be the GM: nobody else sees it.
+    return Reply(
+        "preview", PREVIEW_TEMPLATE, context, reply_to=gm_reply_address(judge_address, game)
+    )
+
+
+def process_phase(session: Session, game: Game, judge_address: str) -> list[Reply]:
+    """Adjudicate the game's phase with the stored orders (units without orders hold), keep the
+    history, move to the next phase with its deadline, and return the results mails for every
+    player, observer and the GM. PROCESS and the scheduler both come here, so a phase run by
+    the GM and one run by its deadline are the same. The caller holds the game's row locked
+    and has settled the missed turns first (`settle_missed_turns`).
+    """
+    assert game.phase is not None and game.position is not None
+    done = adjudicate_orders(session, game)
+    sequence = len(history(session, game)) + 1
+    record_phase(session, game, game.phase, game.position, done.texts, done.results)
+    clear_orders(session, game)
+    for seat in game.seats:
+        seat.orders_state = OrdersState.NONE
+        seat.orders_changed_at = None
+        seat.wait = False  # WAIT is for one phase
+    game.position = _next_case(done.game_map, done.results)
+    game.phase = done.result.next_phase
+    ending = endings.game_ending(session, game, done.result)
+    if done.result.victory or ending is not None:
+        game.status = GameStatus.FINISHED
+    start_phase_clock(game)
+    report = _report(game, done, sequence, ending)
+    style = _style(game)
+    template = template_name(style)
+    replies = [
+        Reply("results", template, mail_context(report, style, viewer), to=address, reply_to=to)
+        for address, viewer, to in _results_readers(session, game, judge_address)
+    ]
+    replies.extend(press.press_with_results(session, game, judge_address))
+    return replies
+
+
+def _results_readers(
+    session: Session, game: Game, judge_address: str
+) -> list[tuple[str, Viewer, str | None]]:
+    """(address, viewer, Reply-To) of each results mail: every player as that power with the
+    seat's reply address, every observer, and the GM with the GM's reply address. An observer
+    who is also the GM gets the GM's mail only."""
     readers: list[tuple[str, Viewer, str | None]] = []
     for seat in players_of(session, game):
         assert seat.person is not None
@@ -111,19 +227,13 @@ def process_phase(session: Session, game: Game, judge_address: str) -> list[Repl
                     seat_reply_address(judge_address, seat),
                 )
             )
+    gm = game.gm.address_of_record if game.gm is not None else None
     for person in observers_of(session, game):
-        if person.address_of_record:
+        if person.address_of_record and person.address_of_record != gm:
             readers.append((person.address_of_record, OBSERVER, None))
-    if game.gm is not None and game.gm.address_of_record:
-        readers.append((game.gm.address_of_record, MASTER, None))
-    style = game.settings.get(REPORT_STYLE, RESULTS_STYLE)
-    template = template_name(style)
-    replies: list[Reply] = []
-    for address, viewer, reply_to in readers:
-        context = mail_context(report, style, viewer)
-        replies.append(Reply("results", template, context, to=address, reply_to=reply_to))
-    replies.extend(press.press_with_results(session, game, judge_address))
-    return replies
+    if gm:
+        readers.append((gm, MASTER, gm_reply_address(judge_address, game)))
+    return readers
 
 
 def _next_case(game_map: Map, results: dict[str, Any]) -> dict[str, Any]:
@@ -142,4 +252,120 @@ def _next_case(game_map: Map, results: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-HANDLERS = {cv.Process: _process}
+# --- missed turns ---------------------------------------------------------------------------------
+def seat_orders(game_map: Map, position: Position, phase: str, seat: Seat) -> SeatOrders:
+    """The seat as judge.games.timing and missed_turns see it: who holds it, whether it owes
+    anything this phase, and how far its orders are (the desk's judgement when they arrived)."""
+    return SeatOrders(
+        power=seat.power,
+        status=SeatStatus(seat.status),
+        owes_orders=owes(game_map, position, phase, seat.power),
+        orders=OrdersState(seat.orders_state),
+        wait=seat.wait,
+        changed_at=seat.orders_changed_at,
+    )
+
+
+def owes(game_map: Map, position: Position, phase: str, power: str) -> bool:
+    """Whether the power has anything to order: units in movement, a dislodged unit in retreats,
+    a build it can make (a free home centre it owns) or a disband due in adjustments."""
+    kind = phase_kind(phase)
+    units = [u for u in position.units if u.power == power]
+    dislodged = sum(1 for d in position.dislodged if d.unit.power == power)
+    adjustment = 0
+    if kind == ADJUSTMENTS:
+        centres = position.centers.get(power, ())
+        adjustment = len(centres) - len(units)
+        if adjustment > 0:
+            occupied = {u.province for u in position.units}
+            homes = game_map.powers[power].home_centres
+            free = sum(1 for c in centres if c in homes and c not in occupied)
+            adjustment = min(adjustment, free)
+    elif kind == RETREATS:
+        return owes_orders(kind, units=len(units), dislodged=dislodged)
+    return owes_orders(kind, units=len(units), adjustment=adjustment)
+
+
+def settle_missed_turns(
+    session: Session,
+    game: Game,
+    judge_address: str,
+    seats: list[SeatOrders] | None = None,
+    *,
+    force: bool = False,
+) -> list[Reply]:
+    """Apply the postal missed-turn rule (judge.games.missed_turns) before the phase is
+    adjudicated, for the scheduler and the GM's PROCESS alike: a first missed move has the
+    units stand and a replacement sought, a second puts the power in civil disorder. Seats with
+    complete or partial orders come through unchanged. The rulebook's defaults for unordered
+    units are the engine's own (units hold, dislodged units without a retreat are disbanded,
+    builds are waived, owed removals follow the civil-disorder rule), so the fallbacks need no
+    orders written here. `seats` is the seats' state this phase when the caller has it;
+    `force` is the GM's PROCESS (an open seat's units fall back instead of waiting). The
+    mails are returned: `missed_turn` to the GM (with the GM's reply address) and
+    `replacement_sought` to the other players and the observers.
+    """
+    assert game.phase is not None and game.position is not None
+    if seats is None:
+        game_map, position, _, _ = read_case(game.position, rules=game.rules)
+        seats = [seat_orders(game_map, position, game.phase, seat) for seat in game.seats]
+    by_power = {seat.power: seat for seat in game.seats}
+    records = [
+        SeatRecord(
+            power=seat.power,
+            player=(seat.person.address_of_record if seat.person is not None else None),
+            status=SeatStatus(seat.status),
+            missed=seat.missed_turns,
+            replacement_sought=seat.replacement_sought,
+            # No command names a stand-by or files general orders yet: the second miss is
+            # civil disorder, and the units of a first miss stand.
+            standby=None,
+            general_orders=False,
+        )
+        for seat in game.seats
+    ]
+    settlement = settle_phase(
+        PostalPolicy(), records, {s.power: s for s in seats}, phase_kind(game.phase), force=force
+    )
+    for record in settlement.records:
+        seat = by_power[record.power]
+        seat.status = record.status
+        seat.missed_turns = record.missed
+        seat.replacement_sought = record.replacement_sought
+    mails: list[Reply] = []
+    gm = game.gm.address_of_record if game.gm is not None else None
+    for event in settlement.events:
+        if isinstance(event, TellGM) and gm:
+            context = {
+                "game": game.name,
+                "phase": game.phase,
+                "power": event.power.title(),
+                "player": event.player or "nobody",
+                "reason": event.reason,
+            }
+            mails.append(
+                Reply(
+                    "missed_turn",
+                    "missed_turn",
+                    context,
+                    to=gm,
+                    reply_to=gm_reply_address(judge_address, game),
+                )
+            )
+        elif isinstance(event, AnnounceOpenSeat):
+            context = {"game": game.name, "phase": game.phase, "power": event.power.title()}
+            mails.extend(
+                Reply(
+                    "replacement_sought",
+                    "replacement_sought",
+                    context,
+                    to=reader.address,
+                    reply_to=reader.reply_to,
+                )
+                for reader in game_readers(session, game, judge_address)
+                if reader.power != event.power and not reader.master
+            )
+    return mails
+
+
+HANDLERS = {cv.Process: _process, cv.Preview: _preview}

@@ -61,6 +61,7 @@ def create_game(
         position=position,
         settings=dict(settings or {}),
         gm=gm,
+        gm_token=_unused_token(session),
     )
     if seed is not None:
         game.seed = seed
@@ -132,11 +133,20 @@ def seat_for_token(session: Session, token: str) -> Seat | None:
     ).first()
 
 
+def game_for_gm_token(session: Session, token: str) -> Game | None:
+    """The game whose GM reply address carries `token` (mail to it acts as the game's master)."""
+    return session.scalars(select(Game).where(Game.gm_token == token.strip().lower())).first()
+
+
 def _unused_token(session: Session) -> str:
-    # 80 random bits almost never collide; the unique column is the guarantee, this the courtesy.
+    """A reply token neither a seat nor a game's GM has: one token names one reader only."""
+    # 80 random bits almost never collide; the unique columns are the guarantee, this the courtesy.
     while True:
         token = new_reply_token()
-        if session.scalars(select(Seat.id).where(Seat.reply_token == token)).first() is None:
+        if (
+            session.scalars(select(Seat.id).where(Seat.reply_token == token)).first() is None
+            and session.scalars(select(Game.id).where(Game.gm_token == token)).first() is None
+        ):
             return token
 
 
@@ -181,6 +191,22 @@ def vacate_seat(session: Session, seat: Seat, status: SeatStatus = SeatStatus.OP
     seat.draw_vote = None
     seat.concession = None
     session.flush()
+
+
+def drop_phases_from(session: Session, game: Game, record: PhaseRecord) -> list[str]:
+    """Delete `record` and every phase the game processed after it (ROLLBACK); return their
+    names, oldest first."""
+    later = [row for row in history(session, game) if row.id >= record.id]
+    for row in later:
+        session.delete(row)
+    session.flush()
+    return [row.phase for row in later]
+
+
+def clear_game_orders(session: Session, game: Game) -> int:
+    """Drop the game's current orders of every phase (a rolled-back game starts its phase anew)."""
+    result = session.execute(delete(CurrentOrder).where(CurrentOrder.game_id == game.id))
+    return int(getattr(result, "rowcount", 0) or 0)
 
 
 def set_order(
@@ -358,6 +384,14 @@ def add_observer(session: Session, game: Game, person: Person) -> Observer:
     session.add(row)
     session.flush()
     return row
+
+
+def remove_observer(session: Session, game: Game, person: Person) -> bool:
+    """Stop `person` following `game`; whether they were following it."""
+    result = session.execute(
+        delete(Observer).where(Observer.game_id == game.id, Observer.person_id == person.id)
+    )
+    return bool(getattr(result, "rowcount", 0))
 
 
 def observers_of(session: Session, game: Game) -> list[Person]:

@@ -113,6 +113,9 @@ class Game(Base):
     checked_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     seed: Mapped[int] = mapped_column(BigInteger, default=new_seed)
     gm_person_id: Mapped[int | None] = mapped_column(ForeignKey("persons.id"))
+    # The GM's reply token: mail to judge+TOKEN@domain acts as the game's master, as a seat's
+    # token acts for its power (Reply-To of every mail the judge sends the GM about the game).
+    gm_token: Mapped[str | None] = mapped_column(String(32), unique=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=now)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=now, onupdate=now)
 
