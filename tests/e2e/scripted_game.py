@@ -1,0 +1,359 @@
+"""Helpers for the scripted seven-player game over real Postfix and Dovecot (test_scripted_game).
+
+Every account of the game (seven players, the GM, an observer, and a forger who only ever sends)
+gets a `Mailbox` that remembers every mail the account received. The script *takes* the mails it
+expects from a mailbox (waiting, bounded, until they arrive) and checks them; at the end
+`ScriptedGame.check_every_mail` proves that nothing arrived the script did not take, and that no
+mail carries another reader's private information (reply token, password, orders
+acknowledgement). Checks every mail shares (From, To, Reply-To) run as soon as it is fetched.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+import smtplib
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from email.message import EmailMessage
+from email.parser import BytesParser
+from email.policy import default
+from email.utils import getaddresses
+from pathlib import Path
+from typing import Any
+
+from harness import JudgeProcess
+
+POWERS = ("Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey")
+JUDGE_NAME = "Diplomacy Judge"  # judge.config's default name, in every results subject
+
+_ident = itertools.count(1)
+
+
+@dataclass(frozen=True)
+class Received:
+    """One mail as the reader's mailbox holds it, with the headers the checks need."""
+
+    uid: int
+    raw: bytes
+    subject: str
+    sender: str
+    to: tuple[str, ...]
+    reply_to: tuple[str, ...]
+    in_reply_to: str
+    body: str
+
+    @classmethod
+    def parse(cls, uid: int, raw: bytes) -> Received:
+        message = BytesParser(policy=default).parsebytes(raw)
+        body = message.get_body(preferencelist=("plain",))
+        return cls(
+            uid=uid,
+            raw=raw,
+            subject=str(message.get("Subject", "")),
+            sender=_addresses(message.get_all("From", []))[0] if message.get("From") else "",
+            to=tuple(_addresses(message.get_all("To", []))),
+            reply_to=tuple(_addresses(message.get_all("Reply-To", []))),
+            in_reply_to=str(message.get("In-Reply-To", "")).strip().strip("<>"),
+            body=str(body.get_content()) if body is not None else "",
+        )
+
+    def text(self) -> str:
+        """Everything a reader can see: the headers and the decoded text."""
+        head = self.raw.split(b"\r\n\r\n", 1)[0].split(b"\n\n", 1)[0]
+        return head.decode(errors="replace") + "\n" + self.body
+
+
+def _addresses(values: Iterable[Any]) -> list[str]:
+    return [address.lower() for _, address in getaddresses([str(v) for v in values]) if address]
+
+
+class Mailbox:
+    """One account's mail, fetched incrementally over IMAP; `take` marks the mails the script
+    expected, so whatever is left untaken at the end arrived without the script knowing why."""
+
+    def __init__(self, name: str, account: Any, check: Callable[[Mailbox, Received], None]) -> None:
+        self.name = name
+        self.account = account
+        self.address = str(account.address).lower()
+        self.mails: dict[int, Received] = {}
+        self.taken: set[int] = set()
+        # The reader's own reply address (judge+TOKEN), learnt from the first mail carrying one:
+        # a seat's from signed_on, the GM's from game_created; observers have none.
+        self.reply_address = ""
+        self._check = check
+
+    def refresh(self) -> None:
+        """Fetch the mails that arrived since the last look (by UID; flags untouched)."""
+        last = max(self.mails, default=0)
+        with self.account.imap() as client:
+            client.select_folder("INBOX", readonly=True)
+            uids = [u for u in client.search(["UID", f"{last + 1}:*"]) if u > last]
+            if not uids:
+                return
+            for uid, data in sorted(client.fetch(uids, ["BODY.PEEK[]"]).items()):
+                mail = Received.parse(uid, data[b"BODY[]"])
+                self._check(self, mail)
+                self.mails[uid] = mail
+
+    def untaken(self) -> list[Received]:
+        return [m for uid, m in sorted(self.mails.items()) if uid not in self.taken]
+
+    def find(self, match: Callable[[Received], bool]) -> list[Received]:
+        return [m for m in self.untaken() if match(m)]
+
+
+@dataclass
+class Player:
+    """A seat's holder: the power, the mailbox and the password."""
+
+    power: str
+    box: Mailbox
+    password: str
+
+    @property
+    def address(self) -> str:
+        return self.box.address
+
+    @property
+    def reply_address(self) -> str:
+        """The seat's judge+TOKEN address, as the first mail that carried one gave it."""
+        return self.box.reply_address
+
+
+class ScriptedGame:
+    """The game under test: the judge's process and address, and every reader's mailbox."""
+
+    def __init__(
+        self,
+        judge: JudgeProcess,
+        judge_address: str,
+        game: str,
+        *,
+        gm: Any,
+        gm_password: str,
+        observer: Any,
+        forger: Any,
+        timeout: float = 90.0,
+    ) -> None:
+        self.judge = judge
+        self.judge_address = judge_address
+        self.game = game
+        self.gm = self.mailbox("GM", gm)
+        self.gm_password = gm_password
+        self.observer = self.mailbox("observer", observer)
+        self.forger = forger  # an account that only sends; it must never receive anything
+        self.players: dict[str, Player] = {}
+        self.timeout = timeout
+
+    def mailbox(self, name: str, account: Any) -> Mailbox:
+        return Mailbox(name, account, self.check_on_arrival)
+
+    def add_player(self, power: str, account: Any, password: str) -> Player:
+        player = Player(power, self.mailbox(power, account), password)
+        self.players[power] = player
+        return player
+
+    # --- sending ----------------------------------------------------------------------------
+    def send(
+        self,
+        account: Any,
+        body: str,
+        *,
+        to: str | None = None,
+        subject: str = "orders",
+        from_header: str | None = None,
+    ) -> str:
+        """Mail `body` from `account` to the judge (or `to`); return the Message-ID.
+
+        `from_header` puts another address in From: than the account's own (a forgery: the
+        envelope and the submission are the forger's)."""
+        recipient = to or self.judge_address
+        ident = f"scripted-{next(_ident)}-{time.monotonic_ns()}@example.test"
+        message = EmailMessage()
+        message["From"] = from_header or account.address
+        message["To"] = recipient
+        message["Subject"] = subject
+        message["Message-ID"] = f"<{ident}>"
+        message.set_content(body + "\n")
+        with smtplib.SMTP("127.0.0.1", account.servers.smtp_port, timeout=30) as smtp:
+            smtp.sendmail(account.address, [recipient], bytes(message))
+        return ident
+
+    # --- waiting for mail -------------------------------------------------------------------
+    def boxes(self) -> list[Mailbox]:
+        return [*(p.box for p in self.players.values()), self.gm, self.observer]
+
+    def take(
+        self,
+        wanted: dict[Mailbox, Callable[[Received], bool]],
+        what: str,
+        count: int = 1,
+    ) -> dict[Mailbox, Received]:
+        """Wait until each mailbox holds `count` untaken mails that match its test; take them.
+
+        Returns the last taken mail of each box (count is almost always one). Fails with the
+        judge's log and the mailboxes' untaken subjects when time runs out, and at once when the
+        judge dies or holds a mail it failed on.
+        """
+        end = time.monotonic() + self.timeout
+        while True:
+            self.judge.assert_alive()
+            self.judge.no_held()
+            missing = []
+            for box, match in wanted.items():
+                box.refresh()
+                if len(box.find(match)) < count:
+                    missing.append(box)
+            if not missing:
+                break
+            if time.monotonic() > end:
+                detail = "\n".join(
+                    f"  {box.name}: untaken {[m.subject for m in box.untaken()]}" for box in missing
+                )
+                raise AssertionError(
+                    f"timed out after {self.timeout} s waiting for {what} in "
+                    f"{[b.name for b in missing]}:\n{detail}\n"
+                    f"inbox {self.judge.inbox_states()} outbox {self.judge.outbox_states()}\n"
+                    f"{self.judge.log_tail(3000)}"
+                )
+            time.sleep(0.2)
+        got: dict[Mailbox, Received] = {}
+        for box, match in wanted.items():
+            for mail in box.find(match)[:count]:
+                box.taken.add(mail.uid)
+                got[box] = mail
+        return got
+
+    def reply(
+        self, box: Mailbox, ident: str, what: str = "the judge's reply", subject: str = ""
+    ) -> Received:
+        """The judge's answer to the mail `ident` (threaded to it by In-Reply-To); `subject`
+        picks one when the mail has several answers."""
+        return self.take(
+            {box: lambda m: m.in_reply_to == ident and m.subject.startswith(subject)}, what
+        )[box]
+
+    def settle(self) -> None:
+        """Wait until the judge has read every mail sent to it and sent every mail it wrote."""
+        end = time.monotonic() + self.timeout
+        while True:
+            self.judge.assert_alive()
+            self.judge.no_held()
+            inbox, outbox = self.judge.inbox_states(), self.judge.outbox_states()
+            if inbox.get("new", 0) == 0 and outbox.get("pending", 0) == 0:
+                return
+            if time.monotonic() > end:
+                raise AssertionError(f"the judge did not settle: {inbox} {outbox}")
+            time.sleep(0.2)
+
+    # --- the game's moves -------------------------------------------------------------------
+    def orders(self, power: str, text: str, subject: str = "orders") -> Received:
+        """A player's orders mailed to the seat's reply address; the judge's echo back."""
+        player = self.players[power]
+        ident = self.send(player.box.account, text, to=player.reply_address, subject=subject)
+        return self.reply(player.box, ident, f"{power}'s orders echo")
+
+    def orders_all(self, texts: dict[str, str], subject: str = "orders") -> dict[str, Received]:
+        """Several players mail their orders at once (to their reply addresses); the echoes."""
+        idents = {
+            power: self.send(
+                self.players[power].box.account,
+                text,
+                to=self.players[power].reply_address,
+                subject=subject,
+            )
+            for power, text in texts.items()
+        }
+        wanted = {
+            self.players[power].box: (lambda m, ident=ident: m.in_reply_to == ident)
+            for power, ident in idents.items()
+        }
+        got = self.take(wanted, "the orders echoes")
+        return {box.name: mail for box, mail in got.items()}
+
+    def results_subject(self, phase: str) -> str:
+        return f"{JUDGE_NAME}:{self.game} - {phase} Results"
+
+    def take_results(self, phase: str) -> dict[str, Received]:
+        """Every reader's results mail of `phase`: each power's, the observer's and the GM's."""
+        subject = self.results_subject(phase)
+        boxes = {box: (lambda m: m.subject == subject) for box in self.boxes()}
+        got = self.take(boxes, f"the results of {phase}")
+        return {box.name: mail for box, mail in got.items()}
+
+    def process(self, phase: str) -> dict[str, Received]:
+        """The GM processes `phase` by mail (naming it, so a wrong phase is refused)."""
+        self.send(self.gm.account, f"SIGNON M {self.game} {self.gm_password}\nPROCESS {phase}")
+        return self.take_results(phase)
+
+    def dump(self, directory: Path) -> None:
+        """Write every mail each reader received to directory/READER/UID.eml, for a failure's
+        post-mortem (pytest keeps the test's tmp_path)."""
+        for box in self.boxes():
+            folder = directory / box.name
+            folder.mkdir(parents=True, exist_ok=True)
+            for uid, mail in box.mails.items():
+                (folder / f"{uid:03d}.eml").write_bytes(mail.raw)
+
+    # --- what every mail must be ----------------------------------------------------------
+    def check_on_arrival(self, box: Mailbox, mail: Received) -> None:
+        """What holds for every mail the moment it is fetched: from the judge, to this reader
+        alone, and any Reply-To is this reader's own reply address (the first one seen; the
+        observer has none)."""
+        assert mail.sender == self.judge_address.lower(), (box.name, mail.subject, mail.sender)
+        assert mail.to == (box.address,), (box.name, mail.subject, mail.to)
+        if box is self.observer:
+            assert mail.reply_to == (), (box.name, mail.subject, mail.reply_to)
+            return
+        if mail.reply_to and not box.reply_address:
+            local, _, domain = self.judge_address.partition("@")
+            assert len(mail.reply_to) == 1, mail.reply_to
+            assert re.fullmatch(
+                rf"{re.escape(local)}\+[a-z2-7]{{16}}@{re.escape(domain)}", mail.reply_to[0]
+            ), mail.reply_to
+            box.reply_address = mail.reply_to[0]
+        assert mail.reply_to in ((), (box.reply_address,)), (box.name, mail.subject, mail.reply_to)
+
+    def check_every_mail(self) -> None:
+        """At the end: nothing arrived that the script did not take and check, and no mail
+        carries another reader's reply token, anybody's password, or another power's orders
+        acknowledgement."""
+        self.settle()
+        for box in self.boxes():
+            box.refresh()
+            assert box.untaken() == [], (
+                f"{box.name} got mail the script did not expect: "
+                f"{[(m.subject, m.body[:300]) for m in box.untaken()]}"
+            )
+        assert self.forger.count() == 0, "the forger received mail"
+        passwords = [self.gm_password, *(p.password for p in self.players.values())]
+        tokens = {box.name: _token(box.reply_address) for box in self.boxes() if box.reply_address}
+        assert len(tokens) == 8, tokens  # the seven seats and the GM
+        for box in self.boxes():
+            own = next((p for p in self.players.values() if p.box is box), None)
+            for mail in box.mails.values():
+                text = mail.text()
+                for secret in passwords:
+                    assert secret not in text, (box.name, mail.subject, "a password")
+                for name, token in tokens.items():
+                    if name != box.name:
+                        assert token not in text, (box.name, mail.subject, f"{name}'s token")
+                for power in POWERS:
+                    if own is None or own.power != power:
+                        # orders_read and orders_reminder are the power's own business
+                        assert f"{self.game}: {power} orders for" not in mail.subject, (
+                            box.name,
+                            mail.subject,
+                        )
+                        assert f"read your orders for {power}" not in mail.body, (
+                            box.name,
+                            mail.subject,
+                        )
+
+
+def _token(reply_address: str) -> str:
+    match = re.fullmatch(r"[^+@]+\+([a-z2-7]+)@.+", reply_address)
+    assert match is not None, reply_address
+    return match.group(1)

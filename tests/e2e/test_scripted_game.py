@@ -1,0 +1,228 @@
+"""A scripted seven-player standard game through the real Postfix and Dovecot (issue 4's target).
+
+Every player, the GM and an observer is an IMAP account; the judge runs as `judge serve` reading
+its own IMAP account and sending through Postfix. The script plays from CREATE through 1901 and
+on, the way people would: sign-ons by mail, orders to each seat's reply address (one player by
+password instead), a correction by a second mail, a forged From: that changes nothing, the GM's
+PROCESS by mail; and checks every mail every reader receives (scripted_game.Mailbox): each mail
+is one the script expected, from the judge, to that reader alone, with that reader's own
+Reply-To, and none carries another reader's token, anybody's password or another power's orders
+acknowledgement. Results are public: every reader sees every power's orders in them.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from harness import judge_sections
+from scripted_game import POWERS, Player, Received, ScriptedGame
+
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]
+
+GAME = "scripted"
+
+# The spring of 1901: two bounces (Galicia, the Black Sea). France's Paris order is first sent as
+# A PAR-PIC and then corrected to Burgundy by a second mail; Italy orders by password.
+SPRING_1901 = {
+    "Austria": "A VIE-GAL\nA BUD-SER\nF TRI-ALB",
+    "England": "F LON-NTH\nF EDI-NWG\nA LVP-YOR",
+    "France": "F BRE-MAO\nA PAR-PIC\nA MAR-SPA",
+    "Germany": "F KIE-DEN\nA BER-KIE\nA MUN-RUH",
+    "Italy": "F NAP-ION\nA ROM-APU\nA VEN H",
+    "Russia": "A WAR-GAL\nA MOS-UKR\nF SEV-BLA\nF STP/SC-BOT",
+    "Turkey": "F ANK-BLA\nA CON-BUL\nA SMY-CON",
+}
+FALL_1901 = {
+    "Austria": "F ALB-GRE\nA SER S F ALB-GRE\nA VIE-BUD",
+    "England": "F NWG-NWY\nF NTH H\nA YOR-EDI",
+    "France": "F MAO-POR\nA BUR-BEL\nA SPA H",
+    "Germany": "F DEN H\nA KIE-HOL\nA RUH-MUN",
+    "Italy": "F ION-TUN\nA APU H\nA VEN H",
+    "Russia": "F BOT-SWE\nA UKR-RUM\nA WAR H\nF SEV H",
+    "Turkey": "F ANK H\nA BUL-GRE\nA CON H",
+}
+WINTER_1901 = {
+    "Austria": "Build A VIE\nBuild F TRI",
+    "England": "Build F LON",
+    "France": "Build A PAR\nBuild F BRE\nBuild A MAR",
+    "Germany": "Build A BER\nBuild F KIE",
+    "Italy": "Build F NAP",
+    "Russia": "Build A MOS\nBuild F STP/NC",
+    "Turkey": "Build F SMY",
+}
+
+
+def _check_signed_on(mail: Received, player: Player) -> None:
+    """The signed_on mail: its Reply-To is the seat's reply address, also in its text."""
+    assert mail.reply_to == (player.reply_address,) and player.reply_address
+    assert player.reply_address in mail.body
+    assert f"You hold {player.power} in game {GAME}." in mail.body
+
+
+def _start(script: ScriptedGame, make: Callable[[], Any], prefix: str) -> None:
+    """CREATE, OBSERVE, seven sign-ons by mail (the seventh starts the game)."""
+    ident = script.send(script.gm.account, f"CREATE {GAME} {script.gm_password} standard")
+    created = script.reply(script.gm, ident, "game_created")
+    assert created.subject == f"Game {GAME} created"
+    assert f"SIGNON <power> {GAME}" in created.body
+    # The GM has a reply address of its own (the Reply-To of game_created).
+    assert script.gm.reply_address and created.reply_to == (script.gm.reply_address,)
+
+    ident = script.send(script.observer.account, f"OBSERVE {GAME}", subject="watching")
+    observing = script.reply(script.observer, ident, "observing")
+    assert observing.subject == f"Observing {GAME}"
+
+    for power in POWERS:
+        player = script.add_player(power, make(), f"{prefix}-{power.lower()}-pw")
+        ident = script.send(
+            player.box.account, f"SIGNON {power} {GAME} {player.password}", subject="sign on"
+        )
+        signed = script.reply(player.box, ident, f"{power}'s signed_on")
+        assert signed.subject == f"{GAME}: you play {power}"
+        _check_signed_on(signed, player)
+    assert len({p.reply_address for p in script.players.values()}) == 7
+
+    started = script.take(
+        {
+            p.box: (lambda m: m.subject == f"{GAME}: the game has started (S1901M)")
+            for p in script.players.values()
+        },
+        "game_started",
+    )
+    for box, mail in started.items():
+        player = script.players[box.name]
+        assert mail.reply_to == (player.reply_address,)
+        assert player.reply_address in mail.body
+        assert f"You play {player.power}, with" in mail.body
+
+
+def _spring_1901(script: ScriptedGame) -> None:
+    """Orders by reply address, a correction, Italy by password, and a forgery refused."""
+    for power, text in SPRING_1901.items():
+        if power == "Italy":
+            continue
+        echo = script.orders(power, text)
+        assert echo.subject == f"{GAME}: {power} orders for S1901M"
+        assert f"Every unit of {power} has an order." in echo.body
+        assert "had errors" in echo.body and "0 of" in echo.body
+    france = script.players["France"]
+
+    # The correction: a second mail for the same unit replaces the first.
+    echo = script.orders("France", "A PAR-BUR")
+    assert "= Army Paris -> Burgundy (replaces A PAR - PIC)" in echo.body
+
+    # Italy signs on with the password in a mail to the judge's plain address.
+    italy = script.players["Italy"]
+    ident = script.send(
+        italy.box.account, f"SIGNON Italy {GAME} {italy.password}\n{SPRING_1901['Italy']}"
+    )
+    # The SIGNON of a held seat is answered as a sign-on (the reply address again), then the
+    # orders are echoed.
+    again = script.reply(italy.box, ident, "Italy's signed_on", f"{GAME}: you play Italy")
+    assert italy.reply_address in again.body
+    echo = script.reply(italy.box, ident, "Italy's orders echo", f"{GAME}: Italy orders for")
+    assert echo.subject == f"{GAME}: Italy orders for S1901M"
+    assert "= Fleet Naples -> Ionian Sea" in echo.body
+    assert echo.reply_to == (italy.reply_address,)
+
+    # A forged From: (France's address, no token, no password) changes nothing and is told why;
+    # the answer goes to the address in From:, the real France, who learns of the attempt.
+    ident = script.send(script.forger, "A PAR-GAS", from_header=france.address)
+    refused = script.reply(france.box, ident, "the forgery's refusal")
+    assert refused.subject == "Not done: orders"
+    assert "a From: line alone can be forged" in refused.body
+    # A made-up token changes nothing either.
+    local, _, domain = script.judge_address.partition("@")
+    ident = script.send(
+        script.forger,
+        "A PAR-GAS",
+        to=f"{local}+abcdefghijklmnop@{domain}",
+        from_header=france.address,
+    )
+    refused = script.reply(france.box, ident, "the made-up token's refusal")
+    assert "belongs to no seat" in refused.body
+
+    results = script.process("S1901M")
+    for name, mail in results.items():
+        body = mail.body
+        assert "Movement results for Spring of 1901." in body, name
+        assert "France: Army Paris -> Burgundy." in body, name
+        assert "Gascony" not in body and "Picardy" not in body, name
+        assert "Italy: Fleet Naples -> Ionian Sea." in body, name
+        assert "Austria: Army Vienna -> Galicia.  (*bounce*)" in body, name
+        assert "Russia: Army Warsaw -> Galicia.  (*bounce*)" in body, name
+        assert "Turkey: Fleet Ankara -> Black Sea.  (*bounce*)" in body, name
+        for power in POWERS:
+            assert f"{power}: " in body, (name, power)
+    for power, player in script.players.items():
+        assert results[power].reply_to == (player.reply_address,)
+    assert results["observer"].reply_to == ()
+    assert results["GM"].reply_to in ((), (script.gm.reply_address,))
+
+
+def _fall_and_winter_1901(script: ScriptedGame) -> None:
+    for power, echo in script.orders_all(FALL_1901).items():
+        assert echo.subject == f"{GAME}: {power} orders for F1901M"
+        assert "0 of" in echo.body and f"Every unit of {power} has an order." in echo.body
+    results = script.process("F1901M")
+    for name, mail in results.items():
+        assert "Movement results for Fall of 1901." in mail.body, name
+        assert "Austria: Fleet Albania -> Greece." in mail.body, name
+        assert "Turkey: Army Bulgaria -> Greece.  (*bounce*)" in mail.body, name
+
+    # Every power owes builds; each orders them (a power sending nothing would be a missed turn
+    # the GM is told of).
+    for power, echo in script.orders_all(WINTER_1901).items():
+        assert "0 of" in echo.body, (power, echo.body)
+        assert "Builds and removals not ordered are left to the rules" in echo.body
+    results = script.process("W1901A")
+    for name, mail in results.items():
+        assert "Austria: Builds an army in Vienna." in mail.body, name
+        assert "Austria: Builds a fleet in Trieste." in mail.body, name
+        assert "France:  Builds a fleet in Brest." in mail.body, name
+        assert "Russia:  Builds a fleet in St Petersburg (north coast)." in mail.body, name
+
+
+def test_a_scripted_game_from_create_through_the_years(
+    mail_servers: Any,
+    new_account: Callable[[], Any],
+    database_url: str,
+    tmp_path: Path,
+    judge_process: Callable[..., Any],
+) -> None:
+    started_at = time.monotonic()
+    judge_box = new_account()
+    sections = judge_sections(
+        tmp_path,
+        database_url,
+        judge_box.address,
+        mail_servers=mail_servers,
+        imap_password=judge_box.password,
+    )
+    sections["imap"]["poll_seconds"] = 0.5
+    sections["scheduler"] = {"poll_seconds": 0.5}
+    judge = judge_process(sections)
+    judge.start()
+    judge.wait_ready()
+    prefix = tmp_path.name[-12:]
+    script = ScriptedGame(
+        judge,
+        judge_box.address,
+        GAME,
+        gm=new_account(),
+        gm_password=f"{prefix}-gm-secret",
+        observer=new_account(),
+        forger=new_account(),
+    )
+    try:
+        _start(script, new_account, prefix)
+        _spring_1901(script)
+        _fall_and_winter_1901(script)
+        script.check_every_mail()
+    finally:
+        script.dump(tmp_path / "mail")
+    print(f"scripted game: {time.monotonic() - started_at:.1f} s")
