@@ -1,21 +1,724 @@
-"""PRESS and BROADCAST, and the GM's press settings (SET PRESS, PARTIAL, OBSERVER).
-Not built yet: each is answered "not handled by this judge yet"."""
+"""Press: PRESS and BROADCAST by players, observers and the GM, datelines checked against the
+board, the GM's press settings (SET PRESS, PARTIAL, OBSERVER, PUBLISH), and press kept for the
+results that the GM may WITHHOLD or RELEASE (seed 004, section II; njudge's press options).
+
+Who writes, and for which game (the first that applies):
+  1. the GM, after `SIGNON M game password` earlier in the mail (state.gm_game): always allowed,
+     whatever the settings (njudge: press to and from the Master is always allowed);
+  2. a player, by the seat's reply token or `SIGNON power game password` (state.acting);
+  3. anyone else, after an `OBSERVE game` line earlier in the same mail: the OBSERVE line names
+     the game and makes the writer an observer (seed 004 II.A: "anyone, even those who are not
+     playing"). Such press is signed "an observer", never with an address, so a forged From:
+     line gains nothing: it proves no identity and none is shown.
+  Otherwise the press is refused, saying how to name the game. A From: line alone never makes
+  a writer a player.
+
+Kinds. WHITE press names the writing power in its heading ("Press from France"); GREY press
+names nobody. njudge's white press always named the sender, and seed 004's "press without a
+city dateline ... remain anonymous" is grey press: a postal game plays `SET PRESS GREY`. The GM
+always sees who wrote what (the copy with its number). A writer who names no kind gets the
+game's default, the first kind of its setting (GREY/WHITE: grey); observers under `SET OBSERVER
+WHITE` write white whatever the default. Observers are named "an observer", the GM "the GM".
+
+Datelines (seed 004 II.A/B). When the first non-blank line of the text opens with a name in
+parentheses (any number of them, "(Ankara)" or "((Ankara))"), that name is a dateline if it is a
+province of the game's map (its code, name, alias or a unique prefix: printed with the map's
+name). It is printed in single parentheses only when the writer is the player who presides over
+it *when the press is written*: for a supply centre, the power that owns it in the game's
+position; for any other province, the power with a unit standing there. In every other case it
+is printed in double parentheses. A parenthesised opening that is no province of the map but is
+short (at most four words and 40 characters) is taken as an unverifiable dateline and printed
+as written in double parentheses (a city off the board can never be "from the city given");
+the writer's confirmation says so and names the nearest provinces, so a typing slip is seen.
+Anything longer in parentheses is no dateline: the text goes out as written.
+
+Recipients. PRESS without TO and BROADCAST go to everyone in the game: every player, every
+observer and the GM. `PRESS TO powers` (names, adjectives, letters, or njudge's glued letters
+"FRG"; M, GM or MASTER for the GM) reaches only the seats of the powers named and the GM; the
+recipients are named in the heading. The writer never gets a copy but a confirmation showing
+the press as printed. Partial press under NOPARTIAL, and any press under SET PRESS NONE, is
+refused, except press to the GM alone.
+
+Publishing. Under `SET PUBLISH NOW` (the default) the mails go at once. Under `SET PUBLISH
+RESULTS` (postal) the press is kept; the GM gets a copy at once with the number of the release
+in the game ("#3": releases are numbered 1, 2, ... per game) and may `WITHHOLD 3` (seed 004
+II.C: the editor may drop releases) or `RELEASE 3`. After each processed phase
+`press_with_results` sends every reader one mail with all kept, not withheld releases it may
+read, and marks them published. A withheld release never goes out unless released; releasing
+it in a game that publishes NOW sends it at once.
+
+Settings, in Game.settings: "press" (none, white, grey, white/grey, grey/white; default
+white/grey), "press_partial" (bool, default true), "press_observers" (any, white, no; default
+white), "press_publish" (now, results; default now). A change is confirmed to the GM and
+announced to every player and observer, once per mail.
+
+Storage (judge.store.games.Press): `from_power` is the writing power, or MASTER or OBSERVER;
+`to_powers` is None for a white press to everyone, else the powers named plus markers: "+ALL"
+(to everyone), "+MASTER" (addressed to the GM), "+GREY" (the writer is not shown). `dateline`
+holds the dateline as printed ("(Ankara)"), `text` the rest. Anything that shows stored press
+to readers must go through `release_view`, which keeps grey writers hidden.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+import re
+from dataclasses import dataclass
+from typing import Any
 
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from judge.store.games import Game
+from judge.clock import now
+from judge.desk.commands import Reply
+from judge.desk.mail_state import MailState, reply_address, seat_reply_address, sender_person
+from judge.desk.orders import game_position
+from judge.engine.geography import Map
+from judge.engine.position import Position
+from judge.language import command_values as cv
+from judge.language.commands import read_mail_commands
+from judge.language.names import NameLookupError, name_table
+from judge.map_files import load_map
+from judge.store.game_queries import find_game, observers_of, players_of
+from judge.store.games import Game, GameStatus, Person, Press, Seat
 
-if TYPE_CHECKING:
-    from judge.desk.commands import Reply
+# Where the press settings are kept in Game.settings, and their defaults.
+KINDS_KEY = "press"
+PARTIAL_KEY = "press_partial"
+OBSERVERS_KEY = "press_observers"
+PUBLISH_KEY = "press_publish"
+DEFAULT_KINDS = "white/grey"
+DEFAULT_OBSERVERS = "white"
+DEFAULT_PUBLISH = "now"
 
-HANDLERS: dict[type, Callable[[Any, Any], None]] = {}
+# Markers stored in Press.from_power and Press.to_powers beside power names.
+MASTER = "MASTER"
+OBSERVER = "OBSERVER"
+TO_ALL = "+ALL"
+TO_MASTER = "+MASTER"
+GREY = "+GREY"
+
+MASTER_WORDS = ("M", "GM", "MASTER")
+# An opening in parentheses longer than this is prose, not a dateline.
+DATELINE_WORDS = 4
+DATELINE_CHARS = 40
+_DATELINE = re.compile(r"^[ \t]*\(+[ \t]*(?P<name>[^()\n]*?)[ \t]*\)+")
+_EXPLICIT_WHITE = re.compile(r"^\s*(?:press|broadcast)\s+white\b", re.IGNORECASE)
+_CLOSED = (GameStatus.FINISHED, GameStatus.TERMINATED)
 
 
+# --- settings ------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class PressRules:
+    """A game's press settings, read from Game.settings with the defaults filled in."""
+
+    kinds: str = DEFAULT_KINDS  # none, white, grey, white/grey or grey/white
+    partial: bool = True
+    observers: str = DEFAULT_OBSERVERS  # any, white or no
+    publish: str = DEFAULT_PUBLISH  # now or results
+
+    @property
+    def allowed(self) -> tuple[str, ...]:
+        """The kinds of press allowed, the default first: ("grey", "white") for GREY/WHITE."""
+        return () if self.kinds == "none" else tuple(self.kinds.split("/"))
+
+    def words(self) -> dict[str, Any]:
+        """The settings as a template shows them."""
+        return {
+            "kinds": self.kinds.upper(),
+            "partial": self.partial,
+            "observers": self.observers.upper(),
+            "publish": self.publish.upper(),
+        }
+
+
+def press_rules(game: Game) -> PressRules:
+    settings = game.settings or {}
+    return PressRules(
+        kinds=str(settings.get(KINDS_KEY, DEFAULT_KINDS)),
+        partial=bool(settings.get(PARTIAL_KEY, True)),
+        observers=str(settings.get(OBSERVERS_KEY, DEFAULT_OBSERVERS)),
+        publish=str(settings.get(PUBLISH_KEY, DEFAULT_PUBLISH)),
+    )
+
+
+def _gm_game(state: MailState, command: cv.Command) -> Game | None:
+    if state.gm_game is None:
+        state.problems.append(
+            f"line {command.line_no}: {command.keyword} is the GM's: put SIGNON M game password "
+            "(the GM password given at CREATE) on a line before it"
+        )
+    return state.gm_game
+
+
+def _set(state: MailState, command: cv.Command, key: str, value: Any) -> None:
+    game = _gm_game(state, command)
+    if game is None:
+        return
+    game.settings = {**(game.settings or {}), key: value}
+    _announce_settings(state, game)
+
+
+def _set_press(state: MailState, command: cv.SetPress) -> None:
+    _set(state, command, KINDS_KEY, command.kind.lower())
+
+
+def _set_partial(state: MailState, command: cv.SetPartialPress) -> None:
+    _set(state, command, PARTIAL_KEY, command.allowed)
+
+
+def _set_observers(state: MailState, command: cv.SetObserverPress) -> None:
+    _set(state, command, OBSERVERS_KEY, command.level.lower())
+
+
+def _set_publish(state: MailState, command: cv.SetPublish) -> None:
+    _set(state, command, PUBLISH_KEY, command.when.lower())
+
+
+def _announce_settings(state: MailState, game: Game) -> None:
+    """Confirm the game's press settings to the GM and tell every player and observer; several
+    SET lines in one mail make one mail each, with the settings as the mail leaves them."""
+    state.replies[:] = [
+        r
+        for r in state.replies
+        if not (r.kind == "press_settings" and r.context.get("game") == game.name)
+    ]
+    words = press_rules(game).words()
+    state.replies.append(
+        Reply("press_settings", "press_settings", {"game": game.name, "announce": False, **words})
+    )
+    gm_address = game.gm.address_of_record if game.gm is not None else None
+    for address, _power, reply_to in _players_and_observers(state.session, game, state):
+        if address in (gm_address, state.sender):
+            continue
+        state.replies.append(
+            Reply(
+                "press_settings",
+                "press_settings",
+                {"game": game.name, "announce": True, **words},
+                to=address,
+                reply_to=reply_to,
+            )
+        )
+
+
+# --- writers -------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Writer:
+    """Who writes a press release, in which game, and as what."""
+
+    game: Game
+    person: Person
+    role: str  # MASTER, OBSERVER, or the seat's power
+    seat: Seat | None = None
+    reply_to: str | None = None  # a player's seat reply address, for the confirmation
+
+
+def _writer(state: MailState, command: cv.Press | cv.Broadcast) -> Writer | None:
+    where = f"line {command.line_no}"
+    if state.gm_game is not None and state.gm_game.gm is not None:
+        game = state.gm_game
+        assert game.gm is not None
+        return Writer(game, game.gm, MASTER)
+    if state.acting is not None:
+        seat = state.acting
+        assert seat.person is not None
+        return Writer(seat.game, seat.person, seat.power, seat, reply_address(state, seat))
+    game = _observed_game(state, command.line_no)
+    if game is not None:
+        return Writer(game, sender_person(state), OBSERVER)
+    why = f" ({state.refusal})" if state.refusal else ""
+    state.problems.append(
+        f"{where}: {command.keyword} not sent: it needs a game{why}. Players reply to the "
+        "judge's last mail about their seat or put SIGNON power game password before it; the "
+        "GM puts SIGNON M game password; anyone else puts OBSERVE game on a line before it"
+    )
+    return None
+
+
+def _observed_game(state: MailState, line_no: int) -> Game | None:
+    """The game of the last OBSERVE line before `line_no` in this mail, if the sender now
+    observes it (the OBSERVE handler has run: the mail is applied in order)."""
+    before = (state.mail.text or "").splitlines()[: line_no - 1]
+    names = [v.game for v in read_mail_commands("\n".join(before)) if isinstance(v, cv.Observe)]
+    if not names:
+        return None
+    game = find_game(state.session, names[-1])
+    if game is None:
+        return None
+    person = sender_person(state)
+    if all(p.id != person.id for p in observers_of(state.session, game)):
+        return None
+    return game
+
+
+# --- datelines -----------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Dateline:
+    """A dateline as printed, the text after it, and what the writer should be told about it."""
+
+    printed: str | None  # "(Ankara)", "((Ankara))", or None: the press has no dateline
+    text: str
+    note: str | None = None
+
+
+def read_dateline(
+    text: str, game_map: Map, position: Position | None, power: str | None
+) -> Dateline:
+    """Split off and check the dateline of a press text (see the module's docstring)."""
+    lines = text.split("\n")
+    first = next((i for i, line in enumerate(lines) if line.strip()), None)
+    if first is None:
+        return Dateline(None, text)
+    match = _DATELINE.match(lines[first])
+    if match is None:
+        return Dateline(None, text)
+    written = " ".join(match.group("name").split())
+    if not written or len(written) > DATELINE_CHARS or len(written.split()) > DATELINE_WORDS:
+        return Dateline(None, text)
+    # Blank lines and indentation before a dateline are dropped: it opens the text.
+    rest = "\n".join([lines[first][match.end() :], *lines[first + 1 :]])
+    try:
+        code = name_table(game_map).province(written)
+    except NameLookupError as exc:
+        hint = f" ({exc.message})" if exc.expected and exc.expected != ("a province",) else ""
+        note = (
+            f"the dateline {written!r} is no province of the map{hint}, so it was printed "
+            f"(({written})), as from another source"
+        )
+        return Dateline(f"(({written}))", rest, note)
+    name = game_map.provinces[code].name
+    if power is not None and position is not None and _presides(game_map, position, code, power):
+        return Dateline(f"({name})", rest, f"the dateline ({name}) is yours: single parentheses")
+    if game_map.provinces[code].supply_centre:
+        holder = "you do not hold it" if power else "only the power that holds it may"
+    else:
+        holder = "no unit of yours stands there" if power else "only a power with a unit there may"
+    return Dateline(f"(({name}))", rest, f"the dateline is printed (({name})): {holder}")
+
+
+def _presides(game_map: Map, position: Position, code: str, power: str) -> bool:
+    """Whether `power` presides over the province now: owns the centre, or has a unit there."""
+    if game_map.provinces[code].supply_centre:
+        return position.owner_of(code) == power
+    unit = position.unit_in(code)
+    return unit is not None and unit.power == power
+
+
+# --- sending -------------------------------------------------------------------------------------
+def _recipients(
+    state: MailState, writer: Writer, command: cv.Press | cv.Broadcast, game_map: Map
+) -> list[str] | None:
+    """The powers named after TO (MASTER for the GM); [] for everyone; None when refused."""
+    written = getattr(command, "recipients", ())
+    if not written:
+        return []
+    table = name_table(game_map)
+    letters = {p.letter.upper(): name for name, p in game_map.powers.items() if p.letter}
+    named: list[str] = []
+    unknown: list[str] = []
+    for word in written:
+        found = _power_word(table, letters, word)
+        if found is None:
+            unknown.append(word)
+        else:
+            named.extend(found)
+    if unknown:
+        powers = ", ".join(p.title() for p in game_map.powers)
+        state.problems.append(
+            f"line {command.line_no}: PRESS not sent: game {writer.game.name} has no power "
+            f"{', '.join(unknown)}; its powers are {powers} (M for the GM)"
+        )
+        return None
+    own = writer.seat.power if writer.seat is not None else None
+    chosen = [p for p in dict.fromkeys(named) if p != own]
+    if not chosen:
+        state.problems.append(
+            f"line {command.line_no}: PRESS not sent: it is addressed to nobody but yourself"
+        )
+        return None
+    return chosen
+
+
+def _power_word(table: Any, letters: dict[str, str], word: str) -> list[str] | None:
+    upper = word.strip(" ,").upper()
+    if upper in MASTER_WORDS and upper not in letters:
+        return [MASTER]
+    try:
+        return [table.power(upper)]
+    except NameLookupError:
+        pass
+    if len(upper) > 1 and all(letter in letters for letter in upper):
+        return [letters[letter] for letter in upper]  # njudge's glued letters: TO FRG
+    return None
+
+
+def _kind(
+    state: MailState, writer: Writer, command: cv.Press | cv.Broadcast, only_gm: bool
+) -> str | None:
+    """'white' or 'grey', or None (refused, the problem said) under the game's settings."""
+    rules = press_rules(writer.game)
+    line = (state.mail.text or "").splitlines()[command.line_no - 1 : command.line_no]
+    explicit = (
+        "grey" if command.grey else "white" if line and _EXPLICIT_WHITE.match(line[0]) else None
+    )
+    where = f"line {command.line_no}: {command.keyword} not sent"
+    if writer.role == MASTER or only_gm:
+        return explicit or (rules.allowed[0] if rules.allowed else "white")
+    if not rules.allowed:
+        state.problems.append(
+            f"{where}: game {writer.game.name} allows no press (SET PRESS NONE); "
+            "only press to the GM (PRESS TO M) goes through"
+        )
+        return None
+    allowed = rules.allowed
+    if writer.role == OBSERVER:
+        if rules.observers == "no":
+            state.problems.append(
+                f"{where}: observers may not send press in game {writer.game.name} (SET OBSERVER NO)"
+            )
+            return None
+        if rules.observers == "white":
+            allowed = tuple(k for k in allowed if k == "white")
+            if not allowed:
+                state.problems.append(
+                    f"{where}: observers may send white press only, and game "
+                    f"{writer.game.name} allows grey press only"
+                )
+                return None
+    kind = explicit or allowed[0]
+    if kind not in allowed:
+        others = " or ".join(k.upper() for k in allowed)
+        state.problems.append(
+            f"{where}: {kind} press is not allowed "
+            f"{'to observers ' if writer.role == OBSERVER else ''}in game {writer.game.name}; "
+            f"write {others} or no kind at all"
+        )
+        return None
+    return kind
+
+
+def _press(state: MailState, command: cv.Press | cv.Broadcast) -> None:
+    """A press release or broadcast: checked against the game's settings and the board, then
+    published at once or kept for the results."""
+    where = f"line {command.line_no}: {command.keyword} not sent"
+    writer = _writer(state, command)
+    if writer is None:
+        return
+    game = writer.game
+    if game.status in _CLOSED:
+        state.problems.append(f"{where}: game {game.name} is over; its press is closed")
+        return
+    if not command.text.strip():
+        state.problems.append(f"{where}: there is no text between it and ENDPRESS")
+        return
+    game_map = load_map(game.variant)
+    to = _recipients(state, writer, command, game_map)
+    if to is None:
+        return
+    only_gm = bool(to) and all(p == MASTER for p in to)
+    rules = press_rules(game)
+    if to and not only_gm and not rules.partial and writer.role != MASTER:
+        state.problems.append(
+            f"{where}: game {game.name} allows no partial press (SET NOPARTIAL): send it to "
+            "everyone (no TO) or to the GM alone (TO M)"
+        )
+        return
+    kind = _kind(state, writer, command, only_gm)
+    if kind is None:
+        return
+    position = game_position(game)[1] if game.position is not None else None
+    power = writer.seat.power if writer.seat is not None else None
+    dateline = read_dateline(command.text, game_map, position, power)
+    markers = [TO_ALL] if not to else []
+    if kind == "grey":
+        markers.append(GREY)
+    to_powers = [p if p != MASTER else TO_MASTER for p in to] + markers
+    pending = rules.publish == "results"
+    row = Press(
+        game_id=game.id,
+        author=writer.person,
+        from_power=writer.role,
+        to_powers=None if to_powers == [TO_ALL] else to_powers,
+        dateline=dateline.printed,
+        text=dateline.text,
+        created_at=now(),
+        published_at=None if pending else now(),
+        held=False,
+    )
+    state.session.add(row)
+    state.session.flush()
+    number = press_number(state.session, row)
+    judge_address = state.where.judge_address
+    if not pending:
+        state.replies.extend(_release_mails(state.session, game, row, judge_address, writer))
+    elif writer.role != MASTER:
+        state.replies.extend(_master_copy(game, row, number, pending=True))
+    state.replies.append(
+        Reply(
+            "press_sent",
+            "press_sent",
+            {
+                "game": game.name,
+                "phase": game.phase or "",
+                "release": release_view(row, number, master=False, writer_view=True),
+                "readers": _readers_words(row),
+                "pending": pending,
+                "note": dateline.note,
+            },
+            reply_to=writer.reply_to,
+        )
+    )
+
+
+# --- who reads what ------------------------------------------------------------------------------
+def press_number(session: Session, row: Press) -> int:
+    """The release's number in its game: 1 for the game's first press, and so on."""
+    count = session.scalar(
+        select(func.count(Press.id)).where(Press.game_id == row.game_id, Press.id <= row.id)
+    )
+    return int(count or 0)
+
+
+def _to_all(row: Press) -> bool:
+    return row.to_powers is None or TO_ALL in row.to_powers
+
+
+def may_read(row: Press, power: str | None, *, master: bool = False) -> bool:
+    """Whether a reader (a power's player, an observer with power None, or the GM) may read the
+    release: the GM reads everything, partial press only its powers."""
+    if master or _to_all(row):
+        return True
+    return power is not None and power in (row.to_powers or [])
+
+
+def _writer_words(row: Press) -> str:
+    if row.from_power == MASTER:
+        return "the GM"
+    if row.from_power == OBSERVER:
+        return "an observer"
+    return (row.from_power or "someone").title()
+
+
+def _readers_words(row: Press) -> str:
+    if _to_all(row):
+        return "everyone in the game (players, observers and the GM)"
+    names = [p.title() for p in row.to_powers or [] if not p.startswith("+")]
+    return ", ".join([*names, "the GM"])
+
+
+def release_view(
+    row: Press, number: int, *, master: bool, writer_view: bool = False
+) -> dict[str, Any]:
+    """One release as a reader may see it: the writer is named only for white press (and to the
+    GM, who also sees an observer's address); partial press names its recipients."""
+    grey = GREY in (row.to_powers or [])
+    shown = master or writer_view or not grey
+    to = [] if _to_all(row) else [p.title() for p in row.to_powers or [] if not p.startswith("+")]
+    if not _to_all(row) and TO_MASTER in (row.to_powers or []):
+        to.append("the GM")
+    writer = _writer_words(row)
+    if master and row.from_power == OBSERVER and row.author is not None:
+        writer = f"an observer ({row.author.address_of_record})"
+    body = f"{row.dateline}{row.text}" if row.dateline else row.text
+    return {
+        "number": number if master else None,
+        "sender": writer if shown else None,
+        "grey": grey,
+        "to": to,
+        "text": body.strip("\n"),
+    }
+
+
+@dataclass(frozen=True)
+class _Reader:
+    address: str
+    power: str | None  # the seat's power; None for observers and the GM
+    master: bool
+    reply_to: str | None
+
+
+def _readers(session: Session, game: Game, judge_address: str) -> list[_Reader]:
+    """Everyone who reads the game's press, each address once: the GM, players, observers."""
+    out: dict[str, _Reader] = {}
+    if game.gm is not None and game.gm.address_of_record:
+        out[game.gm.address_of_record] = _Reader(game.gm.address_of_record, None, True, None)
+    for seat in players_of(session, game):
+        address = seat.person.address_of_record if seat.person is not None else None
+        if address and address not in out:
+            reply_to = seat_reply_address(judge_address, seat) if seat.reply_token else None
+            out[address] = _Reader(address, seat.power, False, reply_to)
+    for person in observers_of(session, game):
+        address = person.address_of_record
+        if address and address not in out:
+            out[address] = _Reader(address, None, False, None)
+    return list(out.values())
+
+
+def _players_and_observers(
+    session: Session, game: Game, state: MailState
+) -> list[tuple[str, str | None, str | None]]:
+    return [
+        (r.address, r.power, r.reply_to)
+        for r in _readers(session, game, state.where.judge_address)
+        if not r.master
+    ]
+
+
+def _release_mails(
+    session: Session, game: Game, row: Press, judge_address: str, writer: Writer | None
+) -> list[Reply]:
+    """The mails that publish one release now: one to each reader who may read it, the GM's
+    copy with the number and the writer; nothing to the writer (who gets a confirmation)."""
+    number = press_number(session, row)
+    writer_address = writer.person.address_of_record if writer is not None else None
+    mails: list[Reply] = []
+    for reader in _readers(session, game, judge_address):
+        if reader.address == writer_address or not may_read(
+            row, reader.power, master=reader.master
+        ):
+            continue
+        view = release_view(row, number, master=reader.master)
+        context = {
+            "game": game.name,
+            "phase": game.phase or "",
+            "release": view,
+            "master": reader.master,
+            "pending": False,
+        }
+        mails.append(
+            Reply("press", "press_release", context, to=reader.address, reply_to=reader.reply_to)
+        )
+    return mails
+
+
+def _master_copy(game: Game, row: Press, number: int, *, pending: bool) -> list[Reply]:
+    if game.gm is None or not game.gm.address_of_record:
+        return []
+    context = {
+        "game": game.name,
+        "phase": game.phase or "",
+        "release": release_view(row, number, master=True),
+        "master": True,
+        "pending": pending,
+    }
+    return [Reply("press", "press_release", context, to=game.gm.address_of_record)]
+
+
+# --- WITHHOLD and RELEASE ------------------------------------------------------------------------
+def _numbered(
+    state: MailState, game: Game, command: cv.WithholdPress | cv.ReleasePress
+) -> Press | None:
+    rows = list(
+        state.session.scalars(
+            select(Press)
+            .where(Press.game_id == game.id)
+            .order_by(Press.id)
+            .offset(max(command.number - 1, 0))
+            .limit(1)
+        )
+    )
+    if command.number < 1 or not rows:
+        state.problems.append(
+            f"line {command.line_no}: game {game.name} has no press #{command.number}"
+        )
+        return None
+    row = rows[0]
+    if row.published_at is not None:
+        state.problems.append(
+            f"line {command.line_no}: press #{command.number} of game {game.name} was published "
+            f"already ({row.published_at:%Y-%m-%d %H:%M} UTC); nothing was changed"
+        )
+        return None
+    return row
+
+
+def _withhold(state: MailState, command: cv.WithholdPress) -> None:
+    """WITHHOLD n: a release kept for the results does not go out with them."""
+    game = _gm_game(state, command)
+    if game is None:
+        return
+    row = _numbered(state, game, command)
+    if row is None:
+        return
+    row.held = True
+    state.replies.append(_held_reply(game, row, command.number, published=False))
+
+
+def _release(state: MailState, command: cv.ReleasePress) -> None:
+    """RELEASE n: a withheld release goes out with the next results, or at once in a game that
+    publishes press NOW."""
+    game = _gm_game(state, command)
+    if game is None:
+        return
+    row = _numbered(state, game, command)
+    if row is None:
+        return
+    row.held = False
+    published = press_rules(game).publish == "now"
+    if published:
+        row.published_at = now()
+        state.replies.extend(
+            _release_mails(state.session, game, row, state.where.judge_address, None)
+        )
+    state.replies.append(_held_reply(game, row, command.number, published=published))
+
+
+def _held_reply(game: Game, row: Press, number: int, *, published: bool) -> Reply:
+    return Reply(
+        "press_held",
+        "press_held",
+        {
+            "game": game.name,
+            "phase": game.phase or "",
+            "number": number,
+            "held": row.held,
+            "published": published,
+        },
+    )
+
+
+# --- with the results ----------------------------------------------------------------------------
 def press_with_results(session: Session, game: Game, judge_address: str) -> list[Reply]:
-    """The press releases kept for the results (SET PUBLISH RESULTS), as mails to their readers."""
-    return []
+    """The press releases kept for the results (SET PUBLISH RESULTS), as mails to their readers:
+    one mail per reader with every kept, not withheld release that reader may read, in the
+    order written. The releases are marked published."""
+    rows = list(
+        session.scalars(
+            select(Press)
+            .where(Press.game_id == game.id, Press.published_at.is_(None), Press.held.is_(False))
+            .order_by(Press.id)
+        )
+    )
+    if not rows:
+        return []
+    numbers = {row.id: press_number(session, row) for row in rows}
+    mails: list[Reply] = []
+    for reader in _readers(session, game, judge_address):
+        readable = [r for r in rows if may_read(r, reader.power, master=reader.master)]
+        if not readable:
+            continue
+        context = {
+            "game": game.name,
+            "phase": game.phase or "",
+            "master": reader.master,
+            "releases": [release_view(r, numbers[r.id], master=reader.master) for r in readable],
+        }
+        mails.append(
+            Reply("press", "press_digest", context, to=reader.address, reply_to=reader.reply_to)
+        )
+    published = now()
+    for row in rows:
+        row.published_at = published
+    return mails
+
+
+HANDLERS = {
+    cv.Press: _press,
+    cv.Broadcast: _press,
+    cv.SetPress: _set_press,
+    cv.SetPartialPress: _set_partial,
+    cv.SetObserverPress: _set_observers,
+    cv.SetPublish: _set_publish,
+    cv.WithholdPress: _withhold,
+    cv.ReleasePress: _release,
+}
