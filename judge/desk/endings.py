@@ -1,14 +1,40 @@
 """How a game ends other than by victory: a draw every surviving power voted for (SET DRAW) or a
-concession every other power agreed to (SET CONCEDE). Not built yet: neither command is taken,
-so no game ends so."""
+concession every other surviving power agreed to (SET CONCEDE).
+
+The votes are the seats' (`Seat.draw_vote`, `Seat.concession`, set by judge.desk.player_settings)
+and are read once, when a phase has been processed (`game_ending`, called by
+judge.desk.processing): the ending takes effect with that phase, and the results mail
+announces it. As on njudge (its "draws" and "concessions" help), a vote is good for one phase
+only: every vote is cleared when the phase is processed, so nobody's old vote ends a game in a
+position they never saw.
+
+Readings where njudge's text is silent or this judge is simpler:
+- A power *survives* while it has a unit on the board (dislodged ones included) or a supply
+  centre, in the position after the phase just processed.
+- The *voters* are the surviving powers someone plays (seat status playing). A power in civil
+  disorder, or an open or resigned seat waiting for a replacement, has nobody to vote and does
+  not block an ending; it is still a survivor, so a draw of all survivors includes it.
+- A *draw* passes when every voter voted for the same set of powers, that set includes each
+  voter and holds survivors only, two at least. A vote without a list (DIAS) stands for every survivor, so it
+  matches a list naming exactly the survivors. (njudge's NoDIAS subsets, "the largest draw
+  every voter accepts", are not offered: a vote is for one draw.)
+- A *concession* to a surviving power passes when every voter other than that power conceded
+  to it; the power conceded to need not vote.
+- When both pass at once, the draw is declared: every voter, the power conceded to included,
+  asked for it.
+- A victory on the board in the same phase comes first; no vote is read then.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy.orm import Session
 
 from judge.engine.results import PhaseResult
+from judge.games.seats import SeatStatus
 from judge.store.games import Game
 
 
@@ -20,7 +46,74 @@ class Ending:
     concession: str | None = None
 
 
-def game_ending(session: Session, game: Game, result: PhaseResult) -> Ending | None:
-    """The draw or concession the seats have agreed, as the phase just adjudicated ends; None
-    while the game goes on."""
+@dataclass(frozen=True)
+class Vote:
+    """One voter's standing votes: the draw it accepts (None: no draw vote; empty: all
+    survivors) and the power it concedes to, if any."""
+
+    power: str
+    draw: frozenset[str] | None = None
+    concession: str | None = None
+
+
+def surviving_powers(position: Mapping[str, Any] | None) -> frozenset[str]:
+    """The powers with a unit (dislodged or not) or a supply centre in a stored position (the
+    adjudicate case format of docs/ADJUDICATE.md)."""
+    if not position:
+        return frozenset()
+    alive = {unit["power"] for unit in position.get("units", ())}
+    alive |= {unit["power"] for unit in position.get("dislodged", ())}
+    alive |= {power for power, centres in (position.get("centers") or {}).items() if centres}
+    return frozenset(alive)
+
+
+def agreed_ending(survivors: frozenset[str], votes: Iterable[Vote]) -> Ending | None:
+    """The ending the voters agree on, by the rules in this module's docstring, or None.
+
+    `votes` holds one Vote per power someone plays (those that did not vote too: an absent vote
+    blocks); votes of powers that no longer survive are not counted.
+    """
+    voters = [vote for vote in votes if vote.power in survivors]
+    if not voters:
+        return None
+    wanted = [survivors if vote.draw == frozenset() else vote.draw for vote in voters]
+    first = wanted[0]
+    if (
+        first is not None
+        and len(first) > 1  # a "draw" of one power would be a victory nobody won on the board
+        and all(draw == first for draw in wanted)
+        and first <= survivors
+        and all(vote.power in first for vote in voters)
+    ):
+        return Ending(draw=tuple(sorted(first)))
+    for power in sorted(survivors):
+        conceding = [vote for vote in voters if vote.power != power]
+        if conceding and all(vote.concession == power for vote in conceding):
+            return Ending(concession=power)
     return None
+
+
+def game_votes(game: Game) -> list[Vote]:
+    """The votes of every seat someone plays, as they stand now."""
+    return [
+        Vote(
+            seat.power,
+            frozenset(seat.draw_vote) if seat.draw_vote is not None else None,
+            seat.concession,
+        )
+        for seat in game.seats
+        if seat.person_id is not None and seat.status == SeatStatus.PLAYING
+    ]
+
+
+def game_ending(session: Session, game: Game, result: PhaseResult) -> Ending | None:
+    """The draw or concession the seats have agreed, as the phase just adjudicated ends (the
+    game's position is already the one after it); None while the game goes on. Every vote is
+    cleared: a vote holds for the phase it was cast in."""
+    ending = None
+    if not result.victory:
+        ending = agreed_ending(surviving_powers(game.position), game_votes(game))
+    for seat in game.seats:
+        seat.draw_vote = None
+        seat.concession = None
+    return ending
