@@ -702,3 +702,212 @@ class CommandError:
 
 
 CommandLine = Command | OrderLine | CommandError
+
+
+# --- general orders (seed 004, I.C) ---------------------------------------------------------------
+# The reader keeps a condition's words as written: which power, unit and province they name is
+# read against the game's map by judge.games.general_orders when the general orders are filed.
+@dataclass(frozen=True, slots=True)
+class Words:
+    """A phrase of a condition as written (``Russian Army in Galicia``), with each word's column."""
+
+    words: tuple[str, ...]
+    columns: tuple[int, ...] = field(default=(), compare=False)
+
+    def text(self) -> str:
+        return " ".join(self.words)
+
+
+@dataclass(frozen=True, slots=True)
+class UnitThere:
+    """A unit is in a province: ``[power] [Army|Fleet|unit] [in] province``, or the province alone."""
+
+    phrase: Words
+
+    def text(self) -> str:
+        return self.phrase.text()
+
+
+@dataclass(frozen=True, slots=True)
+class OwnedBy:
+    """A supply centre is owned by a power (or by nobody): ``Bel owned by France``, ``France owns Bel``."""
+
+    province: Words
+    owner: Words
+
+    def text(self) -> str:
+        return f"{self.province.text()} owned by {self.owner.text()}"
+
+
+# What PhaseIs may name: a season or a kind of phase.
+PHASE_PARTS = ("SPRING", "FALL", "WINTER", "MOVE", "RETREAT", "ADJUST")
+
+
+@dataclass(frozen=True, slots=True)
+class PhaseIs:
+    """The phase played is of this season or kind (one of PHASE_PARTS)."""
+
+    part: str
+
+    def text(self) -> str:
+        return f"PHASE {self.part}"
+
+
+@dataclass(frozen=True, slots=True)
+class Not:
+    condition: Condition
+
+    def text(self) -> str:
+        inner = self.condition.text()
+        return f"NOT ({inner})" if isinstance(self.condition, AllOf | AnyOf) else f"NOT {inner}"
+
+
+@dataclass(frozen=True, slots=True)
+class AllOf:
+    conditions: tuple[Condition, ...]
+
+    def text(self) -> str:
+        return " AND ".join(
+            f"({c.text()})" if isinstance(c, AnyOf) else c.text() for c in self.conditions
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class AnyOf:
+    conditions: tuple[Condition, ...]
+
+    def text(self) -> str:
+        return " OR ".join(c.text() for c in self.conditions)
+
+
+Condition = UnitThere | OwnedBy | PhaseIs | Not | AllOf | AnyOf
+
+
+@dataclass(frozen=True, slots=True)
+class Branch:
+    """``IF condition`` (or ``ELSE IF``) and the lines it governs."""
+
+    line_no: int
+    condition: Condition
+    body: tuple[GeneralItem, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class IfBlock:
+    """IF ... [ELSE IF ...] [ELSE ...] ENDIF: the first branch whose condition holds is played."""
+
+    branches: tuple[Branch, ...]
+    otherwise: tuple[GeneralItem, ...] | None = None
+    else_line: int = 0
+    end_line: int = 0
+
+
+GeneralItem = OrderLine | IfBlock  # an OrderLine is read by the order reader when filed
+
+
+def general_body_lines(items: tuple[GeneralItem, ...], depth: int = 0) -> list[str]:
+    """The block's lines as written back, nested groups indented by two spaces."""
+    pad = "  " * depth
+    out: list[str] = []
+    for item in items:
+        if isinstance(item, OrderLine):
+            out.append(pad + item.text.strip())
+            continue
+        for i, branch in enumerate(item.branches):
+            out.append(f"{pad}{'IF' if i == 0 else 'ELSE IF'} {branch.condition.text()}")
+            out.extend(general_body_lines(branch.body, depth + 1))
+        if item.otherwise is not None:
+            out.append(pad + "ELSE")
+            out.extend(general_body_lines(item.otherwise, depth + 1))
+        out.append(pad + "ENDIF")
+    return out
+
+
+def _validity(valid_from: str | None, valid_to: str | None) -> list[str]:
+    out: list[str] = []
+    if valid_from is not None:
+        out += ["FROM", valid_from]
+    if valid_to is not None:
+        out += ["TO", valid_to]
+    return out
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GeneralOrders(Command):
+    """GENERAL [FROM phase] [TO phase] ... ENDGENERAL: standing orders played when the power sends
+    nothing for a phase in that period (njudge's PHASE phase ... is one for a single phase)."""
+
+    keyword: ClassVar[str] = "GENERAL"
+    valid_from: str | None = None  # a phase name (S1902M); None: from now on
+    valid_to: str | None = None  # None: to the end of the game
+    body: tuple[GeneralItem, ...] = ()
+    end_line: int = 0
+
+    def arguments(self) -> list[str]:
+        return _validity(self.valid_from, self.valid_to)
+
+    def redacted(self) -> str:
+        head = " ".join([self.keyword, *self.arguments()])
+        return "\n".join([head, *general_body_lines(self.body), "ENDGENERAL"])
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ClearGeneral(Command):
+    """GENERAL CLEAR [FROM phase] [TO phase]: withdraw the general orders on file (all of them, or
+    those filed for exactly that period)."""
+
+    keyword: ClassVar[str] = "GENERAL CLEAR"
+    valid_from: str | None = None
+    valid_to: str | None = None
+
+    def arguments(self) -> list[str]:
+        return _validity(self.valid_from, self.valid_to)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ListGeneral(Command):
+    """GENERAL LIST [power]: a player's own general orders; the GM's: every power's (or one)."""
+
+    keyword: ClassVar[str] = "GENERAL LIST"
+    power: str | None = None
+
+    def arguments(self) -> list[str]:
+        return _opt(self.power)
+
+
+# The lines inside a general-orders block; the reader folds them into GeneralOrders, and answers
+# any found outside a block with a CommandError.
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PhaseLine(Command):
+    """PHASE phase: njudge's orders for one later phase, read as general orders for that phase."""
+
+    keyword: ClassVar[str] = "PHASE"
+    phase: str
+
+    def arguments(self) -> list[str]:
+        return [self.phase]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class IfLine(Command):
+    keyword: ClassVar[str] = "IF"
+    condition: Condition
+    else_if: bool = False
+
+    def redacted(self) -> str:
+        return f"{'ELSE IF' if self.else_if else 'IF'} {self.condition.text()}"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ElseLine(Command):
+    keyword: ClassVar[str] = "ELSE"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class EndIf(Command):
+    keyword: ClassVar[str] = "ENDIF"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class EndGeneral(Command):
+    keyword: ClassVar[str] = "ENDGENERAL"

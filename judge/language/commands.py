@@ -18,13 +18,14 @@ import calendar
 import difflib
 import re
 from collections.abc import Iterable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import date
 from typing import Any
 
 from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
+from judge.engine.calendar import PhaseError, parse_phase
 from judge.language import command_values as cv
 from judge.language.command_values import CommandError, CommandLine, OrderLine, When
 from judge.resources import data_dir
@@ -41,6 +42,7 @@ COMMAND_SPELLINGS: tuple[str, ...] = (
     "SET START", "SET MOVE", "SET RETREAT", "SET ADJUST", "SET NMR", "SET NONMR",
     "SET PRESS", "SET NOPRESS", "SET PARTIAL", "SET NOPARTIAL", "SET OBSERVER",
     "SET PUBLISH", "SET REPORT", "WITHHOLD", "RELEASE",
+    "GENERAL", "GENERAL CLEAR", "GENERAL LIST", "ENDGENERAL", "PHASE", "IF", "ELSE", "ENDIF",
 )  # fmt: skip
 
 # Words that open an order line (grammar/orders.lark): unit types and adjustment verbs.
@@ -56,9 +58,7 @@ _UNSUPPORTED: dict[str, str] = {
     "send": "njudge's help files: write HELP",
     "version": "njudge's version",
     "diary": "njudge's diary",
-    "phase": "njudge's orders for a later phase",
-    "if": "njudge's conditional orders",
-    "clear": "njudge's clearing of orders: send the orders again",
+    "clear": "njudge's clearing of phased orders: write GENERAL CLEAR",
     "promote": "njudge's co-master",
     "unstart": "njudge's unstart",
     "takeover": "DPjudge's takeover: write SIGNON",
@@ -73,6 +73,7 @@ _SECRET_COMMANDS = frozenset({"CREATE", "SIGNON", "JOIN", "OBSERVE"})
 _SECRET_LINE = re.compile(r"\s*set\s+password\b", re.IGNORECASE)
 _LAST_RESORT = "this line could not be read"
 
+_A_CONDITION_WORDS = "a condition (A Gal, Russian Army in Galicia, Bel owned by France, PHASE FALL)"
 # How each terminal is named to a player.
 _EXPECTED_WORDS: dict[str, str] = {
     "ARG": "a name",
@@ -93,8 +94,19 @@ _EXPECTED_WORDS: dict[str, str] = {
     "END_PRESS": "ENDPRESS",
     "FORCE_BEGIN": "FORCE BEGIN",
     "COMMA": ",",
+    "LPAR": "(",
+    "RPAR": ")",
+    "PHASE_WORD": "PHASE",
+    "SEASON": "SPRING, FALL or WINTER",
+    "WORD": "a unit or province (A Gal, Russian Army in Galicia)",
+    "ELSE_IF": "ELSE IF",
+    "END_IF": "ENDIF",
+    "END_GENERAL": "ENDGENERAL",
+    "A_CONDITION": _A_CONDITION_WORDS,
+    "A_PHASE": "a phase (S1902M, 1902 or Fall 1902)",
     "$END": "end of line",
 }
+
 # What "a name" is, after the word before it.
 _NAME_AFTER: dict[str, str] = {
     "SIGNON": "a power and the game (Fgame, or FRANCE game)",
@@ -476,6 +488,94 @@ class _Builder(Transformer[Token, Any]):
     def force_begin(self, c: list[Any]) -> cv.Command:
         return cv.ForceBegin()
 
+    # --- general orders ------------------------------------------------------------------------
+    def general(self, c: list[Any]) -> cv.Command:
+        return cv.GeneralOrders(**_validity(c))
+
+    def general_clear(self, c: list[Any]) -> cv.Command:
+        return cv.ClearGeneral(**_validity(c))
+
+    def general_list(self, c: list[Any]) -> cv.Command:
+        args = _tokens(c, "ARG")
+        return cv.ListGeneral(power=_upper(args[0]) if args else None)
+
+    def valid_from(self, c: list[Any]) -> tuple[str, int, str]:
+        return ("valid_from", _col(c[0]), _phase_bound(c[1], first=True))
+
+    def valid_to(self, c: list[Any]) -> tuple[str, int, str]:
+        return ("valid_to", _col(c[0]), _phase_bound(c[1], first=False))
+
+    def phase_code(self, c: list[Any]) -> tuple[Any, ...]:
+        return ("code", c[0])
+
+    def phase_year(self, c: list[Any]) -> tuple[Any, ...]:
+        return ("year", c[0])
+
+    def phase_season(self, c: list[Any]) -> tuple[Any, ...]:
+        return ("season", *c)
+
+    def phased(self, c: list[Any]) -> cv.Command:
+        written = c[1]
+        if written[0] == "year":
+            raise _Fault(
+                _col(written[1]),
+                "PHASE names one phase: a season and a year (PHASE Fall 1902) or S1902M; "
+                "for a whole year write GENERAL FROM 1902 TO 1902",
+                ("a phase (S1901M)",),
+            )
+        return cv.PhaseLine(phase=_phase_bound(written, first=True))
+
+    def end_general(self, c: list[Any]) -> cv.Command:
+        return cv.EndGeneral()
+
+    def if_line(self, c: list[Any]) -> cv.Command:
+        return cv.IfLine(condition=c[1])
+
+    def else_if_line(self, c: list[Any]) -> cv.Command:
+        return cv.IfLine(condition=c[1], else_if=True)
+
+    def else_line(self, c: list[Any]) -> cv.Command:
+        return cv.ElseLine()
+
+    def end_if(self, c: list[Any]) -> cv.Command:
+        return cv.EndIf()
+
+    def condition(self, c: list[Any]) -> cv.Condition:
+        parts = tuple(x for x in c if not isinstance(x, Token))
+        return parts[0] if len(parts) == 1 else cv.AnyOf(parts)
+
+    def conjunction(self, c: list[Any]) -> cv.Condition:
+        parts = tuple(x for x in c if not isinstance(x, Token))
+        return parts[0] if len(parts) == 1 else cv.AllOf(parts)
+
+    def negated(self, c: list[Any]) -> cv.Condition:
+        return cv.Not(c[-1])
+
+    def negation(self, c: list[Any]) -> cv.Condition:
+        return c[0]  # type: ignore[no-any-return]
+
+    def grouped(self, c: list[Any]) -> cv.Condition:
+        return next(x for x in c if not isinstance(x, Token))  # type: ignore[no-any-return]
+
+    def season_is(self, c: list[Any]) -> cv.Condition:
+        season = _upper(c[-1])
+        return cv.PhaseIs("FALL" if season == "AUTUMN" else season)
+
+    def kind_is(self, c: list[Any]) -> cv.Condition:
+        return cv.PhaseIs(_phase_kind(c[-1]))
+
+    def owns(self, c: list[Any]) -> cv.Condition:
+        return cv.OwnedBy(province=c[2], owner=c[0])
+
+    def owned_by(self, c: list[Any]) -> cv.Condition:
+        return cv.OwnedBy(province=c[0], owner=c[3])
+
+    def unit_in(self, c: list[Any]) -> cv.Condition:
+        return cv.UnitThere(c[0])
+
+    def words(self, c: list[Any]) -> cv.Words:
+        return cv.Words(tuple(str(t) for t in c), tuple(_col(t) for t in c))
+
     # --- dates ---------------------------------------------------------------------------------
     def clock(self, c: list[Any]) -> tuple[int, int, int, int | None]:
         hour, minute, second = _clock(c[0])
@@ -503,6 +603,65 @@ class _Builder(Transformer[Token, Any]):
         if total > 366 * 24 * 60:
             raise _Fault(_col(token), f"{str(token)!r} is more than a year ahead")
         return When(relative_minutes=total)
+
+
+_SEASON_LETTERS = {"SPRING": "S", "FALL": "F", "AUTUMN": "F", "WINTER": "W"}
+
+
+def _phase_kind(token: Token) -> str:
+    """MOVE, RETREAT or ADJUST for any of njudge's spellings (Movement, Retreats, Builds, ...)."""
+    text = str(token).upper()
+    return (
+        "MOVE" if text.startswith("MOVE") else "RETREAT" if text.startswith("RETREAT") else "ADJUST"
+    )
+
+
+def _year(token: Token) -> int:
+    text = str(token)
+    if not re.fullmatch(r"\d{4}", text):
+        raise _Fault(_col(token), f"{text!r} is no year: write it in full (1902)", ("a year",))
+    return int(text)
+
+
+def _phase_bound(written: tuple[Any, ...], *, first: bool) -> str:
+    """A written phase as a phase name. A year starts in its spring and ends with its winter; a
+    season without a kind starts with its movement and ends after its retreats (or builds)."""
+    if written[0] == "code":
+        token = written[1]
+        try:
+            return parse_phase(str(token)).name
+        except PhaseError as exc:
+            raise _Fault(_col(token), str(exc), ("a phase (S1901M)",)) from None
+    if written[0] == "year":
+        year = _year(written[1])
+        return f"S{year}M" if first else f"W{year}A"
+    season_token, year_token = written[1], written[2]
+    season = _SEASON_LETTERS[_upper(season_token)]
+    year = _year(year_token)
+    kinds = {"MOVE": "M", "RETREAT": "R", "ADJUST": "A"}
+    if len(written) > 3:
+        kind = kinds[_phase_kind(written[3])]
+    elif season == "W":
+        kind = "A"
+    else:
+        kind = "M" if first else "R"
+    name = f"{season}{year}{kind}"
+    try:
+        return parse_phase(name).name
+    except PhaseError as exc:
+        raise _Fault(_col(season_token), str(exc), ("a phase (S1901M)",)) from None
+
+
+def _validity(children: list[Any]) -> dict[str, str]:
+    """FROM and TO of a GENERAL line, each given at most once."""
+    bounds: dict[str, str] = {}
+    for child in children:
+        if isinstance(child, tuple) and child and child[0] in ("valid_from", "valid_to"):
+            key, column, phase = child
+            if key in bounds:
+                raise _Fault(column, f"{'FROM' if key == 'valid_from' else 'TO'} is given twice")
+            bounds[key] = phase
+    return bounds
 
 
 def _strip_question(token: Token) -> Token:
@@ -713,6 +872,19 @@ def read_mail_commands(
         value = _read_line(line.rstrip(), line_no)
         if isinstance(value, cv.SignOn) and powers:
             value = _checked_power(value, line, powers)
+        if _block_head(line) in ("GENERAL", "PHASE") and not isinstance(
+            value, cv.ClearGeneral | cv.ListGeneral
+        ):
+            block, index, ending = _read_general(lines, index, value)
+            out.extend(block)
+            if ending is not None:
+                if isinstance(ending, cv.SignOff):
+                    out.append(ending)
+                break
+            continue
+        if isinstance(value, _BLOCK_LINES):
+            out.append(_outside_block(value, line))
+            continue
         if isinstance(value, cv.Press | cv.Broadcast) or _opens_block(line):
             block, index, ending = _read_block(lines, index, value)
             out.append(block)
@@ -776,6 +948,170 @@ def _unclosed(header: CommandLine, start: int, last: int) -> CommandError:
         ("ENDPRESS",),
         text=header.redacted().split("\n", 1)[0],
     )
+
+
+# Lines that only mean something inside a block of general orders.
+_BLOCK_LINES = (cv.IfLine, cv.ElseLine, cv.EndIf, cv.EndGeneral)
+_GENERAL_HEADS = {"GENERAL": "GENERAL", "PHASE": "PHASE"}
+
+
+def _block_head(line: str) -> str:
+    """The command word a line opens with, upper case, blanks removed (``END IF`` -> ENDIF)."""
+    head = _command_start().match(line)
+    return re.sub(r"\s+", "", head.group()).upper() if head is not None else ""
+
+
+def _outside_block(value: cv.Command, line: str) -> CommandError:
+    word = "ELSE IF" if isinstance(value, cv.IfLine) and value.else_if else value.keyword
+    return _error(
+        line,
+        value.line_no,
+        1,
+        f"{word} is read only inside general orders (GENERAL ... ENDGENERAL, or after PHASE)",
+        ("GENERAL",),
+    )
+
+
+@dataclass
+class _Group:
+    """An IF group being read: its branches so far and where the lines go now."""
+
+    line_no: int
+    branches: list[cv.Branch]
+    condition: cv.Condition | None
+    body: list[cv.GeneralItem]
+    otherwise: list[cv.GeneralItem] | None = None
+    else_line: int = 0
+
+    def close_branch(self) -> None:
+        if self.otherwise is None and self.condition is not None:
+            self.branches.append(cv.Branch(self.line_no, self.condition, tuple(self.body)))
+
+
+def _read_general(
+    lines: list[str], index: int, header: CommandLine
+) -> tuple[list[CommandLine], int, cv.SignOff | str | None]:
+    """The body of a GENERAL block (up to ENDGENERAL) or of a PHASE block (up to ENDPHASE, the
+    next command line, or the end of the mail, as njudge read them) from `index`.
+
+    Lines are order lines or IF / ELSE IF / ELSE / ENDIF, nested at will. A block with any fault
+    is answered with its faults and files nothing: half a strategy is worse than none. A GENERAL
+    block without ENDGENERAL is such a fault; its lines are not read as orders for the phase.
+    Returns the values, the index after the block, and what ended the mail with it.
+    """
+    start = header.line_no
+    phased = _block_head(lines[start - 1]) == "PHASE"
+    errors: list[CommandError] = [header] if isinstance(header, CommandError) else []
+    root: list[cv.GeneralItem] = []
+    groups: list[_Group] = []
+
+    def current() -> list[cv.GeneralItem]:
+        if not groups:
+            return root
+        group = groups[-1]
+        return group.otherwise if group.otherwise is not None else group.body
+
+    def finish(end_line: int) -> list[CommandLine]:
+        for group in groups:
+            errors.append(
+                CommandError(
+                    group.line_no,
+                    1,
+                    "this IF has no ENDIF before the end of the block",
+                    ("ENDIF",),
+                    text="IF",
+                )
+            )
+        if errors:
+            return sorted(errors, key=lambda e: e.line_no)
+        if isinstance(header, cv.PhaseLine):
+            return [
+                cv.GeneralOrders(
+                    line_no=start,
+                    valid_from=header.phase,
+                    valid_to=header.phase,
+                    body=tuple(root),
+                    end_line=end_line,
+                )
+            ]
+        assert isinstance(header, cv.GeneralOrders)
+        return [replace(header, body=tuple(root), end_line=end_line)]
+
+    def unclosed(last: int) -> list[CommandLine]:
+        if phased:
+            return finish(last)
+        taken = (
+            "no lines were"
+            if last <= start
+            else f"line {last} was"
+            if last == start + 1
+            else f"lines {start + 1} to {last} were"
+        )
+        errors.append(
+            CommandError(
+                start,
+                1,
+                f"GENERAL has no ENDGENERAL after it, so nothing was filed ({taken} taken "
+                "as its orders)",
+                ("ENDGENERAL",),
+                text=_shown_text(lines[start - 1].rstrip()),
+            )
+        )
+        groups.clear()
+        return finish(last)
+
+    while index < len(lines):
+        line = lines[index]
+        index += 1
+        line_no = index
+        if _is_stop(line):
+            return unclosed(line_no - 1), index, _STOPPED
+        if _is_comment(line):
+            continue
+        head = _block_head(line)
+        if not head:
+            current().append(OrderLine(line_no, line.rstrip()))
+            continue
+        value = _read_line(line.rstrip(), line_no)
+        if isinstance(value, cv.EndGeneral):
+            return finish(line_no), index, None
+        if isinstance(value, cv.IfLine) and not value.else_if:
+            groups.append(_Group(line_no, [], value.condition, []))
+        elif isinstance(value, cv.IfLine | cv.ElseLine):
+            group = groups[-1] if groups else None
+            if group is None or group.otherwise is not None:
+                where = "after ELSE" if group is not None else "without an IF before it"
+                errors.append(_error(line, line_no, 1, f"{value.keyword} {where}", ("ENDIF",)))
+                continue
+            group.close_branch()
+            if isinstance(value, cv.IfLine):
+                group.line_no, group.condition, group.body = line_no, value.condition, []
+            else:
+                group.otherwise, group.else_line = [], line_no
+        elif isinstance(value, cv.EndIf):
+            if not groups:
+                errors.append(_error(line, line_no, 1, "ENDIF without an IF before it", ("IF",)))
+                continue
+            group = groups.pop()
+            group.close_branch()
+            otherwise = tuple(group.otherwise) if group.otherwise is not None else None
+            block = cv.IfBlock(tuple(group.branches), otherwise, group.else_line, line_no)
+            if block.branches:  # empty when its IF line had a fault, already reported
+                current().append(block)
+        elif isinstance(value, CommandError) and head in ("IF", "ELSEIF", "ELSIF"):
+            errors.append(value)
+            if head == "IF":  # keep the nesting, so its ENDIF is not taken for another's
+                groups.append(_Group(line_no, [], None, []))
+            elif groups:
+                groups[-1].close_branch()
+                groups[-1].condition, groups[-1].body = None, []
+        elif isinstance(value, CommandError) and head in ("ELSE", "ENDIF"):
+            errors.append(value)
+        elif isinstance(value, cv.SignOff):
+            return unclosed(line_no - 1), index, value
+        else:  # another command: the block ends before it, and it is read as usual
+            return unclosed(line_no - 1), index - 1, None
+    return unclosed(len(lines)), index, None
 
 
 def _checked_power(value: cv.SignOn, line: str, powers: frozenset[str]) -> CommandLine:
@@ -877,6 +1213,10 @@ def _syntax_error(line: str, line_no: int, exc: UnexpectedInput) -> CommandError
         acceptable = set(interactive.accepts()) if interactive is not None else None
     except Exception:  # noqa: BLE001 - a callback may refuse a token while trying it
         acceptable = None
+    if acceptable is not None and {"WORD", "SEASON"} <= acceptable:
+        acceptable = {"NOT", "LPAR", "A_CONDITION"} | (acceptable & {"RPAR", "$END"})
+    if acceptable is not None and {"PHASE", "SEASON", "NUMBER"} <= acceptable:
+        acceptable = {"A_PHASE"} | (acceptable - {"PHASE", "SEASON", "NUMBER"})
     if isinstance(exc, UnexpectedToken):
         expected = _describe(acceptable if acceptable is not None else exc.expected)
         if exc.token.type == "$END":

@@ -192,7 +192,7 @@ def test_signon_with_a_power_the_judge_does_not_know_is_refused_not_misread() ->
     ]
 
 
-@pytest.mark.parametrize("word", ["REGISTER", "whois", "GET", "DIARY", "PHASE", "IF", "CLEAR"])
+@pytest.mark.parametrize("word", ["REGISTER", "whois", "GET", "DIARY", "CLEAR"])
 def test_a_classic_judge_command_this_judge_lacks_is_named_not_read_as_an_order(word: str) -> None:
     error = error_of(f"{word} something")
     assert error.column == 1
