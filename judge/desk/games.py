@@ -16,6 +16,7 @@ from typing import Any
 
 from judge.desk import (
     game_settings,
+    general_orders,
     history,
     master,
     orders,
@@ -51,7 +52,15 @@ def _handlers(*modules: Any) -> Mapping[type, Handler]:
 
 
 HANDLERS = _handlers(
-    seating, orders, processing, master, game_settings, player_settings, press, history
+    seating,
+    orders,
+    processing,
+    master,
+    game_settings,
+    player_settings,
+    press,
+    history,
+    general_orders,
 )
 
 
