@@ -175,9 +175,10 @@ def gm_required(state: MailState, command: Any) -> Game | None:
     game = master_game(state)
     if game is None:
         state.problems.append(
-            f"line {command.line_no}: {command.keyword} is the GM's: put SIGNON MASTER game "
-            "password (the GM password given at CREATE) on a line before it, or send it to "
-            "the GM reply address of the game's mails to you"
+            f"line {command.line_no}: {command.keyword} is the GM's: put SIGNON M game "
+            "password (the GM password given at CREATE; SIGNON MASTER where a power of the "
+            "game's map has the letter M) on a line before it, or send it to the GM reply "
+            "address the judge's mails to you about the game carry"
         )
     return game
 

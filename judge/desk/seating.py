@@ -1,5 +1,13 @@
 """CREATE, SIGNON, JOIN, OBSERVE and LIST: games made, seats taken, the game started when the
-last seat is, readers added, and what the judge tells about its games."""
+last seat is, readers added, and what the judge tells about its games.
+
+A seat nobody holds in a running or paused game (its holder ejected by the GM, resigned, or
+dropped) is taken over by the first SIGNON to it with a password of the taker's own: the taker
+gets the seat and a new reply address, and the game is told who now plays the power (by name,
+never by address). A power in civil disorder is never taken over again (seed 004, I: "Once a
+country has gone into civil disorder, it may not be taken over by a replacement"), and its
+units take no orders, so a SIGNON to it is refused with that reason, its old holder's included.
+"""
 
 from __future__ import annotations
 
@@ -12,6 +20,9 @@ from judge.desk.commands import Reply
 from judge.desk.mail_state import (
     MailState,
     game_named,
+    game_readers,
+    gm_reply_address,
+    is_master_word,
     power_named,
     reply_address,
     seat_credentials,
@@ -20,6 +31,8 @@ from judge.desk.mail_state import (
 from judge.desk.orders import unit_name
 from judge.desk.phase_clock import deadline_words, start_phase_clock
 from judge.engine.rules import UnknownRuleSet, rules_from_names
+from judge.games.missed_turns import PostalPolicy, SeatRecord, SeatRefused, take_over
+from judge.games.seats import SeatStatus
 from judge.identity import (
     authenticate,
     hash_password,
@@ -36,7 +49,7 @@ from judge.store.game_queries import (
     seat_of,
     sign_on,
 )
-from judge.store.games import GAME_NAME_LENGTH, Game, GameStatus, Seat
+from judge.store.games import GAME_NAME_LENGTH, Game, GameStatus, Person, Seat
 
 # Where the GM password's hash is kept in Game.settings (there is no column for it).
 GM_PASSWORD = "gm_password_hash"
@@ -81,7 +94,9 @@ def _create(state: MailState, command: cv.Create) -> None:
                 "variant": game_map.title,
                 "rules": list(command.rule_sets),
                 "powers": [power.title() for power in game_map.powers],
+                "reply_address": gm_reply_address(state.where.judge_address, game),
             },
+            reply_to=gm_reply_address(state.where.judge_address, game),
         )
     )
 
@@ -92,13 +107,13 @@ def _sign_on(state: MailState, command: cv.SignOn) -> None:
     game = game_named(state, command.game, command.line_no)
     if game is None:
         return
-    if command.power.upper() in ("M", "MASTER", "GM"):
+    game_map = load_map(game.variant)
+    if is_master_word(command.power, game_map):
         if verify_password(game.settings.get(GM_PASSWORD), command.password):
             state.gm_game = game
         else:
             state.problems.append(f"{where}: the GM password of game {game.name} is not right")
         return
-    game_map = load_map(game.variant)
     power = power_named(game_map, command.power)
     seat = seat_of(state.session, game, power) if power else None
     if seat is None:
@@ -107,8 +122,16 @@ def _sign_on(state: MailState, command: cv.SignOn) -> None:
             f"{where}: game {game.name} has no power {command.power}; its powers are {powers}"
         )
         return
+    if seat.status == SeatStatus.CIVIL_DISORDER:
+        state.problems.append(f"{where}: {takeover_refusal(seat)}")
+        return
     if seat.person_id is None:
-        _take_seat(state, game, seat, command.password)
+        if game.status == GameStatus.FORMING:
+            _take_seat(state, game, seat, command.password)
+        elif game.status in (GameStatus.ACTIVE, GameStatus.PAUSED):
+            _take_over(state, game, seat, command.password)
+        else:
+            state.problems.append(f"{where}: game {game.name} is over ({game.status})")
         return
     decision = authenticate(state.sender, None, command.password, seat_credentials(seat))
     if not decision.authorised:
@@ -147,8 +170,67 @@ def _take_seat(state: MailState, game: Game, seat: Seat, password: str) -> None:
     state.refusal = None
     started = all(s.person_id is not None for s in game.seats)
     if started and game.status == GameStatus.FORMING:
-        _start(state, game)
+        start_game(state, game)
     state.replies.append(_signed_on_reply(state, game, seat, started=started))
+
+
+def takeover_refusal(seat: Seat) -> str:
+    """Why the seat cannot change hands, in judge.games.missed_turns' words; "" if it can.
+
+    Only the seat's standing counts here (civil disorder, out of the game): whether a seat
+    nobody holds is open to a taker is the desk's reading (any taker), and the GM may hand on
+    any other seat."""
+    if seat.status not in (SeatStatus.CIVIL_DISORDER, SeatStatus.ELIMINATED):
+        return ""
+    record = SeatRecord(seat.power.title(), None, status=SeatStatus(seat.status))
+    try:
+        take_over(PostalPolicy(), record, "a replacement")
+    except SeatRefused as refused:
+        if seat.status == SeatStatus.CIVIL_DISORDER:
+            return f"{refused}: a power in civil disorder is never taken over again"
+        return str(refused)
+    return ""
+
+
+def _take_over(state: MailState, game: Game, seat: Seat, password: str) -> None:
+    """A seat nobody holds in a running game goes to the sender; the game is told who plays it."""
+    sign_on(state.session, seat, sender_person(state), password)
+    state.acting = seat
+    state.refusal = None
+    state.replies.append(_signed_on_reply(state, game, seat, started=False))
+    state.replies.extend(seat_changed_hands(state, game, seat, old=None, by_gm=False))
+
+
+def player_name(person: Person | None, unnamed: str = "a new player") -> str:
+    """How the game is told who plays a power: the name given, never the address."""
+    if person is None:
+        return "nobody"
+    return person.name or unnamed
+
+
+def seat_changed_hands(
+    state: MailState, game: Game, seat: Seat, *, old: Person | None, by_gm: bool
+) -> list[Reply]:
+    """`seat_taken_over` to every player but the new holder, the GM and the observers."""
+    context = {
+        "game": game.name,
+        "phase": game.phase or "",
+        "power": seat.power.title(),
+        "player": player_name(seat.person),
+        "old_player": player_name(old, "the former player") if old is not None else "",
+        "by_gm": by_gm,
+    }
+    return [
+        Reply(
+            "seat_taken_over",
+            "seat_taken_over",
+            context,
+            to=reader.address,
+            reply_to=reader.reply_to,
+        )
+        for reader in game_readers(state.session, game, state.where.judge_address)
+        if reader.power != seat.power
+    ]
 
 
 def _signed_on_reply(state: MailState, game: Game, seat: Seat, *, started: bool) -> Reply:
@@ -159,7 +241,12 @@ def _signed_on_reply(state: MailState, game: Game, seat: Seat, *, started: bool)
             "game": game.name,
             "power": seat.power.title(),
             "reply_address": reply_address(state, seat),
-            "open_powers": [s.power.title() for s in game.seats if s.person_id is None],
+            # Open seats matter to a forming game only; a running game just says its phase.
+            "open_powers": (
+                [s.power.title() for s in game.seats if s.person_id is None]
+                if game.status == GameStatus.FORMING
+                else []
+            ),
             "started": started,
             "phase": game.phase or "",
         },
@@ -167,7 +254,7 @@ def _signed_on_reply(state: MailState, game: Game, seat: Seat, *, started: bool)
     )
 
 
-def _start(state: MailState, game: Game) -> None:
+def start_game(state: MailState, game: Game) -> None:
     """Every seat is taken: the opening position, the first phase, and a mail to every player."""
     game_map = load_map(game.variant)
     game.position = start_case(game_map)
