@@ -70,7 +70,17 @@ from sqlalchemy.orm import Session
 
 from judge.clock import now
 from judge.desk.commands import Reply
-from judge.desk.mail_state import MailState, reply_address, seat_reply_address, sender_person
+from judge.desk.mail_state import (
+    MailState,
+    Reader,
+    game_readers,
+    gm_reply_address,
+    gm_required,
+    is_master_word,
+    master_game,
+    reply_address,
+    sender_person,
+)
 from judge.desk.orders import game_position
 from judge.engine.geography import Map
 from judge.engine.position import Position
@@ -78,7 +88,7 @@ from judge.language import command_values as cv
 from judge.language.commands import read_mail_commands
 from judge.language.names import NameLookupError, name_table
 from judge.map_files import load_map
-from judge.store.game_queries import find_game, observers_of, players_of
+from judge.store.game_queries import find_game, observers_of
 from judge.store.games import Game, GameStatus, Person, Press, Seat
 
 # Where the press settings are kept in Game.settings, and their defaults.
@@ -97,7 +107,6 @@ TO_ALL = "+ALL"
 TO_MASTER = "+MASTER"
 GREY = "+GREY"
 
-MASTER_WORDS = ("M", "GM", "MASTER")
 # An opening in parentheses longer than this is prose, not a dateline.
 DATELINE_WORDS = 4
 DATELINE_CHARS = 40
@@ -141,17 +150,8 @@ def press_rules(game: Game) -> PressRules:
     )
 
 
-def _gm_game(state: MailState, command: cv.Command) -> Game | None:
-    if state.gm_game is None:
-        state.problems.append(
-            f"line {command.line_no}: {command.keyword} is the GM's: put SIGNON M game password "
-            "(the GM password given at CREATE) on a line before it"
-        )
-    return state.gm_game
-
-
 def _set(state: MailState, command: cv.Command, key: str, value: Any) -> None:
-    game = _gm_game(state, command)
+    game = gm_required(state, command)
     if game is None:
         return
     game.settings = {**(game.settings or {}), key: value}
@@ -187,16 +187,16 @@ def _announce_settings(state: MailState, game: Game) -> None:
         Reply("press_settings", "press_settings", {"game": game.name, "announce": False, **words})
     )
     gm_address = game.gm.address_of_record if game.gm is not None else None
-    for address, _power, reply_to in _players_and_observers(state.session, game, state):
-        if address in (gm_address, state.sender):
+    for reader in _readers(state.session, game, state.where.judge_address):
+        if reader.master or reader.address in (gm_address, state.sender):
             continue
         state.replies.append(
             Reply(
                 "press_settings",
                 "press_settings",
                 {"game": game.name, "announce": True, **words},
-                to=address,
-                reply_to=reply_to,
+                to=reader.address,
+                reply_to=reader.reply_to,
             )
         )
 
@@ -210,15 +210,15 @@ class Writer:
     person: Person
     role: str  # MASTER, OBSERVER, or the seat's power
     seat: Seat | None = None
-    reply_to: str | None = None  # a player's seat reply address, for the confirmation
+    reply_to: str | None = None  # the Reply-To of the confirmation: the seat's or the GM's
 
 
 def _writer(state: MailState, command: cv.Press | cv.Broadcast) -> Writer | None:
     where = f"line {command.line_no}"
-    if state.gm_game is not None and state.gm_game.gm is not None:
-        game = state.gm_game
-        assert game.gm is not None
-        return Writer(game, game.gm, MASTER)
+    judge_address = state.where.judge_address
+    game = master_game(state)
+    if game is not None and game.gm is not None:
+        return Writer(game, game.gm, MASTER, reply_to=gm_reply_address(judge_address, game))
     if state.acting is not None:
         seat = state.acting
         assert seat.person is not None
@@ -230,7 +230,7 @@ def _writer(state: MailState, command: cv.Press | cv.Broadcast) -> Writer | None
     state.problems.append(
         f"{where}: {command.keyword} not sent: it needs a game{why}. Players reply to the "
         "judge's last mail about their seat or put SIGNON power game password before it; the "
-        "GM puts SIGNON M game password; anyone else puts OBSERVE game on a line before it"
+        "GM puts SIGNON M game password or writes to the GM reply address; anyone else puts OBSERVE game on a line before it"
     )
     return None
 
@@ -312,12 +312,11 @@ def _recipients(
     written = getattr(command, "recipients", ())
     if not written:
         return []
-    table = name_table(game_map)
     letters = {p.letter.upper(): name for name, p in game_map.powers.items() if p.letter}
     named: list[str] = []
     unknown: list[str] = []
     for word in written:
-        found = _power_word(table, letters, word)
+        found = _power_word(game_map, letters, word)
         if found is None:
             unknown.append(word)
         else:
@@ -339,12 +338,12 @@ def _recipients(
     return chosen
 
 
-def _power_word(table: Any, letters: dict[str, str], word: str) -> list[str] | None:
+def _power_word(game_map: Map, letters: dict[str, str], word: str) -> list[str] | None:
     upper = word.strip(" ,").upper()
-    if upper in MASTER_WORDS and upper not in letters:
+    if is_master_word(upper, game_map):
         return [MASTER]
     try:
-        return [table.power(upper)]
+        return [name_table(game_map).power(upper)]
     except NameLookupError:
         pass
     if len(upper) > 1 and all(letter in letters for letter in upper):
@@ -452,7 +451,7 @@ def _press(state: MailState, command: cv.Press | cv.Broadcast) -> None:
     if not pending:
         state.replies.extend(_release_mails(state.session, game, row, judge_address, writer))
     elif writer.role != MASTER:
-        state.replies.extend(_master_copy(game, row, number, pending=True))
+        state.replies.extend(_master_copy(game, row, number, judge_address, pending=True))
     state.replies.append(
         Reply(
             "press_sent",
@@ -503,7 +502,7 @@ def _readers_words(row: Press) -> str:
     if _to_all(row):
         return "everyone in the game (players, observers and the GM)"
     names = [p.title() for p in row.to_powers or [] if not p.startswith("+")]
-    return ", ".join([*names, "the GM"])
+    return ", ".join(names) + " and the GM" if names else "the GM alone"
 
 
 def release_view(
@@ -529,39 +528,8 @@ def release_view(
     }
 
 
-@dataclass(frozen=True)
-class _Reader:
-    address: str
-    power: str | None  # the seat's power; None for observers and the GM
-    master: bool
-    reply_to: str | None
-
-
-def _readers(session: Session, game: Game, judge_address: str) -> list[_Reader]:
-    """Everyone who reads the game's press, each address once: the GM, players, observers."""
-    out: dict[str, _Reader] = {}
-    if game.gm is not None and game.gm.address_of_record:
-        out[game.gm.address_of_record] = _Reader(game.gm.address_of_record, None, True, None)
-    for seat in players_of(session, game):
-        address = seat.person.address_of_record if seat.person is not None else None
-        if address and address not in out:
-            reply_to = seat_reply_address(judge_address, seat) if seat.reply_token else None
-            out[address] = _Reader(address, seat.power, False, reply_to)
-    for person in observers_of(session, game):
-        address = person.address_of_record
-        if address and address not in out:
-            out[address] = _Reader(address, None, False, None)
-    return list(out.values())
-
-
-def _players_and_observers(
-    session: Session, game: Game, state: MailState
-) -> list[tuple[str, str | None, str | None]]:
-    return [
-        (r.address, r.power, r.reply_to)
-        for r in _readers(session, game, state.where.judge_address)
-        if not r.master
-    ]
+def _readers(session: Session, game: Game, judge_address: str) -> list[Reader]:
+    return game_readers(session, game, judge_address)
 
 
 def _release_mails(
@@ -591,7 +559,9 @@ def _release_mails(
     return mails
 
 
-def _master_copy(game: Game, row: Press, number: int, *, pending: bool) -> list[Reply]:
+def _master_copy(
+    game: Game, row: Press, number: int, judge_address: str, *, pending: bool
+) -> list[Reply]:
     if game.gm is None or not game.gm.address_of_record:
         return []
     context = {
@@ -601,7 +571,15 @@ def _master_copy(game: Game, row: Press, number: int, *, pending: bool) -> list[
         "master": True,
         "pending": pending,
     }
-    return [Reply("press", "press_release", context, to=game.gm.address_of_record)]
+    return [
+        Reply(
+            "press",
+            "press_release",
+            context,
+            to=game.gm.address_of_record,
+            reply_to=gm_reply_address(judge_address, game),
+        )
+    ]
 
 
 # --- WITHHOLD and RELEASE ------------------------------------------------------------------------
@@ -634,7 +612,7 @@ def _numbered(
 
 def _withhold(state: MailState, command: cv.WithholdPress) -> None:
     """WITHHOLD n: a release kept for the results does not go out with them."""
-    game = _gm_game(state, command)
+    game = gm_required(state, command)
     if game is None:
         return
     row = _numbered(state, game, command)
@@ -647,7 +625,7 @@ def _withhold(state: MailState, command: cv.WithholdPress) -> None:
 def _release(state: MailState, command: cv.ReleasePress) -> None:
     """RELEASE n: a withheld release goes out with the next results, or at once in a game that
     publishes press NOW."""
-    game = _gm_game(state, command)
+    game = gm_required(state, command)
     if game is None:
         return
     row = _numbered(state, game, command)

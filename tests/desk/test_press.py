@@ -347,3 +347,23 @@ def test_press_to_a_finished_game_is_refused(engine: Engine, started: dict[str, 
         game.status = GameStatus.FINISHED
     rows = send(engine, "BROADCAST\nGG\nENDPRESS", sender=player("France"), to=started["France"])
     assert "game alpha is over; its press is closed" in problems(rows)
+
+
+def test_the_gm_answers_a_kept_release_from_its_copy_by_the_gm_reply_address(
+    engine: Engine, started: dict[str, str]
+) -> None:
+    send(engine, f"{GM_SIGNON}\nSET PUBLISH RESULTS", sender=GM)
+    rows = send(
+        engine, "PRESS TO Germany\nA rumour.\nENDPRESS", sender=player("Italy"), to=started["Italy"]
+    )
+    mails = by_reader(rows)
+    assert "with the results of S1901M, to Germany and the GM" in body_of(mails[player("Italy")][0])
+    gm_reply = message_from_bytes(mails[GM][0].raw)["Reply-To"]
+    assert gm_reply is not None and gm_reply not in started.values()
+    rows = send(engine, "WITHHOLD 1", sender=GM, to=str(gm_reply))
+    assert [r.kind for r in rows] == ["press_held"]
+    assert press_rows(engine)[0].held is True
+    # The same line from a player's reply address is no GM's.
+    rows = send(engine, "RELEASE 1", sender=player("Italy"), to=started["Italy"])
+    assert "RELEASE is the GM's" in problems(rows)
+    assert press_rows(engine)[0].held is True
