@@ -77,7 +77,8 @@ def seat_credentials(seat: Seat) -> SeatCredentials:
 
 
 def seats_held_by(session: Session, address: str) -> list[Seat]:
-    """The seats in running games held by the person with this address on record."""
+    """The seats in running or paused games held by the person with this address on record
+    (so a forged From: line to a paused game is refused with the reason too)."""
     person = find_person_by_address(session, address)
     if person is None:
         return []
@@ -85,7 +86,10 @@ def seats_held_by(session: Session, address: str) -> list[Seat]:
         session.scalars(
             select(Seat)
             .join(Game)
-            .where(Seat.person_id == person.id, Game.status == GameStatus.ACTIVE)
+            .where(
+                Seat.person_id == person.id,
+                Game.status.in_((GameStatus.ACTIVE, GameStatus.PAUSED)),
+            )
             .order_by(Seat.id)
         )
     )

@@ -123,6 +123,8 @@ def test_pause_stops_the_clock_and_orders_and_resume_gives_a_fresh_deadline(
     with session_scope(engine) as session:
         game = find_game(session, "alpha")
         assert game is not None and current_orders(session, game) == {}
+    rows = send(engine, "A PAR-BUR", sender=player("France"))
+    assert "a From: line alone can be forged" in body_of(rows[-1])
     assert scheduled(engine, datetime(2026, 5, 1, tzinfo=UTC)) == []
     rows = send(engine, f"{GM_SIGNON}\nPROCESS", sender=GM)
     assert "is paused; RESUME it before PROCESS" in body_of(rows[-1])
