@@ -394,7 +394,14 @@ def _unit_in(words: cv.Words, game_map: Map, power: str) -> UnitIn:
         index += 1
     if index < len(written) - 1 and written[index] in _LINKS:
         index += 1
-    return UnitIn(owner, kind, _province(words, index, game_map))
+    try:
+        return UnitIn(owner, kind, _province(words, index, game_map))
+    except _Unbound as fault:
+        if kind is None and len(written) - index > 1:
+            raise _Unbound(
+                f"{fault.message}; a unit is written Army, Fleet, A, F or unit"
+            ) from None
+        raise
 
 
 # --- which orders a phase plays ------------------------------------------------------------------

@@ -1081,7 +1081,8 @@ def _read_general(
             group = groups[-1] if groups else None
             if group is None or group.otherwise is not None:
                 where = "after ELSE" if group is not None else "without an IF before it"
-                errors.append(_error(line, line_no, 1, f"{value.keyword} {where}", ("ENDIF",)))
+                word = "ELSE IF" if isinstance(value, cv.IfLine) else "ELSE"
+                errors.append(_error(line, line_no, 1, f"{word} {where}", ("ENDIF",)))
                 continue
             group.close_branch()
             if isinstance(value, cv.IfLine):
