@@ -7,7 +7,7 @@ import importlib
 import sys
 
 # Modules that add subcommands; each defines register(subparsers) and sets `func` on its parsers.
-COMMAND_MODULES = ("judge.cli_adjudicate", "judge.cli_daemon")
+COMMAND_MODULES = ("judge.cli_adjudicate", "judge.cli_daemon", "judge.cli_game")
 
 
 def build_parser() -> argparse.ArgumentParser:

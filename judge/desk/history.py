@@ -248,11 +248,15 @@ def _summary(state: MailState, command: cv.Summary) -> None:
         if seat is None:
             continue
         holder = seat.person
-        standing = "" if seat.status == SeatStatus.PLAYING else str(seat.status)
+        standing = "" if seat.status in (SeatStatus.PLAYING, SeatStatus.OPEN) else str(seat.status)
+        if holder is not None:
+            player = holder.name or "name not given"
+        else:
+            player = "open" if seat.status == SeatStatus.OPEN else "nobody"
         players.append(
             {
                 "power": power.title(),
-                "player": (holder.name or "name not given") if holder is not None else "nobody",
+                "player": player,
                 "since": _since(game, records, seat.signed_on_at) if holder is not None else "",
                 "standing": standing,
             }

@@ -183,4 +183,4 @@ def test_summary_of_a_forming_game(engine: Engine) -> None:
     text = only_reply(send(engine, "SUMMARY beta", sender=OUTSIDER), "summary")
     assert "The game is forming." in text
     assert "No phase has been processed yet." in text
-    assert all(f"{p:<10} nobody" in text for p in POWERS)
+    assert all(f"  {p:<10} open\n" in text for p in POWERS)
