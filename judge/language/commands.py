@@ -872,9 +872,7 @@ def read_mail_commands(
         value = _read_line(line.rstrip(), line_no)
         if isinstance(value, cv.SignOn) and powers:
             value = _checked_power(value, line, powers)
-        if _block_head(line) in ("GENERAL", "PHASE") and not isinstance(
-            value, cv.ClearGeneral | cv.ListGeneral
-        ):
+        if _block_head(line) in ("GENERAL", "PHASE") and not _NOT_A_BLOCK.match(line):
             block, index, ending = _read_general(lines, index, value)
             out.extend(block)
             if ending is not None:
@@ -952,7 +950,7 @@ def _unclosed(header: CommandLine, start: int, last: int) -> CommandError:
 
 # Lines that only mean something inside a block of general orders.
 _BLOCK_LINES = (cv.IfLine, cv.ElseLine, cv.EndIf, cv.EndGeneral)
-_GENERAL_HEADS = {"GENERAL": "GENERAL", "PHASE": "PHASE"}
+_NOT_A_BLOCK = re.compile(r"\s*general\s+(?:clear|list)\b", re.IGNORECASE)
 
 
 def _block_head(line: str) -> str:

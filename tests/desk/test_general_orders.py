@@ -14,7 +14,7 @@ from judge.desk import games
 from judge.desk import general_orders as desk_general_orders
 from judge.games.seats import SeatStatus
 from judge.store import OutboxMessage, session_scope
-from judge.store.game_queries import find_game, general_orders, history
+from judge.store.game_queries import current_orders, find_game, general_orders, history
 
 STRATEGY = """GENERAL FROM S1901M TO 1902
 A Par - Bur
@@ -102,33 +102,31 @@ def test_conditions_are_read_on_the_board_of_the_phase_and_lost_units_dropped(
         assert history(session, game)[-1].orders["FRANCE"] == ["A BUR - BEL"]
 
 
-def test_orders_sent_override_the_general_orders(engine: Engine, started: dict[str, str]) -> None:
+def test_orders_sent_override_general_orders_and_civil_disorder_ignores_them(
+    engine: Engine, started: dict[str, str]
+) -> None:
     send(engine, STRATEGY, sender=player("France"), to=started["France"])
     send(engine, "A PAR - PIC", sender=player("France"), to=started["France"])
+    england = "GENERAL\nF Lon - Nth\nENDGENERAL"
+    send(engine, england, sender=player("England"), to=started["England"])
+    with session_scope(engine) as session:
+        game = find_game(session, "alpha")
+        assert game is not None
+        next(s for s in game.seats if s.power == "ENGLAND").status = SeatStatus.CIVIL_DISORDER
     rows = send(engine, "SIGNON M alpha gmsecret\nPROCESS", sender=GM)
     results = _results(rows, player("Italy"))
     assert "France: Army Paris -> Picardy." in results
     assert "Burgundy" not in results
     assert "Marseilles -> " not in results  # partial orders: the rest stand, as in seed 004 I.B
+    assert "North Sea" not in results  # in civil disorder its units stand, general orders or not
     with session_scope(engine) as session:
         game = find_game(session, "alpha")
         assert game is not None
         assert history(session, game)[-1].orders["FRANCE"] == ["A PAR - PIC"]
+        assert "ENGLAND" not in history(session, game)[-1].orders
 
 
-def test_a_power_in_civil_disorder_plays_no_general_orders(
-    engine: Engine, started: dict[str, str]
-) -> None:
-    send(engine, STRATEGY, sender=player("France"), to=started["France"])
-    with session_scope(engine) as session:
-        game = find_game(session, "alpha")
-        assert game is not None
-        next(s for s in game.seats if s.power == "FRANCE").status = SeatStatus.CIVIL_DISORDER
-    rows = send(engine, "SIGNON M alpha gmsecret\nPROCESS", sender=GM)
-    assert "Army Paris -> Burgundy" not in _results(rows, GM)
-
-
-def test_a_block_with_a_bad_line_is_not_filed_and_each_fault_is_named(
+def test_a_block_with_faults_is_not_filed_and_each_fault_is_named(
     engine: Engine, started: dict[str, str]
 ) -> None:
     mail = (
@@ -143,22 +141,24 @@ def test_a_block_with_a_bad_line_is_not_filed_and_each_fault_is_named(
     assert "line 3, column 1: you play France, not Germany" in text
     assert "line 4, column 4: no province: found 'Galiza' (did you mean Galicia" in text
     assert "line 7, column 17: 'Spain' is no power" in text
-    with session_scope(engine) as session:
-        game = find_game(session, "alpha")
-        assert game is not None
-        assert general_orders(session, game) == []
 
-
-def test_a_block_without_its_end_files_nothing_and_leaks_no_orders(
-    engine: Engine, started: dict[str, str]
-) -> None:
     rows = send(engine, "GENERAL\nA Par - Bur\n", sender=player("France"), to=started["France"])
     assert [r.kind for r in rows] == ["desk_problems"]
     assert "GENERAL has no ENDGENERAL after it, so nothing was filed" in body_of(rows[0])
+
+    rows = send(
+        engine,
+        "GENERAL TO 1900\nA Par H\nENDGENERAL",
+        sender=player("France"),
+        to=started["France"],
+    )
+    assert "NOT filed" in body_of(rows[0])
+    assert "the period ends with W1900A, before S1901M" in body_of(rows[0])
     with session_scope(engine) as session:
         game = find_game(session, "alpha")
         assert game is not None
         assert general_orders(session, game) == []
+        assert current_orders(session, game) == {}  # nothing leaked into this phase's orders
 
 
 def test_filing_needs_the_seat_not_a_from_line(engine: Engine, started: dict[str, str]) -> None:
@@ -236,18 +236,3 @@ def test_the_gm_reads_every_powers_general_orders_a_player_only_his_own(
     rows = send(engine, "GENERAL LIST", sender=player("England"), to=started["England"])
     assert "France" not in body_of(rows[0])
     assert "Fleet London -> North Sea" in body_of(rows[0])
-
-
-def test_a_period_already_over_is_refused(engine: Engine, started: dict[str, str]) -> None:
-    rows = send(
-        engine,
-        "GENERAL TO 1900\nA Par H\nENDGENERAL",
-        sender=player("France"),
-        to=started["France"],
-    )
-    assert "NOT filed" in body_of(rows[0])
-    assert "the period ends with W1900A, before S1901M" in body_of(rows[0])
-    with session_scope(engine) as session:
-        game = find_game(session, "alpha")
-        assert game is not None
-        assert general_orders(session, game) == []

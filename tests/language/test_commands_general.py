@@ -278,6 +278,16 @@ def test_a_bad_header_skips_its_block_without_leaking_orders() -> None:
     assert values[1] == cv.OrderLine(4, "A Mar H")
 
 
+def test_a_bad_clear_or_list_opens_no_block() -> None:
+    values = read_mail_commands("GENERAL CLEAR FROM xyz\nA Par H\nGENERAL LIST a b\nA Mar H")
+    assert [type(v) for v in values] == [
+        cv.CommandError,
+        cv.OrderLine,
+        cv.CommandError,
+        cv.OrderLine,
+    ]
+
+
 def test_a_mistyped_general_gets_the_spelling() -> None:
     error = only("GENRAL FROM 1902")
     assert isinstance(error, cv.CommandError)
