@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
+from datetime import date, datetime
 
 from sqlalchemy import Engine, select
 from sqlalchemy.exc import OperationalError
@@ -21,25 +22,31 @@ from sqlalchemy.orm import Session
 from judge.adjudicate_json import read_case
 from judge.clock import now
 from judge.desk import Reply
-from judge.desk.mail_state import seat_reply_address
+from judge.desk.mail_state import game_readers, seat_reply_address
 from judge.desk.orders import units_without_orders
 from judge.desk.phase_clock import deadline_words, game_timing, phase_kind
-from judge.desk.processing import process_phase
-from judge.engine.calendar import ADJUSTMENTS, RETREATS
-from judge.engine.geography import Map
-from judge.engine.position import Position
-from judge.games.missed_turns import (
-    AnnounceOpenSeat,
-    PostalPolicy,
-    SeatRecord,
-    TellGM,
-    settle_phase,
+from judge.desk.phase_terms import (
+    WAITING,
+    grace_override,
+    missed_turn_policy,
+    not_before,
+    phase_timing,
+    planned_start,
+    set_grace_end,
 )
-from judge.games.seats import OrdersState, SeatOrders, SeatStatus, owes_orders
-from judge.games.timing import LateNotice, ProcessPhase, Reminder, due_actions
+from judge.desk.processing import process_phase, seat_orders
+from judge.desk.settlement import settle_missed_turns
+from judge.games.seats import SeatStatus
+from judge.games.timing import (
+    Absence,
+    LateNotice,
+    ProcessPhase,
+    Reminder,
+    due_actions,
+    next_deadline,
+)
 from judge.render import render_mail
 from judge.store.db import session_scope
-from judge.store.game_queries import observers_of
 from judge.store.games import Game, GameStatus, Seat
 from judge.store.outbox import Identity, enqueue
 
@@ -56,11 +63,31 @@ class Checked:
     late: tuple[str, ...] = ()
     processed: str | None = None  # the ProcessReason, when the phase was processed
     mails: int = 0
+    # njudge NoNMR: the abandoned seats the phase waits for a taker of.
+    waiting: tuple[str, ...] = ()
+    # The next moment anything can fall due in the game by time alone (None: nothing will).
+    next_check: datetime | None = None
+
+
+@dataclass(frozen=True)
+class Round:
+    """One look at every running game: what was done where something was, and the earliest
+    moment anything can next fall due by time alone (None: nothing will; new mail may still
+    make early processing due, which the loop's poll cap catches)."""
+
+    done: list[Checked]
+    next_check: datetime | None
 
 
 def run_due(engine: Engine, identity: Identity) -> list[Checked]:
     """Check every running game with a deadline, each in its own transaction; return what was
     done in the games where something was."""
+    return run_round(engine, identity).done
+
+
+def run_round(engine: Engine, identity: Identity) -> Round:
+    """`run_due`, also saying when the next look is needed (the scheduler loop sleeps until
+    then). Paused, forming and finished games are not looked at: only ACTIVE games run."""
     with session_scope(engine) as session:
         ids = list(
             session.scalars(
@@ -70,6 +97,7 @@ def run_due(engine: Engine, identity: Identity) -> list[Checked]:
             )
         )
     done: list[Checked] = []
+    earliest: datetime | None = None
     for game_id in ids:
         try:
             with session_scope(engine) as session:
@@ -88,6 +116,8 @@ def run_due(engine: Engine, identity: Identity) -> list[Checked]:
             # cannot read) is the keeper's to mend; it must not stop the other games.
             log.exception("game id %d: the scheduler could not check it", game_id)
             continue
+        if checked.next_check is not None:
+            earliest = checked.next_check if earliest is None else min(earliest, checked.next_check)
         if checked.mails or checked.processed:
             log.info(
                 "game %s %s: reminded %s, late %s, processed %s, %d mails",
@@ -99,7 +129,7 @@ def run_due(engine: Engine, identity: Identity) -> list[Checked]:
                 checked.mails,
             )
             done.append(checked)
-    return done
+    return Round(done, earliest)
 
 
 def check_game(session: Session, game: Game, identity: Identity) -> Checked:
@@ -107,15 +137,28 @@ def check_game(session: Session, game: Game, identity: Identity) -> Checked:
     assert game.phase is not None and game.position is not None and game.deadline is not None
     moment = now()
     phase = game.phase
-    timing = game_timing(game).for_kind(phase_kind(phase))
+    policy = missed_turn_policy(game)
+    mails: list[Reply] = _restart_for_takers(session, game, moment, identity)
+    start = planned_start(game)
+    if start is not None and game.deadline < start:
+        game.deadline = start  # SET START before the game began: its first phase waits for it
     game_map, position, _, _ = read_case(game.position, rules=game.rules)
-    seats = [_seat_orders(game_map, position, phase, seat) for seat in game.seats]
+    seats = [seat_orders(game_map, position, phase, seat) for seat in game.seats]
     since = game.checked_at or game.phase_started_at or moment
-    due = due_actions(since, moment, game.deadline, seats, timing)
-    mails: list[Reply] = []
+    due = due_actions(
+        since,
+        moment,
+        game.deadline,
+        seats,
+        phase_timing(game),
+        open_seats_block=policy.open_seats_block,
+        grace_ends=grace_override(game),
+        not_before=not_before(game),
+    )
     reminded: tuple[str, ...] = ()
     late: tuple[str, ...] = ()
     processed: str | None = None
+    waiting: tuple[str, ...] = ()
     for action in due.actions:
         if isinstance(action, Reminder):
             reminded = action.powers
@@ -124,106 +167,67 @@ def check_game(session: Session, game: Game, identity: Identity) -> Checked:
             late = action.powers
             mails.extend(_late_notices(game, action, identity))
         elif isinstance(action, ProcessPhase):
-            late, processed = action.late, str(action.reason)
-            mails.extend(_settle_missed_turns(session, game, seats))
-            mails.extend(process_phase(session, game, identity.address))
+            late = action.late
+            settled = settle_missed_turns(session, game, identity.address, seats)
+            mails.extend(settled.mails)
+            waiting = settled.waiting
+            if not waiting:
+                processed = str(action.reason)
+                mails.extend(process_phase(session, game, identity.address))
     if processed is None:
         game.checked_at = moment  # a processed phase started the next one's clock already
     for mail in mails:
         _write(session, identity, mail)
-    return Checked(game.name, phase, reminded, late, processed, len(mails))
+    # A processed game is in a new phase: look again at once rather than trust the old answer.
+    next_check = moment if processed is not None else due.next_check
+    return Checked(game.name, phase, reminded, late, processed, len(mails), waiting, next_check)
 
 
-def _settle_missed_turns(session: Session, game: Game, seats: list[SeatOrders]) -> list[Reply]:
-    """Apply the postal missed-turn rule (judge.games.missed_turns) before the phase is
-    adjudicated: a first missed move has the units stand and a replacement sought, a second
-    puts the power in civil disorder. Seats with complete or partial orders come through
-    unchanged. The rulebook's defaults for unordered units are the engine's own (units hold,
-    dislodged units without a retreat are disbanded, builds are waived, owed removals follow the
-    civil-disorder rule), so the fallbacks need no orders written here. The mails are returned
-    for the GM and the game.
-    """
-    assert game.phase is not None
+def _restart_for_takers(
+    session: Session, game: Game, moment: datetime, identity: Identity
+) -> list[Reply]:
+    """njudge NoNMR: when someone has taken a seat the phase was waiting for, the phase gets a
+    fresh deadline from now, so the newcomer has the game's usual time (RestartClock), and the
+    game is told. A waiting record of a phase already processed (the GM forced it) lapses."""
+    waiting = game.settings.get(WAITING)
+    if not isinstance(waiting, dict):
+        return []
+    if waiting.get("phase") != game.phase or game.phase is None:
+        game.settings = {k: v for k, v in game.settings.items() if k != WAITING}
+        return []
     by_power = {seat.power: seat for seat in game.seats}
-    records = [
-        SeatRecord(
-            power=seat.power,
-            player=(seat.person.address_of_record if seat.person is not None else None),
-            status=SeatStatus(seat.status),
-            missed=seat.missed_turns,
-            replacement_sought=seat.replacement_sought,
-            # No command names a stand-by or files general orders yet: the second miss is
-            # civil disorder, and the units of a first miss stand.
-            standby=None,
-            general_orders=False,
-        )
-        for seat in game.seats
+    powers = [p for p in waiting.get("powers", ()) if p in by_power]
+    taken = [p for p in powers if by_power[p].status == SeatStatus.PLAYING]
+    if not taken:
+        return []
+    still = [p for p in powers if by_power[p].status == SeatStatus.OPEN]
+    settings = {k: v for k, v in game.settings.items() if k != WAITING}
+    if still:
+        settings[WAITING] = {"phase": game.phase, "powers": still}
+    game.settings = settings
+    playing = [s.power for s in game.seats if s.status == SeatStatus.PLAYING]
+    absences = [
+        Absence(s.power, date.fromisoformat(a["first"]), date.fromisoformat(a["last"]))
+        for s in game.seats
+        for a in s.absences or ()
     ]
-    settlement = settle_phase(
-        PostalPolicy(), records, {s.power: s for s in seats}, phase_kind(game.phase)
+    game.deadline = next_deadline(
+        phase_kind(game.phase), moment, game_timing(game), absences, playing=playing
     )
-    for record in settlement.records:
-        seat = by_power[record.power]
-        seat.status = record.status
-        seat.missed_turns = record.missed
-        seat.replacement_sought = record.replacement_sought
-    mails: list[Reply] = []
-    gm = game.gm.address_of_record if game.gm is not None else None
-    for event in settlement.events:
-        if isinstance(event, TellGM) and gm:
-            context = {
-                "game": game.name,
-                "phase": game.phase,
-                "power": event.power.title(),
-                "player": event.player or "nobody",
-                "reason": event.reason,
-            }
-            mails.append(Reply("missed_turn", "missed_turn", context, to=gm))
-        elif isinstance(event, AnnounceOpenSeat):
-            context = {"game": game.name, "phase": game.phase, "power": event.power.title()}
-            others = [s.power for s in game.seats if s.power != event.power]
-            readers = [address for _, address in _holders(game, tuple(others))]
-            readers.extend(
-                p.address_of_record for p in observers_of(session, game) if p.address_of_record
-            )
-            mails.extend(
-                Reply("replacement_sought", "replacement_sought", context, to=address)
-                for address in readers
-            )
-    return mails
-
-
-def _seat_orders(game_map: Map, position: Position, phase: str, seat: Seat) -> SeatOrders:
-    """The seat as judge.games.timing sees it: who holds it, whether it owes anything this phase,
-    and how far its orders are (the desk's judgement when they arrived)."""
-    return SeatOrders(
-        power=seat.power,
-        status=SeatStatus(seat.status),
-        owes_orders=_owes(game_map, position, phase, seat.power),
-        orders=OrdersState(seat.orders_state),
-        wait=seat.wait,
-        changed_at=seat.orders_changed_at,
-    )
-
-
-def _owes(game_map: Map, position: Position, phase: str, power: str) -> bool:
-    """Whether the power has anything to order: units in movement, a dislodged unit in retreats,
-    a build it can make (a free home centre it owns) or a disband due in adjustments."""
-    kind = phase_kind(phase)
-    units = [u for u in position.units if u.power == power]
-    dislodged = sum(1 for d in position.dislodged if d.unit.power == power)
-    adjustment = 0
-    if kind == ADJUSTMENTS:
-        centres = position.centers.get(power, ())
-        adjustment = len(centres) - len(units)
-        if adjustment > 0:
-            occupied = {u.province for u in position.units}
-            homes = game_map.powers[power].home_centres
-            free = sum(1 for c in centres if c in homes and c not in occupied)
-            adjustment = min(adjustment, free)
-    elif kind == RETREATS:
-        return owes_orders(kind, units=len(units), dislodged=dislodged)
-    return owes_orders(kind, units=len(units), adjustment=adjustment)
+    set_grace_end(game, None)  # a grace the GM set ended before this fresh deadline
+    game.checked_at = moment
+    context = {
+        "game": game.name,
+        "phase": game.phase,
+        "powers": [p.title() for p in taken],
+        "deadline": deadline_words(game, game.deadline),
+    }
+    return [
+        Reply(
+            "deadline_restarted", "deadline_restarted", context, to=r.address, reply_to=r.reply_to
+        )
+        for r in game_readers(session, game, identity.address)
+    ]
 
 
 def _holders(game: Game, powers: tuple[str, ...]) -> list[tuple[Seat, str]]:

@@ -12,7 +12,7 @@ import signal
 import threading
 import time
 from collections.abc import Callable, Iterable
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import Engine, delete
@@ -22,7 +22,7 @@ from judge.clock import now
 from judge.config import Config
 from judge.mail.outbound import RetryPolicy, Sender, transport_for
 from judge.processor import Processor, ProcessorSettings
-from judge.scheduler import run_due
+from judge.scheduler import Round, run_round
 from judge.store.db import is_sqlite, make_engine, session_scope, upgrade
 from judge.store.inbox import release_claims
 from judge.store.models import OutboxMessage, OutboxState, ReplyCount
@@ -116,9 +116,54 @@ def housekeeping(engine: Engine, config: Config) -> bool:
 def schedule(engine: Engine, config: Config) -> bool:
     """One round of the scheduler: the chores, then every running game's deadline business
     (judge.scheduler). True when a game was acted on, so the loop looks again at once."""
+    return bool(schedule_round(engine, config).done)
+
+
+def schedule_round(engine: Engine, config: Config) -> Round:
+    """`schedule`, also saying when anything next falls due (the loop sleeps until then)."""
     housekeeping(engine, config)
     identity = Identity(config.judge.address, config.judge.name)
-    return bool(run_due(engine, identity))
+    return run_round(engine, identity)
+
+
+def scheduler_sleep(next_check: datetime | None, at: datetime, cap: float) -> float:
+    """Seconds the scheduler may sleep: until the earliest moment anything falls due by time
+    (a reminder, a deadline, the end of a delay or of grace), never more than `cap` (the
+    configured `scheduler.poll_seconds`), since a mail that completes the last orders of a
+    phase makes early processing due without the scheduler being told, and a game another
+    process held is looked at again only on the next round. Never less than a tenth of a
+    second, so a moment just past does not spin the loop."""
+    if next_check is None:
+        return cap
+    return max(0.1, min(cap, (next_check - at).total_seconds()))
+
+
+class SchedulerLoop(Loop):
+    """The scheduler's loop: after a round with nothing done it sleeps until the next moment
+    anything is due (`scheduler_sleep`) instead of a fixed poll."""
+
+    def __init__(
+        self, engine: Engine, config: Config, stop: threading.Event, on_acted: Callable[[], None]
+    ) -> None:
+        self.next_check: datetime | None = None
+        self.cap = config.scheduler.poll_seconds
+
+        def step() -> bool:
+            round_ = schedule_round(engine, config)
+            self.next_check = round_.next_check
+            if round_.done:
+                on_acted()
+            return bool(round_.done)
+
+        super().__init__("scheduler", step, config.scheduler.poll_seconds, stop)
+
+    @property  # type: ignore[override]
+    def idle_seconds(self) -> float:
+        return scheduler_sleep(self.next_check, now(), self.cap)
+
+    @idle_seconds.setter
+    def idle_seconds(self, value: float) -> None:
+        self.cap = value
 
 
 def describe(config: Config, roles: tuple[str, ...]) -> list[str]:
@@ -217,17 +262,12 @@ class Daemon:
             self._transport = transport
         if "scheduler" in self.roles:
 
-            def schedule_and_wake() -> bool:
-                acted = schedule(self.engine, config)
-                if acted and "sender" in self.loops:
+            def wake_sender() -> None:
+                if "sender" in self.loops:
                     self.loops["sender"].wake()
-                return acted
 
-            self.loops["scheduler"] = Loop(
-                "scheduler",
-                schedule_and_wake,
-                config.scheduler.poll_seconds,
-                self.stopping,
+            self.loops["scheduler"] = SchedulerLoop(
+                self.engine, config, self.stopping, on_acted=wake_sender
             )
         for loop in self.loops.values():
             loop.start()

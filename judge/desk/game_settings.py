@@ -1,10 +1,450 @@
-"""The game's settings by mail: the GM's timing (SET DEADLINE, GRACE, START, per-phase timing),
-SET NMR (the missed-turn policy), SET REPORT (the results style), and a player's SET ABSENCE /
-NOABSENCE. Not built yet: each is answered "not handled by this judge yet"."""
+"""The game's settings by mail: the GM's timing (SET DEADLINE, SET GRACE, SET START, SET MOVE |
+RETREAT | ADJUST ...), the missed-turn policy (SET NMR / SET NONMR), the results style (SET
+REPORT), and a player's absences (SET ABSENCE / SET NOABSENCE).
+
+The GM's commands need `SIGNON M game password` earlier in the mail (`state.gm_game`); each is
+answered with the setting as it now stands and the current phase's deadline, and, as on njudge
+("any SET command ... will generate a message that will be sent to all people involved in the
+game"), every player, observer and the GM are told of the change. Readings chosen where njudge
+or the issue leaves room:
+
+- A date without a time of day means the current phase's deadline hour on the game's own clock
+  (23:30 when its kind has no clock), as njudge took "the clock setting of the pending phase".
+- SET DEADLINE refuses a moment already past. Moving it later moves the end of grace with it
+  (unless the GM set one later still); moving it earlier keeps grace where it was (njudge).
+- SET GRACE sets the end of grace of the current phase only; it may not fall before the
+  deadline or in the past.
+- SET START on a forming game is its planned start: no phase runs before it, and the scheduler
+  moves a first deadline that would fall earlier to it. On a running game it holds the
+  current phase back until then and moves the deadline to it when later (njudge).
+- SET MOVE | RETREAT | ADJUST changes the game's timing for phases that start from now on; the
+  phase being played keeps the terms it started with (njudge: "will not change the deadlines
+  for the currently pending phase"). njudge's CLOCK is the deadline hour (-1: exactly NEXT
+  after the start), NEXT the least time from a phase's start to its deadline, MIN the least
+  time before it may run at all, GRACE and DELAY as in judge.games.timing; DAYS is njudge's
+  Sunday-first mask (lower-case letters, njudge's "after noon", count as allowed days).
+- SET NONMR is njudge's default: a power still late when grace ends is abandoned, its seat
+  opens to any taker and the game waits for one (policy "njudge"). SET NMR without a name
+  keeps a policy that never waits and turns njudge's waiting one into "njudge-no-wait" (the
+  late power's units hold, the seat stays open). SET NMR postal | njudge | njudge-no-wait names
+  the policy (judge.games.missed_turns.POLICIES). A game that chose nothing plays "postal".
+- SET ABSENCE is a seat's, by its reply address or a SIGNON with its password earlier in the
+  mail; a From: line alone never grants one. Absences are days on the game's clock and move
+  the next deadline to fall a day after the absence, never the current one (njudge's rule),
+  within the game's cap (judge.games.timing.grant_absence). SET NOABSENCE without a date
+  withdraws every absence not yet over; with a date, the absence starting that day. The GM is
+  told of both.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import UTC, date, datetime, time
 from typing import Any
 
-HANDLERS: dict[type, Callable[[Any, Any], None]] = {}
+from judge.clock import now
+from judge.desk.commands import Reply
+from judge.desk.mail_state import MailState, game_readers, reply_address
+from judge.desk.phase_clock import TIMING, deadline_words, game_timing
+from judge.desk.phase_terms import (
+    MISSED_TURNS,
+    START,
+    grace_end,
+    grace_override,
+    phase_timing,
+    pin_phase_timing,
+    policy_name,
+    set_grace_end,
+)
+from judge.games.missed_turns import POLICIES
+from judge.games.timing import (
+    Absence,
+    AbsenceRefused,
+    TimingError,
+    describe_phase_timing,
+    grant_absence,
+    timing_from_settings,
+    withdraw_absence,
+)
+from judge.language import command_values as cv
+from judge.store.games import Game, GameStatus, Seat
+
+# Where SET REPORT keeps the results style (judge.desk.processing reads the same key).
+REPORT = "report"
+# njudge's words for the phase kinds, and the key of each in the game's timing settings.
+TIMING_KINDS = {"MOVE": "movement", "RETREAT": "retreats", "ADJUST": "adjustments"}
+KIND_WORDS = {"movement": "Move", "retreats": "Retreat", "adjustments": "Adjust"}
+# What each missed-turn policy means, for the GM's reply and the players' notice.
+POLICY_WORDS = {
+    "postal": (
+        "postal (seed 004): a first missed move has the units stand and a replacement sought; "
+        "a second, with nobody standing by, puts the power in civil disorder"
+    ),
+    "njudge": (
+        "njudge NoNMR: a power still late when grace ends is abandoned, its seat opens to any "
+        "taker, and the game waits until someone takes it"
+    ),
+    "njudge-no-wait": (
+        "njudge NMR: a power still late when grace ends is abandoned and its units hold; the "
+        "game goes on and the seat stays open to any taker"
+    ),
+}
+RUNNING = (GameStatus.ACTIVE, GameStatus.PAUSED)
+SEAT_STATUSES = (GameStatus.FORMING, GameStatus.ACTIVE, GameStatus.PAUSED)
+DEFAULT_HOUR = time(23, 30)  # njudge's time for a date without one when the kind has no clock
+
+
+# --- the GM's commands ---------------------------------------------------------------------------
+def _gm_game(state: MailState, command: cv.Command, statuses: tuple[str, ...]) -> Game | None:
+    """The game the mail's GM signed on for, when it is in one of `statuses`; else a problem."""
+    where = f"line {command.line_no}"
+    game = state.gm_game
+    if game is None:
+        state.problems.append(
+            f"{where}: {command.redacted()} is the GM's: put SIGNON M game password (the GM "
+            "password given at CREATE) on a line before it"
+        )
+        return None
+    if game.status not in statuses:
+        wanted = " or ".join(str(s) for s in statuses)
+        state.problems.append(
+            f"{where}: {command.redacted()} needs game {game.name} {wanted}; it is {game.status}"
+        )
+        return None
+    return game
+
+
+def _moment(game: Game, when: cv.When) -> datetime:
+    """A written date as an instant (UTC). A day without a time of day means the current
+    phase's deadline hour on the game's own clock."""
+    hour = DEFAULT_HOUR
+    if game.phase is not None:
+        hour = phase_timing(game).hour or DEFAULT_HOUR
+    moment = when.resolve(now(), hour)
+    if when.relative_minutes is None and when.hour is None:
+        moment = datetime.combine(moment.date(), hour, tzinfo=game_timing(game).tz)
+    return moment.astimezone(UTC)
+
+
+def _in_future(state: MailState, command: cv.Command, moment: datetime, game: Game) -> bool:
+    if moment > now():
+        return True
+    state.problems.append(
+        f"line {command.line_no}: {command.redacted()}: {deadline_words(game, moment)} "
+        "has already passed; nothing was changed"
+    )
+    return False
+
+
+def _announce(
+    state: MailState,
+    game: Game,
+    change: str,
+    lines: list[str],
+    timing: list[str] | None = None,
+) -> None:
+    """Answer the GM and tell everyone in the game (players, observers) what changed, with the
+    current phase's deadline and end of grace as the players read them."""
+    grace = grace_end(game)
+    context: dict[str, Any] = {
+        "game": game.name,
+        "phase": game.phase or "",
+        "change": change,
+        "lines": lines,
+        "timing": timing or [],
+        "deadline": deadline_words(game, game.deadline) if game.deadline else "",
+        "grace_ends": deadline_words(game, grace) if grace else "",
+        "announcement": False,
+    }
+    state.replies.append(Reply("game_setting", "game_setting", context))
+    told = {state.sender}  # the GM has the reply
+    for reader in game_readers(state.session, game, state.where.judge_address):
+        if reader.address in told:
+            continue
+        told.add(reader.address)
+        state.replies.append(
+            Reply(
+                "setting_notice",
+                "game_setting",
+                {**context, "announcement": True},
+                to=reader.address,
+                reply_to=reader.reply_to,
+            )
+        )
+
+
+def _set_deadline(state: MailState, command: cv.SetDeadline) -> None:
+    """SET DEADLINE date: the current phase is due then."""
+    game = _gm_game(state, command, RUNNING)
+    if game is None:
+        return
+    if game.phase is None or game.deadline is None:
+        state.problems.append(f"line {command.line_no}: game {game.name} has no phase running")
+        return
+    moment = _moment(game, command.when)
+    if not _in_future(state, command, moment, game):
+        return
+    old_deadline, old_grace = game.deadline, grace_end(game)
+    override = grace_override(game)
+    game.deadline = moment
+    lines = [f"The deadline of {game.phase} was {deadline_words(game, old_deadline)}."]
+    if moment < old_deadline and override is None and old_grace is not None:
+        set_grace_end(game, old_grace)  # an earlier deadline leaves grace where it was
+        lines.append("Moved earlier, so the end of grace stays where it was.")
+    elif override is not None and override < moment + phase_timing(game).grace:
+        set_grace_end(game, None)  # moved later: grace runs its usual length from it
+    _announce(state, game, f"SET DEADLINE {deadline_words(game, moment)}", lines)
+
+
+def _set_grace(state: MailState, command: cv.SetGrace) -> None:
+    """SET GRACE date: the end of the current phase's grace period."""
+    game = _gm_game(state, command, RUNNING)
+    if game is None:
+        return
+    if game.phase is None or game.deadline is None:
+        state.problems.append(f"line {command.line_no}: game {game.name} has no phase running")
+        return
+    moment = _moment(game, command.when)
+    if not _in_future(state, command, moment, game):
+        return
+    if moment < game.deadline:
+        state.problems.append(
+            f"line {command.line_no}: {command.redacted()}: grace cannot end before the "
+            f"deadline, {deadline_words(game, game.deadline)}; move the deadline first "
+            "(SET DEADLINE)"
+        )
+        return
+    set_grace_end(game, moment)
+    lines = [f"Late orders for {game.phase} are taken until {deadline_words(game, moment)}."]
+    _announce(state, game, f"SET GRACE {deadline_words(game, moment)}", lines)
+
+
+def _set_start(state: MailState, command: cv.SetStart) -> None:
+    """SET START date: no phase runs before it (a forming game's planned start)."""
+    game = _gm_game(state, command, (GameStatus.FORMING, *RUNNING))
+    if game is None:
+        return
+    moment = _moment(game, command.when)
+    if not _in_future(state, command, moment, game):
+        return
+    game.settings = {**game.settings, START: moment.isoformat()}
+    words = deadline_words(game, moment)
+    if game.status == GameStatus.FORMING:
+        lines = [
+            f"Game {game.name} starts no earlier than {words}: when its last seat is taken "
+            "before then, the first orders are due no earlier than that."
+        ]
+    else:
+        lines = [f"{game.phase} is not processed before {words}."]
+        if game.deadline is not None and moment > game.deadline:
+            game.deadline = moment
+            lines.append("The deadline moves to that moment.")
+    _announce(state, game, f"SET START {words}", lines)
+
+
+def timing_lines(game: Game) -> list[str]:
+    """The game's whole timing in njudge's words, one line per phase kind."""
+    timing = game_timing(game)
+    return [
+        f"{KIND_WORDS[kind]:<8}{describe_phase_timing(getattr(timing, kind))}"
+        for kind in ("movement", "retreats", "adjustments")
+    ] + [f"Zone    {timing.zone}"]
+
+
+def _set_phase_timing(state: MailState, command: cv.SetPhaseTiming) -> None:
+    """SET MOVE|RETREAT|ADJUST CLOCK .. MIN .. NEXT .. GRACE .. DELAY .. DAYS ..: the game's
+    timing of that kind of phase, from the next such phase on."""
+    game = _gm_game(state, command, (GameStatus.FORMING, *RUNNING))
+    if game is None:
+        return
+    kind = TIMING_KINDS[command.phase_kind]
+    given = command.timing
+    changes: dict[str, Any] = {}
+    if given.clock is not None:
+        changes["hour"] = (
+            None if given.clock < 0 else f"{given.clock // 60:02d}:{given.clock % 60:02d}"
+        )
+    for value, key, per in (
+        (given.min_minutes, "earliest_hours", 60),
+        (given.next_minutes, "minimum_hours", 60),
+        (given.grace_minutes, "grace_hours", 60),
+        (given.delay_minutes, "delay_minutes", 1),
+    ):
+        if value is not None:
+            changes[key] = value / per
+    if given.days is not None:
+        changes["days"] = given.days
+    stored = dict(game.settings.get(TIMING) or {})
+    kind_settings = dict(stored.get(kind) or {})
+    new_settings = {**stored, kind: {**kind_settings, **changes}}
+    try:
+        timing_from_settings(new_settings)
+    except TimingError as refused:
+        state.problems.append(f"line {command.line_no}: {command.redacted()}: {refused}")
+        return
+    if game.phase is not None and game.status in RUNNING:
+        pin_phase_timing(game)  # the phase being played keeps the terms it started with
+    game.settings = {**game.settings, TIMING: new_settings}
+    lines = [f"From the next {kind} phase on; the phase being played keeps its own terms."]
+    _announce(state, game, command.redacted(), lines, timing_lines(game))
+
+
+def _set_nmr(state: MailState, command: cv.SetNmr) -> None:
+    """SET NMR [policy] / SET NONMR: the game's missed-turn policy."""
+    game = _gm_game(state, command, (GameStatus.FORMING, *RUNNING))
+    if game is None:
+        return
+    if not command.allowed:
+        name = "njudge"
+    elif command.policy:
+        name = command.policy.strip().lower()
+        if name not in POLICIES:
+            known = ", ".join(POLICIES)
+            state.problems.append(
+                f"line {command.line_no}: {command.redacted()}: there is no missed-turn policy "
+                f"{command.policy}; the policies are {known}"
+            )
+            return
+    else:
+        current = policy_name(game)
+        name = "njudge-no-wait" if current == "njudge" else current
+    game.settings = {**game.settings, MISSED_TURNS: name}
+    lines = [f"Missed turns: {POLICY_WORDS.get(name, name)}."]
+    _announce(state, game, command.redacted(), lines)
+
+
+def _set_report(state: MailState, command: cv.SetReport) -> None:
+    """SET REPORT judge|postal: the style of the game's results mails from the next results."""
+    game = _gm_game(state, command, (GameStatus.FORMING, *RUNNING))
+    if game is None:
+        return
+    game.settings = {**game.settings, REPORT: command.style}
+    words = {
+        "judge": "the judge style (njudge's results text, which mapping tools read)",
+        "postal": "the postal style (the notation of seed 004: failed moves marked, SWE gained)",
+    }
+    lines = [f"Results mails are written in {words.get(command.style, command.style)}."]
+    _announce(state, game, command.redacted(), lines)
+
+
+# --- a player's absences -------------------------------------------------------------------------
+def _acting_seat(state: MailState, command: cv.Command) -> Seat | None:
+    """The seat the mail acts for (reply address or SIGNON with the password), else a problem."""
+    seat = state.acting
+    if seat is None:
+        reason = state.refusal or (
+            "no seat is named: sign on with SIGNON power game password, or reply to the "
+            "judge's last mail about your seat"
+        )
+        state.problems.append(f"line {command.line_no}: {command.redacted()} not taken: {reason}")
+        return None
+    if seat.game.status not in SEAT_STATUSES:
+        state.problems.append(
+            f"line {command.line_no}: game {seat.game.name} is over ({seat.game.status})"
+        )
+        return None
+    return seat
+
+
+def _day(game: Game, when: cv.When) -> date:
+    """A written date as a day on the game's clock (a written day is that day)."""
+    moment = when.resolve(now(), time(0))
+    if when.relative_minutes is None and when.hour is None:
+        return moment.date()
+    return moment.astimezone(game_timing(game).tz).date()
+
+
+def _absences(game: Game) -> list[Absence]:
+    return [
+        Absence(s.power.title(), date.fromisoformat(a["first"]), date.fromisoformat(a["last"]))
+        for s in game.seats
+        for a in s.absences or ()
+    ]
+
+
+def _store_absences(seat: Seat, absences: list[Absence]) -> None:
+    own = sorted((a for a in absences if a.power == seat.power.title()), key=lambda a: a.first)
+    seat.absences = [{"first": a.first.isoformat(), "last": a.last.isoformat()} for a in own]
+
+
+def _absence_replies(state: MailState, seat: Seat, action: str, first: date, last: date) -> None:
+    """The player's answer, and the GM's notice of it."""
+    game = seat.game
+    context: dict[str, Any] = {
+        "game": game.name,
+        "power": seat.power.title(),
+        "phase": game.phase or "",
+        "action": action,
+        "first": first.isoformat(),
+        "last": last.isoformat(),
+        "absences": [f"{a['first']} to {a['last']}" for a in seat.absences],
+        "deadline": deadline_words(game, game.deadline) if game.deadline else "",
+        "for_gm": False,
+    }
+    state.replies.append(Reply("absence", "absence", context, reply_to=reply_address(state, seat)))
+    gm = game.gm.address_of_record if game.gm is not None else None
+    if gm and gm != state.sender:
+        state.replies.append(Reply("absence_notice", "absence", {**context, "for_gm": True}, to=gm))
+
+
+def _set_absence(state: MailState, command: cv.SetAbsence) -> None:
+    """SET ABSENCE date [TO date]: deadlines do not fall on these days or the day after."""
+    seat = _acting_seat(state, command)
+    if seat is None:
+        return
+    game = seat.game
+    timing = game_timing(game)
+    first = _day(game, command.start)
+    last = _day(game, command.end) if command.end is not None else first
+    today = now().astimezone(timing.tz).date()
+    try:
+        granted = grant_absence(
+            _absences(game), Absence(seat.power.title(), first, last), today, timing
+        )
+    except AbsenceRefused as refused:
+        state.problems.append(
+            f"line {command.line_no}: {command.redacted()} not granted: {refused}"
+        )
+        return
+    _store_absences(seat, list(granted))
+    _absence_replies(state, seat, "granted", first, last)
+
+
+def _clear_absence(state: MailState, command: cv.ClearAbsence) -> None:
+    """SET NOABSENCE [date]: withdraw the seat's absences (or the one starting that day)."""
+    seat = _acting_seat(state, command)
+    if seat is None:
+        return
+    game = seat.game
+    power = seat.power.title()
+    today = now().astimezone(game_timing(game).tz).date()
+    own = [a for a in _absences(game) if a.power == power]
+    if command.start is None:
+        chosen = [a for a in own if a.last >= today]
+    else:
+        day = _day(game, command.start)
+        chosen = [a for a in own if a.first == day]
+    if not chosen:
+        which = "" if command.start is None else f" starting {_day(game, command.start)}"
+        state.problems.append(
+            f"line {command.line_no}: {command.redacted()}: {power} has no absence{which} "
+            "to withdraw"
+        )
+        return
+    kept = [a for a in own if a not in chosen] + list(withdraw_absence(chosen, power, today))
+    _store_absences(seat, kept)
+    first = min(a.first for a in chosen)
+    last = max(a.last for a in chosen)
+    _absence_replies(state, seat, "withdrawn", first, last)
+
+
+HANDLERS: dict[type, Callable[[MailState, Any], None]] = {
+    cv.SetDeadline: _set_deadline,
+    cv.SetGrace: _set_grace,
+    cv.SetStart: _set_start,
+    cv.SetPhaseTiming: _set_phase_timing,
+    cv.SetNmr: _set_nmr,
+    cv.SetReport: _set_report,
+    cv.SetAbsence: _set_absence,
+    cv.ClearAbsence: _clear_absence,
+}

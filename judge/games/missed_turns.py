@@ -251,6 +251,10 @@ def settle_seat(
             ),
         )
     if record.status is SeatStatus.OPEN:
+        if orders.orders is OrdersState.COMPLETE:
+            # The seat's holder came back, or its taker ordered before the desk seated them:
+            # the units have their orders, so there is nothing to wait for.
+            return Transition(record)
         if policy.open_seats_block and not force:
             return Transition(record, (WaitForTaker(record.power),))
         return Transition(record, (UnitsFallBack(record.power, fallback_for(record, kind)),))

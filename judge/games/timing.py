@@ -35,12 +35,16 @@ class PhaseTiming:
     """How one kind of phase (movement, retreats or adjustments) is timed.
 
     Deadlines fall at `hour` (wall clock in the game's zone) on an allowed weekday, no sooner
-    than `minimum` after the phase starts. `grace` runs from the deadline; late orders are taken
-    until it ends. `delay` is how long early processing waits after the last orders arrive, so
-    the last sender may still correct a slip (njudge's DELAY).
+    than `minimum` after the phase starts (njudge's NEXT); with `hour` None (njudge's CLOCK -1)
+    the deadline is exactly `minimum` after the start, moved to the same time of day on the
+    next allowed weekday if it falls on a day off. `grace` runs from the deadline; late orders
+    are taken until it ends. `delay` is how long early processing waits after the last orders
+    arrive, so the last sender may still correct a slip (njudge's DELAY). `earliest` is the
+    least time after the start before the phase may run at all (njudge's MIN, which keeps a
+    game of absent powers from racing through phases).
     """
 
-    hour: time = time(23, 30)
+    hour: time | None = time(23, 30)
     minimum: timedelta = timedelta(days=3)
     grace: timedelta = timedelta(days=7)
     delay: timedelta = timedelta(minutes=30)
@@ -49,18 +53,19 @@ class PhaseTiming:
     # After the deadline, late seats hear again this often until grace ends (njudge: daily).
     late_every: timedelta = timedelta(hours=24)
     weekdays: frozenset[int] = ALL_DAYS
+    earliest: timedelta = timedelta(0)
 
     def __post_init__(self) -> None:
         if not self.weekdays or not self.weekdays <= ALL_DAYS:
             raise TimingError("deadlines need at least one weekday among 0 (Monday) to 6 (Sunday)")
-        for name in ("minimum", "grace", "delay"):
+        for name in ("minimum", "grace", "delay", "earliest"):
             if getattr(self, name) < timedelta(0):
                 raise TimingError(f"{name} may not be negative")
         if self.late_every <= timedelta(0):
             raise TimingError("late notices must repeat after a positive time")
         if any(lead <= timedelta(0) for lead in self.reminders):
             raise TimingError("reminders are sent a positive time before the deadline")
-        if self.hour.tzinfo is not None:
+        if self.hour is not None and self.hour.tzinfo is not None:
             raise TimingError("the deadline hour is a wall-clock time; the zone is the game's")
 
 
@@ -158,11 +163,18 @@ def _at_hour(day: date, hour: time, tz: ZoneInfo) -> datetime:
 
 
 def _align(earliest: datetime, phase: PhaseTiming, tz: ZoneInfo) -> datetime:
-    """The first deadline hour on an allowed weekday at or after `earliest`."""
+    """The first deadline hour on an allowed weekday at or after `earliest`; without a deadline
+    hour, `earliest` itself when its day is allowed, else its time of day on the next one."""
+    hour = phase.hour
+    if hour is None:
+        local = earliest.astimezone(tz)
+        if local.weekday() in phase.weekdays:
+            return earliest
+        hour = local.time().replace(tzinfo=None)
     day = earliest.astimezone(tz).date() - timedelta(days=1)  # a gap can pull the hour back
     while True:
         if day.weekday() in phase.weekdays:
-            candidate = _at_hour(day, phase.hour, tz)
+            candidate = _at_hour(day, hour, tz)
             if candidate >= earliest:
                 return candidate
         day += timedelta(days=1)
@@ -335,6 +347,8 @@ def due_actions(
     phase: PhaseTiming,
     *,
     open_seats_block: bool = False,
+    grace_ends: datetime | None = None,
+    not_before: datetime | None = None,
 ) -> Due:
     """What is due at `now`, given the scheduler last looked at `since` in this phase.
 
@@ -342,11 +356,19 @@ def due_actions(
     did (the scheduler was down), only the latest is sent, and a reminder whose deadline has
     passed is dropped. Processing is due whenever its condition holds at `now`: the caller
     stores `now` as the next `since` in the transaction that records what it sent.
+
+    `grace_ends` replaces `deadline + phase.grace` when the GM set this phase's end of grace
+    (SET GRACE; never before the deadline). `not_before` is the first moment the phase may run
+    at all (the phase's start plus njudge's MIN, or the GM's SET START): nothing is processed
+    earlier, and a deadline before it counts as falling at it.
     """
     since, now, deadline = _utc(since), _utc(now), _utc(deadline)
+    if not_before is not None:
+        not_before = _utc(not_before)
+        deadline = max(deadline, not_before)
     seats = tuple(seats)
     late = missing(seats, open_seats_block=open_seats_block)
-    grace_ends = deadline + phase.grace
+    grace_ends = deadline + phase.grace if grace_ends is None else max(_utc(grace_ends), deadline)
     checks: list[datetime] = []
 
     if now >= deadline and not late:
@@ -370,6 +392,8 @@ def due_actions(
     if may_process_early(seats, open_seats_block=open_seats_block):
         changes = [_utc(s.changed_at) for s in seats if s.changed_at is not None]
         ready_at = max(changes) + phase.delay if changes else now
+        if not_before is not None:
+            ready_at = max(ready_at, not_before)
         if now >= ready_at:
             return Due((ProcessPhase(ProcessReason.EARLY),), None)
         checks.append(min(ready_at, deadline))
@@ -406,11 +430,28 @@ def _days_mask(days: frozenset[int]) -> str:
     return "".join(letters[i] if (i - 1) % 7 in days else "-" for i in range(7))
 
 
+def _hours_words(delta: timedelta) -> str:
+    hours = _hours(delta)
+    return f"{hours:g}h"
+
+
+def describe_phase_timing(phase: PhaseTiming) -> str:
+    """A phase kind's timing in njudge's words, as LIST and SET replies show it:
+    ``clock 23:30 min 0h next 72h grace 168h delay 0.5h days SMTWTFS``."""
+    clock = phase.hour.strftime("%H:%M") if phase.hour is not None else "-1"
+    return (
+        f"clock {clock} min {_hours_words(phase.earliest)} next {_hours_words(phase.minimum)} "
+        f"grace {_hours_words(phase.grace)} delay {_hours_words(phase.delay)} "
+        f"days {_days_mask(phase.weekdays)}"
+    )
+
+
 def phase_timing_to_settings(phase: PhaseTiming) -> dict[str, object]:
     """A PhaseTiming as plain JSON values, for a game's stored settings."""
     return {
-        "hour": phase.hour.strftime("%H:%M"),
+        "hour": phase.hour.strftime("%H:%M") if phase.hour is not None else None,
         "minimum_hours": _hours(phase.minimum),
+        "earliest_hours": _hours(phase.earliest),
         "grace_hours": _hours(phase.grace),
         "delay_minutes": phase.delay.total_seconds() / 60,
         "reminder_hours": [_hours(lead) for lead in phase.reminders],
@@ -445,6 +486,7 @@ def phase_timing_from_settings(
     known = {
         "hour",
         "minimum_hours",
+        "earliest_hours",
         "grace_hours",
         "delay_minutes",
         "reminder_hours",
@@ -455,13 +497,16 @@ def phase_timing_from_settings(
     if unknown:
         raise TimingError(f"unknown timing settings: {', '.join(unknown)}")
     changes: dict[str, object] = {}
-    if "hour" in values:
+    if "hour" in values and values["hour"] is None:
+        changes["hour"] = None  # njudge's CLOCK -1: exactly `minimum` after the start
+    elif "hour" in values:
         try:
             changes["hour"] = time.fromisoformat(str(values["hour"]))
         except ValueError as error:
             raise TimingError(f"hour {values['hour']!r} is not a time such as 23:30") from error
     for key, field_name, unit in (
         ("minimum_hours", "minimum", 3600),
+        ("earliest_hours", "earliest", 3600),
         ("grace_hours", "grace", 3600),
         ("delay_minutes", "delay", 60),
         ("late_every_hours", "late_every", 3600),

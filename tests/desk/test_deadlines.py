@@ -7,6 +7,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
+from email import message_from_bytes
 from typing import Any
 
 import pytest
@@ -16,7 +17,7 @@ from test_games_by_mail import GM, POWERS, body_of, player, send
 from judge import clock
 from judge.config import Config
 from judge.scheduler import Checked, run_due
-from judge.serve import schedule
+from judge.serve import SchedulerLoop, schedule, schedule_round, scheduler_sleep
 from judge.store import OutboxMessage, make_engine, session_scope, upgrade
 from judge.store.game_queries import find_game, history
 from judge.store.outbox import Identity
@@ -315,3 +316,123 @@ def test_a_game_the_judge_cannot_run_does_not_stop_the_others(
     assert [(c.game, c.processed) for c in checked] == [("beta", "grace ended")]
     assert "could not check it" in caplog.text
     assert game_state(engine)[2] == 0  # alpha waits, unchanged, for the keeper
+
+
+def seat_holder(engine: Engine, power: str) -> tuple[str, str | None]:
+    """The seat's status and its holder's address (None: nobody holds it)."""
+    with session_scope(engine) as session:
+        game = find_game(session, "alpha")
+        assert game is not None
+        seat = next(s for s in game.seats if s.power == power.upper())
+        holder = seat.person.address_of_record if seat.person is not None else None
+        return str(seat.status), holder
+
+
+def test_njudge_nonmr_abandons_a_late_seat_and_waits_for_a_taker(
+    engine: Engine, started: dict[str, str]
+) -> None:
+    send(engine, "SIGNON M alpha gmsecret\nSET NONMR", sender=GM)
+    for power in POWERS:
+        if power != "Italy":
+            send(engine, HOLDS[power], sender=player(power), to=started[power])
+    send(engine, "A ROM H", sender=player("Italy"), to=started["Italy"])  # partial is late too
+    rows = scheduled(engine, GRACE_ENDS)
+    assert not any(r.kind == "results" for r in rows)
+    assert game_state(engine) == ("S1901M", DEADLINE, 0)
+    # Abandoned: the holder loses the seat, everyone is told how to take it, the GM why.
+    assert seat_holder(engine, "Italy") == ("open", None)
+    opened = {r.to_addr: body_of(r) for r in rows if r.kind == "seat_open"}
+    assert set(opened) == {player(p) for p in POWERS}  # the six, and the player who lost it
+    assert "SIGNON Ialpha <a password of your own>" in opened[player("Austria")]
+    assert "The game waits" in opened[player("Austria")]
+    to_gm = [body_of(r) for r in rows if r.kind == "missed_turn"]
+    assert len(to_gm) == 1 and "abandoned, open to any taker" in to_gm[0]
+    # Asking again while it waits sends nothing new, and the old reply address is dead.
+    assert scheduled(engine, GRACE_ENDS + timedelta(hours=1)) == []
+    rows = send(engine, "A ROM H\nA VEN H\nF NAP H", sender=player("Italy"), to=started["Italy"])
+    assert "belongs to no seat now" in body_of(rows[0])
+
+    # Anyone may take it; the phase then gets a fresh deadline from that moment.
+    clock.set_now(GRACE_ENDS + timedelta(hours=2))
+    rows = send(engine, "SIGNON Italy alpha newpw", sender="newcomer@example.org")
+    taker = next(r for r in rows if r.kind == "signed_on")
+    assert seat_holder(engine, "Italy") == ("playing", "newcomer@example.org")
+    rows = scheduled(engine, GRACE_ENDS + timedelta(hours=2))
+    restarted = {r.to_addr: body_of(r) for r in rows if r.kind == "deadline_restarted"}
+    fresh = datetime(2026, 4, 15, 23, 30, tzinfo=UTC)  # three days on, at the deadline hour
+    assert "newcomer@example.org" in restarted and GM in restarted
+    assert "orders are due by\nWed Apr 15 2026 23:30:00 +0000" in restarted[GM].replace("\r", "")
+    assert game_state(engine) == ("S1901M", fresh, 0)
+    # The newcomer's orders complete the phase: it runs after the usual delay.
+    reply_to = str(message_from_bytes(taker.raw)["Reply-To"])
+    send(engine, HOLDS["Italy"], sender="newcomer@example.org", to=reply_to)
+    rows = scheduled(engine, GRACE_ENDS + timedelta(hours=2, minutes=30))
+    assert any(r.kind == "results" for r in rows)
+    assert game_state(engine)[0] == "F1901M"
+
+
+def test_njudge_nmr_abandons_a_late_seat_and_goes_on(
+    engine: Engine, started: dict[str, str]
+) -> None:
+    send(engine, "SIGNON M alpha gmsecret\nSET NONMR\nSET NMR", sender=GM)
+    for power in POWERS:
+        if power != "Italy":
+            send(engine, HOLDS[power], sender=player(power), to=started[power])
+    rows = scheduled(engine, GRACE_ENDS)
+    assert any(r.kind == "results" for r in rows)
+    assert seat_holder(engine, "Italy") == ("open", None)
+    opened = [body_of(r) for r in rows if r.kind == "seat_open"]
+    assert opened and "The game goes on" in opened[0]
+    # The open seat holds nothing up in the next phase.
+    for power in POWERS:
+        if power != "Italy":
+            send(engine, HOLDS[power], sender=player(power), to=started[power])
+    phase, deadline, played = game_state(engine)
+    assert (phase, played) == ("F1901M", 1)
+    rows = scheduled(engine, clock.now() + timedelta(minutes=31))
+    assert any(r.kind == "results" for r in rows)
+
+
+def test_a_paused_game_is_never_processed(engine: Engine, started: dict[str, str]) -> None:
+    with session_scope(engine) as session:
+        game = find_game(session, "alpha")
+        assert game is not None
+        game.status = "paused"
+    assert scheduled(engine, DEADLINE - timedelta(hours=1)) == []
+    assert scheduled(engine, GRACE_ENDS + timedelta(days=30)) == []
+    assert game_state(engine) == ("S1901M", DEADLINE, 0)
+
+
+def test_the_scheduler_says_when_to_look_next(engine: Engine, started: dict[str, str]) -> None:
+    config = Config()
+    config.judge.address = IDENTITY.address
+    clock.set_now(datetime(2026, 4, 2, 9, tzinfo=UTC))
+    assert schedule_round(engine, config).next_check == DEADLINE - timedelta(hours=24)
+    # Orders change it: the last of them makes early processing due after the delay.
+    for power in POWERS:
+        send(engine, HOLDS[power], sender=player(power), to=started[power])
+    clock.set_now(datetime(2026, 4, 2, 9, 10, tzinfo=UTC))
+    round_ = schedule_round(engine, config)
+    assert round_.done == [] and round_.next_check == datetime(2026, 4, 2, 9, 30, tzinfo=UTC)
+    # The loop sleeps until then, capped by the poll, never for nothing.
+    at = datetime(2026, 4, 2, 9, 10, tzinfo=UTC)
+    assert scheduler_sleep(round_.next_check, at, 60.0) == 60.0
+    assert scheduler_sleep(round_.next_check, at, 3600.0) == 1200.0
+    assert scheduler_sleep(at - timedelta(seconds=5), at, 60.0) == 0.1
+    assert scheduler_sleep(None, at, 60.0) == 60.0
+
+
+def test_the_scheduler_loop_sleeps_until_the_next_check(
+    engine: Engine, started: dict[str, str]
+) -> None:
+    config = Config()
+    config.judge.address = IDENTITY.address
+    config.scheduler.poll_seconds = 7200.0
+    clock.set_now(datetime(2026, 4, 2, 9, tzinfo=UTC))
+    loop = SchedulerLoop(engine, config, threading.Event(), on_acted=lambda: None)
+    assert loop.idle_seconds == 7200.0  # nothing known yet: the cap
+    assert loop.step() is False
+    # The reminder is due 2026-04-03 23:30, more than the cap away; one hour before, one hour.
+    assert loop.idle_seconds == 7200.0
+    clock.set_now(DEADLINE - timedelta(hours=25))
+    assert loop.idle_seconds == 3600.0

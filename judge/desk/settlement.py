@@ -1,0 +1,177 @@
+"""Missed turns settled in the store: the game's chosen policy (judge.games.missed_turns, pure)
+applied to its seats before a phase is adjudicated, and the mails it calls for.
+
+The policy is the game's (`SET NMR` / `SET NONMR`, judge.desk.phase_terms.missed_turn_policy;
+postal when the GM chose none):
+
+- postal (seed 004): a first missed move has the units stand, a replacement sought
+  (`replacement_sought` to the other players and the observers) and the GM told
+  (`missed_turn`); a second, with nobody standing by, puts the power in civil disorder.
+- njudge: a seat still late when grace ends is abandoned. The holder loses it with its
+  password and reply address (judge.store.game_queries.vacate_seat), so the seat is open to any
+  taker's SIGNON (judge.desk.seating), and the game, the observers and the old holder are told
+  how to take it (`seat_open`); the GM gets `missed_turn`. Under NoNMR ("njudge") the phase
+  waits: nothing is adjudicated, and the waiting seats are kept in `Game.settings` so the
+  scheduler can give a taker a fresh deadline. Under "njudge-no-wait" the phase goes on, the
+  abandoned seat's units holding (orders it sent stand).
+
+The scheduler calls this at every ProcessPhase; the GM's PROCESS should call it too with
+`force=True` (an open seat's units fall back instead of the phase waiting).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy.orm import Session
+
+from judge.adjudicate_json import read_case
+from judge.desk.commands import Reply
+from judge.desk.mail_state import game_readers, gm_reply_address
+from judge.desk.phase_clock import phase_kind
+from judge.desk.phase_terms import WAITING, missed_turn_policy
+from judge.games.missed_turns import (
+    AnnounceOpenSeat,
+    NjudgePolicy,
+    Policy,
+    SeatRecord,
+    TellGM,
+    WaitForTaker,
+    settle_phase,
+)
+from judge.games.seats import SeatOrders, SeatStatus
+from judge.map_files import load_map
+from judge.store.game_queries import vacate_seat
+from judge.store.games import Game
+
+
+@dataclass(frozen=True)
+class Settled:
+    """The mails the settlement calls for, and the seats the phase must wait for a taker of
+    (none: adjudicate now)."""
+
+    mails: list[Reply]
+    waiting: tuple[str, ...]
+
+
+def settle_missed_turns(
+    session: Session,
+    game: Game,
+    judge_address: str,
+    seats: list[SeatOrders] | None = None,
+    *,
+    force: bool = False,
+) -> Settled:
+    """Apply the game's missed-turn policy to every seat before the phase is adjudicated.
+
+    Seats with complete orders come through unchanged; partial orders stand. The rulebook's
+    defaults for unordered units are the engine's own (units hold, dislodged units without a
+    retreat are disbanded, builds are waived, owed removals follow the civil-disorder rule),
+    so the fallbacks need no orders written here. `seats` is the seats' state this phase when
+    the caller has it.
+    """
+    assert game.phase is not None and game.position is not None
+    if seats is None:
+        # Imported here: judge.desk.processing may call this module for the GM's PROCESS.
+        from judge.desk.processing import seat_orders
+
+        game_map, position, _, _ = read_case(game.position, rules=game.rules)
+        seats = [seat_orders(game_map, position, game.phase, seat) for seat in game.seats]
+    policy = missed_turn_policy(game)
+    by_power = {seat.power: seat for seat in game.seats}
+    records = [
+        SeatRecord(
+            power=seat.power,
+            player=(seat.person.address_of_record if seat.person is not None else None),
+            status=SeatStatus(seat.status),
+            missed=seat.missed_turns,
+            replacement_sought=seat.replacement_sought,
+            # No command names a stand-by yet: a second missed move is civil disorder, and
+            # general orders are read by the desk itself when a power sent nothing.
+            standby=None,
+            general_orders=False,
+        )
+        for seat in game.seats
+    ]
+    settlement = settle_phase(
+        policy, records, {s.power: s for s in seats}, phase_kind(game.phase), force=force
+    )
+    old_holders = {r.power: r.player for r in records}
+    for record in settlement.records:
+        seat = by_power[record.power]
+        if record.status == SeatStatus.OPEN and seat.person_id is not None:
+            vacate_seat(session, seat, SeatStatus.OPEN)  # abandoned: open to any taker
+        else:
+            seat.status = record.status
+        seat.missed_turns = record.missed
+        seat.replacement_sought = record.replacement_sought
+    mails: list[Reply] = []
+    gm = game.gm.address_of_record if game.gm is not None else None
+    waiting: list[str] = []
+    for event in settlement.events:
+        if isinstance(event, TellGM) and gm:
+            context = {
+                "game": game.name,
+                "phase": game.phase,
+                "power": event.power.title(),
+                "player": event.player or "nobody",
+                "reason": event.reason,
+            }
+            mails.append(
+                Reply(
+                    "missed_turn",
+                    "missed_turn",
+                    context,
+                    to=gm,
+                    reply_to=gm_reply_address(judge_address, game),
+                )
+            )
+        elif isinstance(event, AnnounceOpenSeat) and event.standby:
+            context = {"game": game.name, "phase": game.phase, "power": event.power.title()}
+            mails.extend(
+                Reply(
+                    "replacement_sought",
+                    "replacement_sought",
+                    context,
+                    to=reader.address,
+                    reply_to=reader.reply_to,
+                )
+                for reader in game_readers(session, game, judge_address)
+                if reader.power != event.power and not reader.master
+            )
+        elif isinstance(event, AnnounceOpenSeat):
+            mails.extend(_seat_open(session, game, event.power, old_holders, policy, judge_address))
+        elif isinstance(event, WaitForTaker):
+            waiting.append(event.power)
+    if waiting:
+        game.settings = {**game.settings, WAITING: {"phase": game.phase, "powers": waiting}}
+    return Settled(mails, tuple(waiting))
+
+
+def _seat_open(
+    session: Session,
+    game: Game,
+    power: str,
+    old_holders: dict[str, str | None],
+    policy: Policy,
+    judge_address: str,
+) -> list[Reply]:
+    """njudge: tell the game (players, observers, and the player who lost the seat) that the
+    power is abandoned and how anyone may take it over. The GM has `missed_turn`."""
+    game_map = load_map(game.variant)
+    letter = game_map.powers[power].letter if power in game_map.powers else power[0]
+    context = {
+        "game": game.name,
+        "phase": game.phase,
+        "power": power.title(),
+        "signon": f"SIGNON {letter.upper()}{game.name} <a password of your own>",
+        "waits": isinstance(policy, NjudgePolicy) and policy.wait_for_takeover,
+    }
+    readers = [r for r in game_readers(session, game, judge_address) if not r.master]
+    mails = [
+        Reply("seat_open", "seat_open", context, to=r.address, reply_to=r.reply_to) for r in readers
+    ]
+    old = old_holders.get(power)
+    if old and old not in {r.address for r in readers}:
+        mails.append(Reply("seat_open", "seat_open", context, to=old))
+    return mails
