@@ -268,7 +268,11 @@ def _summary(state: MailState, command: cv.Summary) -> None:
         "rules": list(game.rules),
         "status": str(game.status),
         "phase": game.phase or "",
-        "deadline": deadline_words(game, game.deadline) if game.deadline is not None else "",
+        "deadline": (
+            deadline_words(game, game.deadline)
+            if game.deadline is not None and game.status == GameStatus.ACTIVE
+            else ""
+        ),
         "gm": (game.gm.name or "name not given") if game.gm is not None else "",
         "players": players,
         "years": [label for label, _ in table],

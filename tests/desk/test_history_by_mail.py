@@ -13,7 +13,8 @@ from test_games_by_mail import GM, POWERS, body_of, player, send
 
 from judge import clock
 from judge.store import session_scope
-from judge.store.game_queries import find_game, vacate_seat
+from judge.store.game_queries import find_game, history, vacate_seat
+from judge.store.games import GameStatus
 
 PROCESS = "SIGNON M alpha gmsecret\nPROCESS"
 OUTSIDER = "reader@example.org"
@@ -184,3 +185,23 @@ def test_summary_of_a_forming_game(engine: Engine) -> None:
     assert "The game is forming." in text
     assert "No phase has been processed yet." in text
     assert all(f"  {p:<10} open\n" in text for p in POWERS)
+
+
+def test_how_a_game_ended_is_told(engine: Engine, played: dict[str, str]) -> None:
+    with session_scope(engine) as session:
+        game = find_game(session, "alpha")
+        assert game is not None
+        last = history(session, game)[-1]
+        last.results = {**last.results, "victory": ["FRANCE"]}
+        game.status = GameStatus.FINISHED
+    text = only_reply(send(engine, "SUMMARY alpha", sender=OUTSIDER), "summary")
+    assert "The game ended in a victory for France." in text
+    assert "orders are due" not in text
+    text = only_reply(send(engine, "HISTORY alpha FROM W1901A", sender=OUTSIDER), "history")
+    assert text.rstrip().endswith("Game alpha is finished.")
+    with session_scope(engine) as session:
+        game = find_game(session, "alpha")
+        assert game is not None
+        game.status = GameStatus.TERMINATED
+    text = only_reply(send(engine, "SUMMARY alpha", sender=OUTSIDER), "summary")
+    assert "The game was terminated by its GM." in text
