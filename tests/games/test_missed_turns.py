@@ -237,6 +237,10 @@ def test_njudge_seat_abandoned_at_end_of_grace_waits_and_is_taken_over() -> None
     assert not may_process_early(waiting, open_seats_block=NJUDGE.open_seats_block)
     again = settle_phase(NJUDGE, settled.records, {s.power: s for s in waiting}, MOVEMENT)
     assert again.events == (WaitForTaker("ITALY"),) and not again.process
+    # Complete orders for the open seat (its holder came back) leave nothing to wait for.
+    back = [waiting[0], SeatOrders("ITALY", status=SeatStatus.OPEN, orders=DONE)]
+    returned = settle_phase(NJUDGE, settled.records, {s.power: s for s in back}, MOVEMENT)
+    assert returned.events == () and returned.process
 
     # Anyone takes it; the phase gets a fresh deadline from the moment of the take-over.
     taken = take_over(NJUDGE, italy, "newcomer")

@@ -20,6 +20,7 @@ from judge.games.timing import (
     ProcessReason,
     Reminder,
     TimingError,
+    describe_phase_timing,
     due_actions,
     grant_absence,
     may_process_early,
@@ -409,3 +410,53 @@ def test_bad_timing_settings_are_refused_with_their_name() -> None:
     ):
         with pytest.raises(TimingError, match=word):
             timing_from_settings(bad)  # type: ignore[arg-type]
+
+
+# --- njudge's CLOCK -1 and MIN, the GM's grace and start ---------------------------------------
+
+
+def test_without_a_clock_the_deadline_is_exactly_the_minimum_after_the_start() -> None:
+    timing = game(hour=None, minimum=36 * H, weekdays=WEEKDAYS)
+    # Monday 10:15 + 36 hours = Tuesday 22:15, a weekday: exactly then.
+    assert next_deadline(MOVEMENT, utc(2026, 1, 5, 10, 15), timing) == utc(2026, 1, 6, 22, 15)
+    # Friday 10:15 + 36 hours falls on Saturday: the same time on Monday.
+    assert next_deadline(MOVEMENT, utc(2026, 1, 9, 10, 15), timing) == utc(2026, 1, 12, 22, 15)
+
+
+def test_min_holds_back_early_processing_and_a_deadline_before_it() -> None:
+    start = utc(2026, 1, 5, 10)
+    seats = [seat("ENGLAND", DONE, changed_at=start)]
+    held = due_actions(start, start + H, DEADLINE, seats, TIMING, not_before=start + 12 * H)
+    assert held.actions == () and held.next_check == start + 12 * H
+    ready = due_actions(start, start + 12 * H, DEADLINE, seats, TIMING, not_before=start + 12 * H)
+    assert ready.actions == (ProcessPhase(ProcessReason.EARLY),)
+    # A deadline before the earliest moment counts as falling at it.
+    late = [seat("ENGLAND")]
+    early_deadline = start + 2 * H
+    due = due_actions(start, start + 3 * H, early_deadline, late, TIMING, not_before=start + 5 * H)
+    assert due.actions == () and due.next_check == start + 5 * H
+
+
+def test_the_gm_s_end_of_grace_replaces_the_phase_s_grace() -> None:
+    late = [seat("ENGLAND")]
+    grace_ends = DEADLINE + 12 * H
+    notice = due_actions(DEADLINE - H, DEADLINE, DEADLINE, late, TIMING, grace_ends=grace_ends)
+    assert notice.actions == (LateNotice(DEADLINE, grace_ends, ("ENGLAND",), 1),)
+    ended = due_actions(DEADLINE, grace_ends, DEADLINE, late, TIMING, grace_ends=grace_ends)
+    assert ended.actions == (ProcessPhase(ProcessReason.GRACE_ENDED, ("ENGLAND",)),)
+    # Never before the deadline: a grace end set earlier means no grace at all.
+    at_once = due_actions(DEADLINE - H, DEADLINE, DEADLINE, late, TIMING, grace_ends=DEADLINE - D)
+    assert at_once.actions == (ProcessPhase(ProcessReason.GRACE_ENDED, ("ENGLAND",)),)
+
+
+def test_clock_and_min_round_trip_through_settings_and_read_in_njudge_words() -> None:
+    timing = GameTiming(movement=PhaseTiming(hour=None, earliest=12 * H, minimum=71 * H))
+    stored = timing_to_settings(timing)
+    assert stored["movement"]["hour"] is None  # type: ignore[index]
+    assert stored["movement"]["earliest_hours"] == 12  # type: ignore[index]
+    assert timing_from_settings(stored) == timing
+    assert describe_phase_timing(timing.movement) == (
+        "clock -1 min 12h next 71h grace 168h delay 0.5h days SMTWTFS"
+    )
+    with pytest.raises(TimingError, match="earliest may not be negative"):
+        PhaseTiming(earliest=-H)
