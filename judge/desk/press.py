@@ -27,7 +27,7 @@ name). It is printed in single parentheses only when the writer is the player wh
 it *when the press is written*: for a supply centre, the power that owns it in the game's
 position; for any other province, the power with a unit standing there. In every other case it
 is printed in double parentheses. A parenthesised opening that is no province of the map but is
-short (at most four words and 40 characters) is taken as an unverifiable dateline and printed
+short (at most four words and 40 characters, with a letter in it) is taken as an unverifiable dateline and printed
 as written in double parentheses (a city off the board can never be "from the city given");
 the writer's confirmation says so and names the nearest provinces, so a typing slip is seen.
 Anything longer in parentheses is no dateline: the text goes out as written.
@@ -230,7 +230,8 @@ def _writer(state: MailState, command: cv.Press | cv.Broadcast) -> Writer | None
     state.problems.append(
         f"{where}: {command.keyword} not sent: it needs a game{why}. Players reply to the "
         "judge's last mail about their seat or put SIGNON power game password before it; the "
-        "GM puts SIGNON M game password or writes to the GM reply address; anyone else puts OBSERVE game on a line before it"
+        "GM puts SIGNON M game password or writes to the GM reply address; anyone else "
+        "puts OBSERVE game on a line before it"
     )
     return None
 
@@ -273,7 +274,11 @@ def read_dateline(
     if match is None:
         return Dateline(None, text)
     written = " ".join(match.group("name").split())
-    if not written or len(written) > DATELINE_CHARS or len(written.split()) > DATELINE_WORDS:
+    if (
+        not any(c.isalpha() for c in written)
+        or len(written) > DATELINE_CHARS
+        or len(written.split()) > DATELINE_WORDS
+    ):
         return Dateline(None, text)
     # Blank lines and indentation before a dateline are dropped: it opens the text.
     rest = "\n".join([lines[first][match.end() :], *lines[first + 1 :]])
@@ -373,7 +378,8 @@ def _kind(
     if writer.role == OBSERVER:
         if rules.observers == "no":
             state.problems.append(
-                f"{where}: observers may not send press in game {writer.game.name} (SET OBSERVER NO)"
+                f"{where}: observers may not send press in game {writer.game.name} "
+                "(SET OBSERVER NO)"
             )
             return None
         if rules.observers == "white":
