@@ -37,6 +37,20 @@ def problems(rows: list[OutboxMessage]) -> str:
     return found[0]
 
 
+def assert_private(rows: list[OutboxMessage], started: dict[str, str]) -> None:
+    """No mail carries another reader's address or any reply address but the reader's own."""
+    own_token = {player(p): address for p, address in started.items()}
+    for row in rows:
+        mail = message_from_bytes(row.raw)
+        text = body_of(row) + str(mail["Subject"]) + str(mail["Reply-To"])
+        for power, address in started.items():
+            if row.to_addr != player(power):
+                assert address not in text and player(power) not in text, (row.to_addr, power)
+        assert mail["Reply-To"] in (None, own_token.get(row.to_addr)) or row.to_addr == GM
+        if row.to_addr != GM:
+            assert WATCHER not in text or row.to_addr == WATCHER
+
+
 def observe(engine: Engine) -> None:
     rows = send(engine, "OBSERVE alpha", sender=WATCHER)
     assert [r.kind for r in rows] == ["observing"]
@@ -68,6 +82,7 @@ def test_a_white_broadcast_reaches_everyone_but_the_writer(
     assert confirmation.kind == "press_sent"
     assert "was sent to everyone in the game" in body_of(confirmation)
     assert "the dateline (Ankara) is yours" in body_of(confirmation)
+    assert_private(rows, started)
     [row] = press_rows(engine)
     assert row.from_power == "TURKEY" and row.to_powers is None and row.published_at is not None
     assert row.dateline == "(Ankara)" and row.text.startswith(" - The Turkish")
@@ -159,6 +174,7 @@ def test_grey_press_hides_the_writer_from_everyone_but_the_gm(
         assert "Austria" not in (mail.subject or "")
     assert "written by Austria as grey press" in body_of(mails[GM][0])
     assert "readers are not told who wrote it" in body_of(mails[player("Austria")][0])
+    assert_private(rows, started)
 
 
 def test_partial_press_reaches_only_its_powers_and_the_gm(
@@ -175,6 +191,7 @@ def test_partial_press_reaches_only_its_powers_and_the_gm(
     assert set(mails) == {player("Germany"), player("Italy"), GM, player("Austria")}
     germany = body_of(mails[player("Germany")][0])
     assert "to Germany, Italy only" in germany and "from Austria" in germany
+    assert_private(rows, started)
     row = press_rows(engine)[-1]
     assert row.to_powers == ["GERMANY", "ITALY"]
     rows = send(
