@@ -523,7 +523,7 @@ def release_view(
         to.append("the GM")
     writer = _writer_words(row)
     if master and row.from_power == OBSERVER and row.author is not None:
-        writer = f"an observer ({row.author.address_of_record})"
+        writer = f"an observer (From: {row.author.address_of_record}, unproven)"
     body = f"{row.dateline}{row.text}" if row.dateline else row.text
     return {
         "number": number if master else None,

@@ -239,7 +239,7 @@ def test_an_observer_writes_white_press_signed_as_an_observer(
     mails = by_reader(rows)
     italy = body_of(mails[player("Italy")][0])
     assert "from an observer" in italy and WATCHER not in italy
-    assert f"an observer ({WATCHER})" in body_of(mails[GM][0])
+    assert f"an observer (From: {WATCHER}, unproven)" in body_of(mails[GM][0])
     assert [r.kind for r in mails[WATCHER]] == ["observing", "press_sent"]
     rows = send(engine, "OBSERVE alpha\nPRESS GREY\nWho am I?\nENDPRESS", sender=WATCHER)
     assert "grey press is not allowed to observers in game alpha" in problems(rows)
