@@ -280,7 +280,7 @@ def standing_orders(
     for power in waiting:
         filed = filed_orders(session, game, power, game_map)
         texts = go.orders_for(filed, position, game.phase, game_map) if filed else None
-        if texts is not None:
+        if texts:  # nothing left to play: the power is left out, as one that sent nothing
             out[power] = texts
     return out
 

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 from sqlalchemy import Engine
+from test_deadlines import GRACE_ENDS, HOLDS, scheduled
 from test_games_by_mail import GM, player, send
 from test_games_by_mail import body_of as raw_body_of
 
@@ -236,3 +237,26 @@ def test_the_gm_reads_every_powers_general_orders_a_player_only_his_own(
     rows = send(engine, "GENERAL LIST", sender=player("England"), to=started["England"])
     assert "France" not in body_of(rows[0])
     assert "Fleet London -> North Sea" in body_of(rows[0])
+
+
+def test_the_scheduler_plays_general_orders_for_a_power_that_missed_the_deadline(
+    engine: Engine, started: dict[str, str]
+) -> None:
+    """The usual way general orders come into play: grace ends with nothing from the power. It
+    is still a missed move (seed 004: general orders stand in for the orders, they are not
+    orders), so the GM is told and a replacement is sought, and the units follow them."""
+    send(engine, STRATEGY, sender=player("France"), to=started["France"])
+    for power, orders in HOLDS.items():
+        if power != "France":
+            send(engine, orders, sender=player(power), to=started[power])
+    rows = scheduled(engine, GRACE_ENDS)
+    results = _results(rows, player("England"))
+    assert "France: Army Paris -> Burgundy." in results
+    assert "France: Army Marseilles -> Spain." in results
+    assert "France: Fleet Brest -> Mid-Atlantic Ocean." in results
+    with session_scope(engine) as session:
+        game = find_game(session, "alpha")
+        assert game is not None
+        assert game.phase == "F1901M"
+        france = next(s for s in game.seats if s.power == "FRANCE")
+        assert france.missed_turns == 1 and france.status == SeatStatus.PLAYING
