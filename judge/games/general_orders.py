@@ -279,7 +279,9 @@ def _bind_items(
         if isinstance(item, cv.OrderLine):
             parsed = parse_line(item.text, game_map, item.line_no)
             if parsed.error is not None or parsed.order is None:
-                problems.append(str(parsed.error) if parsed.error else f"line {item.line_no}: ?")
+                problems.append(
+                    str(parsed.error) if parsed.error else f"line {item.line_no}: not an order"
+                )
             elif parsed.power is not None and parsed.power != power:
                 problems.append(
                     f"line {item.line_no}, column 1: you play {power.title()}, "
