@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -15,6 +16,7 @@ import pytest
 from sqlalchemy import Engine
 
 from judge.cli import main
+from judge.desk.phase_records import phase_report
 from judge.desk.processing import process_phase
 from judge.game_archive import (
     ArchiveError,
@@ -28,6 +30,7 @@ from judge.game_archive import (
 from judge.games.seats import SeatStatus
 from judge.identity import verify_password
 from judge.map_files import load_map, start_case
+from judge.reports import OBSERVER, report_text
 from judge.store import make_engine, session_scope, upgrade
 from judge.store.game_queries import (
     create_game,
@@ -74,8 +77,10 @@ def store(tmp_path: Path) -> Iterator[tuple[Engine, str]]:
     engine.dispose()
 
 
-def play(engine: Engine) -> None:
-    """Game `alpha` through 1901 by the same processing the GM's PROCESS uses."""
+def play(engine: Engine) -> dict[str, str]:
+    """Game `alpha` through 1901 by the same processing the GM's PROCESS uses; returns the
+    body of the results mail the GM was sent for each phase."""
+    sent: dict[str, str] = {}
     standard = load_map("standard")
     with session_scope(engine) as session:
         gm = create_person(session, "gm@example.org", "Game Master")
@@ -104,14 +109,32 @@ def play(engine: Engine) -> None:
             for power, lines in orders.items():
                 for index, line in enumerate(lines):
                     set_order(session, game, power, f"{index}", line)
-            process_phase(session, game, "judge@example.org")
+            replies = process_phase(session, game, "judge@example.org")
+            sent[phase] = next(r.context["body"] for r in replies if r.to == "gm@example.org")
         assert game.phase == "S1902M"
+    return sent
 
 
 @pytest.fixture
 def played(store: tuple[Engine, str]) -> tuple[Engine, str]:
     play(store[0])
     return store
+
+
+def test_the_history_tells_each_phase_as_its_results_mail_did(store: tuple[Engine, str]) -> None:
+    """The reports rebuilt from the stored phases (HISTORY's) are the ones mailed at the time,
+    the line with the then next deadline aside: an unreadable order, a dislodgement with its
+    retreats, the retreat and the builds included."""
+    engine = store[0]
+    sent = play(engine)
+    with session_scope(engine) as session:
+        game = find_game(session, "alpha")
+        assert game is not None
+        for sequence, record in enumerate(history(session, game), start=1):
+            told = report_text(phase_report(game, record, sequence), "postal", OBSERVER)
+            mailed = re.sub(r", orders due [^.]*\.", ".", sent[record.phase])
+            assert told.rstrip() == mailed.rstrip(), record.phase
+    assert "(d --" in sent["F1901M"] and "B F Bre" in sent["W1901A"]
 
 
 @pytest.fixture(scope="module")
@@ -320,3 +343,16 @@ def test_the_cli_exports_imports_and_replays(
     broken.write_text("{not json")
     assert main(["game", "import", str(broken), "--db", other]) == 1
     assert "not JSON" in capsys.readouterr().err
+
+
+def test_a_forming_game_round_trips_and_comes_in_open(store: tuple[Engine, str]) -> None:
+    engine = store[0]
+    with session_scope(engine) as session:
+        create_game(session, "forming", powers=list(load_map("standard").powers))
+    document = exported(engine, "forming")
+    assert (document["status"], document["phase"], document["position"]) == ("forming", None, None)
+    assert document["phases"] == []
+    with session_scope(engine) as session:
+        game = import_game(session, document, name="forming2")
+        assert game.status == GameStatus.FORMING and len(game.seats) == 7
+    assert exported(engine, "forming2") == {**document, "name": "forming2"}
