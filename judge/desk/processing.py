@@ -1,6 +1,7 @@
-"""PROCESS, PREVIEW's adjudication, and the one way a phase is run: settle the missed turns,
-adjudicate the stored orders, keep the history, start the next phase's clock, and write the
-results mail for every player, observer and the GM.
+"""PROCESS, PREVIEW's adjudication, and the one way a phase is run: adjudicate the stored
+orders, keep the history, start the next phase's clock, and write the results mail for every
+player, observer and the GM. The GM's PROCESS first settles the missed turns by the game's
+policy exactly as the scheduler does (judge.desk.settlement).
 
 The adjudication is one function (`adjudicate_orders`) for the phase that is processed and the
 GM's PREVIEW alike, so a preview shows exactly what PROCESS would do with the same orders; the
@@ -22,25 +23,18 @@ from judge.desk.commands import Reply
 from judge.desk.endings import Ending
 from judge.desk.mail_state import (
     MailState,
-    game_readers,
     gm_reply_address,
     gm_required,
     seat_reply_address,
 )
 from judge.desk.phase_clock import game_timing, phase_kind, start_phase_clock
+from judge.desk.settlement import settle_missed_turns
 from judge.engine.adjudicate import adjudicate
 from judge.engine.calendar import ADJUSTMENTS, RETREATS
 from judge.engine.geography import Map
 from judge.engine.orders import Order
 from judge.engine.position import Position
 from judge.engine.results import PhaseResult
-from judge.games.missed_turns import (
-    AnnounceOpenSeat,
-    PostalPolicy,
-    SeatRecord,
-    TellGM,
-    settle_phase,
-)
 from judge.games.seats import OrdersState, SeatOrders, SeatStatus, owes_orders
 from judge.language import command_values as cv
 from judge.reports import MASTER, OBSERVER, PhaseReport, Viewer, mail_context, template_name
@@ -74,10 +68,12 @@ def _process(state: MailState, command: cv.Process) -> None:
         state.problems.append(f"{where}: game {game.name} is in {game.phase}, not {command.phase}")
         return
     judge_address = state.where.judge_address
-    notices = settle_missed_turns(state.session, game, judge_address, force=True)
-    # The results lead; the GM's missed-turn notices and the replacement calls follow them.
+    # The game's missed-turn policy, as the scheduler applies it; `force`: an open seat's
+    # units fall back instead of the phase waiting for a taker (the GM wants it run).
+    settled = settle_missed_turns(state.session, game, judge_address, force=True)
+    # The results lead; the GM's missed-turn notices and the calls for a player follow them.
     state.replies.extend(process_phase(state.session, game, judge_address))
-    state.replies.extend(notices)
+    state.replies.extend(settled.mails)
 
 
 def _running(state: MailState, game: Game, where: str, command: cv.Command) -> bool:
@@ -252,7 +248,7 @@ def _next_case(game_map: Map, results: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-# --- missed turns ---------------------------------------------------------------------------------
+# --- the seats as the missed-turn and timing rules read them ------------------------------------
 def seat_orders(game_map: Map, position: Position, phase: str, seat: Seat) -> SeatOrders:
     """The seat as judge.games.timing and missed_turns see it: who holds it, whether it owes
     anything this phase, and how far its orders are (the desk's judgement when they arrived)."""
@@ -284,88 +280,6 @@ def owes(game_map: Map, position: Position, phase: str, power: str) -> bool:
     elif kind == RETREATS:
         return owes_orders(kind, units=len(units), dislodged=dislodged)
     return owes_orders(kind, units=len(units), adjustment=adjustment)
-
-
-def settle_missed_turns(
-    session: Session,
-    game: Game,
-    judge_address: str,
-    seats: list[SeatOrders] | None = None,
-    *,
-    force: bool = False,
-) -> list[Reply]:
-    """Apply the postal missed-turn rule (judge.games.missed_turns) before the phase is
-    adjudicated, for the scheduler and the GM's PROCESS alike: a first missed move has the
-    units stand and a replacement sought, a second puts the power in civil disorder. Seats with
-    complete or partial orders come through unchanged. The rulebook's defaults for unordered
-    units are the engine's own (units hold, dislodged units without a retreat are disbanded,
-    builds are waived, owed removals follow the civil-disorder rule), so the fallbacks need no
-    orders written here. `seats` is the seats' state this phase when the caller has it;
-    `force` is the GM's PROCESS (an open seat's units fall back instead of waiting). The
-    mails are returned: `missed_turn` to the GM (with the GM's reply address) and
-    `replacement_sought` to the other players and the observers.
-    """
-    assert game.phase is not None and game.position is not None
-    if seats is None:
-        game_map, position, _, _ = read_case(game.position, rules=game.rules)
-        seats = [seat_orders(game_map, position, game.phase, seat) for seat in game.seats]
-    by_power = {seat.power: seat for seat in game.seats}
-    records = [
-        SeatRecord(
-            power=seat.power,
-            player=(seat.person.address_of_record if seat.person is not None else None),
-            status=SeatStatus(seat.status),
-            missed=seat.missed_turns,
-            replacement_sought=seat.replacement_sought,
-            # No command names a stand-by or files general orders yet: the second miss is
-            # civil disorder, and the units of a first miss stand.
-            standby=None,
-            general_orders=False,
-        )
-        for seat in game.seats
-    ]
-    settlement = settle_phase(
-        PostalPolicy(), records, {s.power: s for s in seats}, phase_kind(game.phase), force=force
-    )
-    for record in settlement.records:
-        seat = by_power[record.power]
-        seat.status = record.status
-        seat.missed_turns = record.missed
-        seat.replacement_sought = record.replacement_sought
-    mails: list[Reply] = []
-    gm = game.gm.address_of_record if game.gm is not None else None
-    for event in settlement.events:
-        if isinstance(event, TellGM) and gm:
-            context = {
-                "game": game.name,
-                "phase": game.phase,
-                "power": event.power.title(),
-                "player": event.player or "nobody",
-                "reason": event.reason,
-            }
-            mails.append(
-                Reply(
-                    "missed_turn",
-                    "missed_turn",
-                    context,
-                    to=gm,
-                    reply_to=gm_reply_address(judge_address, game),
-                )
-            )
-        elif isinstance(event, AnnounceOpenSeat):
-            context = {"game": game.name, "phase": game.phase, "power": event.power.title()}
-            mails.extend(
-                Reply(
-                    "replacement_sought",
-                    "replacement_sought",
-                    context,
-                    to=reader.address,
-                    reply_to=reader.reply_to,
-                )
-                for reader in game_readers(session, game, judge_address)
-                if reader.power != event.power and not reader.master
-            )
-    return mails
 
 
 HANDLERS = {cv.Process: _process, cv.Preview: _preview}
