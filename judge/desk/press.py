@@ -3,8 +3,9 @@ board, the GM's press settings (SET PRESS, PARTIAL, OBSERVER, PUBLISH), and pres
 results that the GM may WITHHOLD or RELEASE (seed 004, section II; njudge's press options).
 
 Who writes, and for which game (the first that applies):
-  1. the GM, after `SIGNON M game password` earlier in the mail (state.gm_game): always allowed,
-     whatever the settings (njudge: press to and from the Master is always allowed);
+  1. the GM, after `SIGNON M game password` earlier in the mail or by mail to the game's GM
+     reply address (mail_state.master_game): always allowed, whatever the settings (njudge:
+     press to and from the Master is always allowed);
   2. a player, by the seat's reply token or `SIGNON power game password` (state.acting);
   3. anyone else, after an `OBSERVE game` line earlier in the same mail: the OBSERVE line names
      the game and makes the writer an observer (seed 004 II.A: "anyone, even those who are not
