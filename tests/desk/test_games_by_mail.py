@@ -182,7 +182,10 @@ def test_orders_by_token_a_forgery_and_processing(engine: Engine, started: dict[
     results = {r.to_addr: body_of(r) for r in rows if r.kind == "results"}
     reply_tos = {r.to_addr: message_from_bytes(r.raw)["Reply-To"] for r in rows}
     assert reply_tos[player("France")] == france
-    assert reply_tos[GM] is None and reply_tos["watcher@example.org"] is None
+    # The GM's copy carries the game's GM reply address; an observer's carries none.
+    assert reply_tos[GM] is not None and reply_tos[GM].startswith("judge+")
+    assert reply_tos[GM] != france
+    assert reply_tos["watcher@example.org"] is None
     expected = {player(p) for p in POWERS} | {"watcher@example.org", GM}
     assert set(results) == expected
     for text in results.values():
