@@ -235,16 +235,18 @@ def _replace(state: MailState, command: cv.Replace) -> None:
     if seat is None:
         return
     address = normalise_address(command.address)
-    if "@" not in address:
-        _refuse(state, command, f"{command.address} is not a mail address")
+    local, _, domain = address.rpartition("@")
+    if not local or not domain:
+        _refuse(state, command, f"{command.address} is not a mail address (name@domain)")
         return
     refusal = takeover_refusal(seat)
     if refusal:
         _refuse(state, command, refusal)
         return
     person = find_person_by_address(state.session, address)
-    if person is not None and seat.person_id == person.id:
-        _refuse(state, command, f"{address} plays {seat.power.title()} already")
+    held = [s for s in game.seats if person is not None and s.person_id == person.id]
+    if held:
+        _refuse(state, command, f"{address} plays {held[0].power.title()} already")
         return
     if person is None:
         person = create_person(state.session, address)

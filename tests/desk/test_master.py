@@ -277,6 +277,11 @@ def test_replace_gives_the_seat_a_new_player_password_and_reply_address(
     # A second REPLACE to the same address is refused.
     rows = send(engine, f"{GM_SIGNON}\nREPLACE England new@example.net", sender=GM)
     assert "plays England already" in body_of(rows[-1])
+    rows = send(engine, f"{GM_SIGNON}\nREPLACE France new@example.net", sender=GM)
+    assert "new@example.net plays England already" in body_of(rows[-1])
+    rows = send(engine, f"{GM_SIGNON}\nREPLACE France nobody", sender=GM)
+    assert "'nobody' is no mail address" in body_of(rows[-1])
+    assert not [r for r in rows if r.kind != "desk_problems"]
 
 
 def test_become_lets_the_gm_order_for_a_power_in_that_mail_only(
@@ -313,7 +318,8 @@ def test_rollback_returns_to_the_phase_with_its_orders(
     assert alpha(engine).phase == "S1902M"  # nothing to retreat or build
 
     rows = send(engine, f"{GM_SIGNON}\nROLLBACK F1901X", sender=GM)
-    assert "not a" in body_of(rows[-1]) or "line 2" in body_of(rows[-1])
+    assert "line 2, column 10: expected a phase (S1901M)" in body_of(rows[-1])
+    assert alpha(engine).phase == "S1902M"
     rows = send(engine, f"{GM_SIGNON}\nROLLBACK W1901A", sender=GM)
     assert "has not processed W1901A; it has S1901M, F1901M" in body_of(rows[-1])
 
