@@ -195,7 +195,8 @@ def _since(game: Game, records: list[PhaseRecord], signed_on_at: datetime | None
 
 def _year_end_centres(records: list[PhaseRecord]) -> list[tuple[str, dict[str, int]]]:
     """(label, centre count per power): the board before the first phase, then the end of each
-    year whose fall is settled, from the stored results."""
+    year whose fall is settled, from the stored results. A row per year, as njudge's summary
+    has it, so a long game grows down the page rather than off its side."""
     if not records:
         return []
     counts = [
@@ -217,6 +218,15 @@ def _year_end_centres(records: list[PhaseRecord]) -> list[tuple[str, dict[str, i
         }
     counts += [(str(year), by_year[year]) for year in sorted(by_year)]
     return counts
+
+
+def _column_labels(powers: list[str]) -> list[str]:
+    """Short headings for the centre table, one year a row: the first three letters of each
+    power (Aus, Eng ...) when those tell the powers apart, else the names in full."""
+    short = [power[:3].title() for power in powers]
+    if len(set(short)) == len(short):
+        return short
+    return [power.title() for power in powers]
 
 
 def _outcome(game: Game, records: list[PhaseRecord]) -> str:
@@ -262,6 +272,8 @@ def _summary(state: MailState, command: cv.Summary) -> None:
             }
         )
     table = _year_end_centres(records)
+    columns = _column_labels(powers)
+    width = max((len(label) for label in columns), default=0) + 2
     context: dict[str, Any] = {
         "game": game.name,
         "variant": game.variant.title(),
@@ -275,10 +287,11 @@ def _summary(state: MailState, command: cv.Summary) -> None:
         ),
         "gm": (game.gm.name or "name not given") if game.gm is not None else "",
         "players": players,
-        "years": [label for label, _ in table],
-        "centres": [
-            {"power": power.title(), "counts": [counts.get(power, 0) for _, counts in table]}
-            for power in powers
+        # Cells right-aligned to the widest heading, so the counts stand under their powers.
+        "columns": [label.rjust(width) for label in columns],
+        "years": [
+            {"year": label, "cells": [str(counts.get(p, 0)).rjust(width) for p in powers]}
+            for label, counts in table
         ],
         "phases": len(records),
         "outcome": _outcome(game, records),

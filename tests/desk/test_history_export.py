@@ -51,4 +51,4 @@ def test_an_imported_game_tells_the_same_history(engine: Engine, started: dict[s
     assert copied == original.replace("alpha", "copy").replace("Alpha", "Copy")
     summary = only_reply(send(engine, "SUMMARY copy", sender=OUTSIDER), "summary")
     assert "  France     open\n" in summary
-    assert "\n  France         3     5\n" in summary
+    assert "\n  1901      3    4    5    5    3    4    3\n" in summary
