@@ -400,3 +400,29 @@ def test_the_gm_observing_gets_the_results_once(engine: Engine, started: dict[st
     assert sorted(r.to_addr for r in results) == sorted([player(p) for p in POWERS] + [GM])
     gm_mail = next(r for r in results if r.to_addr == GM)
     assert reply_to(gm_mail) == gm_address(engine)
+
+
+def test_a_seat_abandoned_under_njudges_rule_is_taken_over_by_a_signon(
+    engine: Engine, started: dict[str, str]
+) -> None:
+    send(engine, f"{GM_SIGNON}\nSET NMR njudge", sender=GM)
+    for power in POWERS:
+        if power != "Italy":
+            send(engine, HOLDS[power], sender=player(power), to=started[power])
+    send(engine, f"{GM_SIGNON}\nPROCESS", sender=GM)
+    italy = next(s for s in alpha(engine).seats if s.power == "ITALY")
+    assert italy.person is None and str(italy.status) == "open"
+    # The old holder's reply address is dead; a newcomer's SIGNON takes the seat.
+    rows = send(engine, "A ROM-APU", sender=player("Italy"), to=started["Italy"])
+    assert "belongs to no seat" in body_of(rows[-1])
+    rows = send(engine, "SIGNON Italy alpha fresh\nA ROM-APU", sender="Lew <lew@example.net>")
+    assert [r.kind for r in rows if r.to_addr == "lew@example.net"] == [
+        "signed_on",
+        "orders_read",
+    ]
+    assert "Italy is now played by Lew" in by_kind(rows, "seat_taken_over")[GM]
+    italy = next(s for s in alpha(engine).seats if s.power == "ITALY")
+    assert str(italy.status) == "playing" and italy.missed_turns == 0
+    # A second taker finds the seat held: the password is the new holder's.
+    rows = send(engine, "SIGNON Italy alpha other", sender="late@example.org")
+    assert "not the right one" in body_of(rows[-1])
