@@ -83,6 +83,9 @@ def cmd_import(args: argparse.Namespace) -> int:
         print(f"judge game import: {args.file}: {error}", file=sys.stderr)
         return 1
     password = None
+    if args.gm_password_file and not args.gm:
+        print("judge game import: --gm-password-file needs --gm ADDRESS", file=sys.stderr)
+        return 1
     if args.gm:
         if args.gm_password_file:
             lines = Path(args.gm_password_file).read_text(encoding="utf-8").splitlines()

@@ -337,6 +337,8 @@ def test_the_cli_exports_imports_and_replays(
     assert main(["game", "export", "alpha", "--db", other]) == 0
     assert capsys.readouterr().out == text
 
+    assert main(["game", "import", str(out), "--db", other, "--gm-password-file", "x"]) == 1
+    assert "--gm-password-file needs --gm ADDRESS" in capsys.readouterr().err
     assert main(["game", "export", "nosuch", "--db", url]) == 1
     assert "there is no game named nosuch" in capsys.readouterr().err
     broken = tmp_path / "broken.json"
