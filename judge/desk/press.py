@@ -112,7 +112,6 @@ GREY = "+GREY"
 DATELINE_WORDS = 4
 DATELINE_CHARS = 40
 _DATELINE = re.compile(r"^[ \t]*\(+[ \t]*(?P<name>[^()\n]*?)[ \t]*\)+")
-_EXPLICIT_WHITE = re.compile(r"^\s*(?:press|broadcast)\s+white\b", re.IGNORECASE)
 _CLOSED = (GameStatus.FINISHED, GameStatus.TERMINATED)
 
 
@@ -362,10 +361,7 @@ def _kind(
 ) -> str | None:
     """'white' or 'grey', or None (refused, the problem said) under the game's settings."""
     rules = press_rules(writer.game)
-    line = (state.mail.text or "").splitlines()[command.line_no - 1 : command.line_no]
-    explicit = (
-        "grey" if command.grey else "white" if line and _EXPLICIT_WHITE.match(line[0]) else None
-    )
+    explicit = "grey" if command.grey else "white" if command.white else None
     where = f"line {command.line_no}: {command.keyword} not sent"
     if writer.role == MASTER or only_gm:
         return explicit or (rules.allowed[0] if rules.allowed else "white")

@@ -282,11 +282,12 @@ class Press(Command):
     keyword: ClassVar[str] = "PRESS"
     recipients: tuple[str, ...] = ()
     grey: bool = False
+    white: bool = False  # WHITE written: under GREY/WHITE that differs from no kind at all
     text: str = ""
     end_line: int = 0  # the line of ENDPRESS
 
     def arguments(self) -> list[str]:
-        out = ["GREY"] if self.grey else []
+        out = ["GREY"] if self.grey else ["WHITE"] if self.white else []
         return out + (["TO", *self.recipients] if self.recipients else [])
 
     def redacted(self) -> str:
@@ -299,11 +300,12 @@ class Broadcast(Command):
 
     keyword: ClassVar[str] = "BROADCAST"
     grey: bool = False
+    white: bool = False  # WHITE written, as for PRESS
     text: str = ""
     end_line: int = 0
 
     def arguments(self) -> list[str]:
-        return ["GREY"] if self.grey else []
+        return ["GREY"] if self.grey else ["WHITE"] if self.white else []
 
     def redacted(self) -> str:
         return "\n".join([" ".join([self.keyword, *self.arguments()]), self.text, "ENDPRESS"])

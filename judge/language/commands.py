@@ -300,10 +300,13 @@ class _Builder(Transformer[Token, Any]):
 
     # --- press ---------------------------------------------------------------------------------
     def press(self, c: list[Any]) -> cv.Command:
-        return cv.Press(grey=_grey(c), recipients=tuple(n.upper() for n in _names(c)))
+        kind = _message_kind(c)
+        recipients = tuple(n.upper() for n in _names(c))
+        return cv.Press(grey=kind == "GREY", white=kind == "WHITE", recipients=recipients)
 
     def broadcast(self, c: list[Any]) -> cv.Command:
-        return cv.Broadcast(grey=_grey(c))
+        kind = _message_kind(c)
+        return cv.Broadcast(grey=kind == "GREY", white=kind == "WHITE")
 
     def stray_end_press(self, c: list[Any]) -> cv.Command:
         raise _Fault(_col(c[0]), "ENDPRESS without a PRESS or BROADCAST before it")
@@ -671,14 +674,15 @@ def _strip_question(token: Token) -> Token:
     return token
 
 
-def _grey(children: list[Any]) -> bool:
+def _message_kind(children: list[Any]) -> str | None:
+    """GREY or WHITE as written after PRESS or BROADCAST; None when no kind is written."""
     kinds = _tokens(children, "PRESS_KIND")
     if not kinds:
-        return False
+        return None
     kind = _press_kind(kinds[0])
     if kind not in ("GREY", "WHITE"):
         raise _Fault(_col(kinds[0]), "a message is GREY or WHITE", ("GREY", "WHITE"))
-    return kind == "GREY"
+    return kind
 
 
 def _press_kind(token: Token) -> str:

@@ -65,7 +65,8 @@ def test_press_to_named_powers_white_or_grey() -> None:
         line_no=1, grey=True, recipients=("FRANCE", "GERMANY"), text="hi", end_line=3
     )
     press = read_mail_commands("press white to EG\nhi\nendpress")[0]
-    assert press == cv.Press(line_no=1, recipients=("EG",), text="hi", end_line=3)
+    assert press == cv.Press(line_no=1, white=True, recipients=("EG",), text="hi", end_line=3)
+    assert press.redacted().splitlines()[0] == "PRESS WHITE TO EG"
 
 
 def test_an_empty_press_block_is_an_empty_message() -> None:
