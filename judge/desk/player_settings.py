@@ -1,9 +1,551 @@
-"""A player's settings: SET PASSWORD, SET ADDRESS, SET ABSENCE / NOABSENCE, SET DRAW / NODRAW,
-SET CONCEDE and RESIGN. Not built yet: each is answered "not handled by this judge yet"."""
+"""A player's own settings and the ways out of a game: SET PASSWORD, SET ADDRESS, SET DRAW /
+NODRAW, SET CONCEDE / NOCONCEDE and RESIGN.
+
+Each acts for the seat the mail acts for (`MailState.acting`: the seat's reply token, or a
+SIGNON with its password earlier in the mail); a From: line alone never does. A reply about the
+seat goes to the sender and, when the mail acted for the seat from an address not on record, a
+copy goes to the address of record too, so a holder learns at once of any use of the seat.
+
+Readings chosen where the issue and njudge leave room:
+- SET PASSWORD keeps the seat's reply address: the player's open mails keep working. The
+  password is never echoed. The GM acting for the power (BECOME) may reset it for a player who
+  lost it; the player is told at the address of record. A vote, SET ADDRESS and RESIGN are the
+  player's own: the GM acting for the power may not make them (the GM has EJECT and REPLACE).
+- SET ADDRESS changes the *person's* address of record (a person is known by their addresses,
+  and holds every seat of theirs under one record), so mail about every game they play,
+  observe or master goes to the new address. The old address stays on record as one of theirs
+  (mail from it is still known to be theirs, though a From: line never acts for a seat). With
+  several addresses the first becomes the address of record and the others are put on record.
+  The notice goes to the old address and the new one, so a change made by someone else is
+  seen where the holder reads. An address on record for another person, the judge's own
+  addresses and text that is no address are refused, and nothing changes.
+- Draw and concession votes are secret: only the voter (and a copy to their address of record)
+  is told. A vote holds for the current phase only, as on njudge; it is read and cleared when
+  the phase is processed (judge.desk.endings says how the votes combine). A draw list must
+  include the voter's own power (a draw that leaves one out is a concession: SET CONCEDE) and
+  only powers still in the game (a unit or a centre); a power letter list (`SET DRAW AEF`) is
+  read as njudge wrote it.
+- RESIGN follows the game's missed-turn policy (judge.games.missed_turns.resign): postal, the
+  seat is announced and the first replacement to sign on takes it, civil disorder if its next
+  phase is processed with nobody found; njudge, the seat is open to any taker. A volunteer
+  standing by takes the seat at once. The seat's orders for the phase are withdrawn (the
+  resigning player no longer answers for them; a replacement sends new ones, else the units
+  stand). In a forming game RESIGN simply frees the seat. Nothing after RESIGN in the same
+  mail acts for the seat.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+import secrets
+from collections.abc import Iterable
 
-HANDLERS: dict[type, Callable[[Any, Any], None]] = {}
+from sqlalchemy import select
+
+from judge.desk.commands import Reply
+from judge.desk.endings import surviving_powers
+from judge.desk.mail_state import (
+    MailState,
+    game_readers,
+    power_named,
+    reply_address,
+    seat_reply_address,
+)
+from judge.engine.geography import Map
+from judge.games.missed_turns import (
+    POLICIES,
+    Policy,
+    PostalPolicy,
+    SeatRecord,
+    SeatRefused,
+    TakenOver,
+    TellGM,
+    resign,
+)
+from judge.games.seats import OrdersState, SeatStatus
+from judge.identity import hash_password, normalise_address
+from judge.language import command_values as cv
+from judge.map_files import load_map
+from judge.store.game_queries import (
+    add_address,
+    clear_orders,
+    find_person_by_address,
+    sign_on,
+    vacate_seat,
+)
+from judge.store.games import ADDRESS_LENGTH, Game, GameStatus, Person, Seat
+
+NO_SEAT = (
+    "no seat is named: sign on with SIGNON power game password on a line before it, or reply "
+    "to the judge's last mail about your seat"
+)
+# Games in which the board stands and votes and resignations mean something.
+RUNNING = (GameStatus.ACTIVE, GameStatus.PAUSED)
+OVER = (GameStatus.FINISHED, GameStatus.TERMINATED)
+
+
+# --- shared ------------------------------------------------------------------------------------
+def _acting_seat(state: MailState, command: cv.Command) -> Seat | None:
+    """The seat the mail acts for, or None with the reason among the mail's problems."""
+    seat = state.acting
+    if seat is None:
+        reason = state.refusal or NO_SEAT
+        state.problems.append(f"line {command.line_no}: {command.redacted()} not taken: {reason}")
+    return seat
+
+
+def _players_own(state: MailState, command: cv.Command, seat: Seat) -> bool:
+    """Whether the mail acts for the seat as its player. The GM acting for a power (BECOME)
+    may order for it and reset its password, but a vote, the player's address and giving the
+    seat up are the player's own (the GM has EJECT and REPLACE)."""
+    if state.became != seat.id:
+        return True
+    state.problems.append(
+        f"line {command.line_no}: {command.redacted()} not taken: it is the player's own "
+        f"choice; the GM acting for {_title(seat.power)} (BECOME) may not make it"
+    )
+    return False
+
+
+def _lock(state: MailState, game: Game) -> None:
+    """Hold the game's row (read fresh) for the rest of the mail, so a vote or a resignation
+    never lands in a phase the scheduler is processing at the same moment."""
+    if game.id in state.locked:
+        return
+    state.session.execute(
+        select(Game)
+        .where(Game.id == game.id)
+        .with_for_update()
+        .execution_options(populate_existing=True)
+    )
+    state.locked.add(game.id)
+
+
+def _running_seat(state: MailState, command: cv.Command) -> Seat | None:
+    """The acting seat of a game with a board (running or paused), its row locked; else None
+    with the reason among the problems."""
+    seat = _acting_seat(state, command)
+    if seat is None or not _players_own(state, command, seat):
+        return None
+    game = seat.game
+    _lock(state, game)
+    if game.status not in RUNNING or game.phase is None or game.position is None:
+        state.problems.append(
+            f"line {command.line_no}: {command.redacted()} not taken: game {game.name} "
+            f"{_not_running(game)}"
+        )
+        return None
+    return seat
+
+
+def _not_running(game: Game) -> str:
+    if game.status == GameStatus.FORMING:
+        return "has not started yet"
+    return f"is over ({game.status})"
+
+
+# Where the game's missed-turn policy is named (SET NMR), and the policy of a game that has
+# not chosen one: the postal rule of seed 004.
+POLICY_SETTING = "missed_turns"
+DEFAULT_POLICY = "postal"
+
+
+def missed_turn_policy(game: Game) -> Policy:
+    """The game's missed-turn policy, by the name SET NMR keeps in its settings."""
+    name = game.settings.get(POLICY_SETTING)
+    return POLICIES[name if isinstance(name, str) and name in POLICIES else DEFAULT_POLICY]
+
+
+def _tell_seat(state: MailState, seat: Seat, reply: Reply) -> None:
+    """A reply about the seat: to the sender, and copied to the address of record when the mail
+    acted for the seat from another address."""
+    state.replies.append(reply)
+    for copy in state.copies.get(seat.id, ()):
+        state.replies.append(Reply(reply.kind, reply.template, reply.context, copy, reply.reply_to))
+
+
+def _title(power: str) -> str:
+    return power.title()
+
+
+def _and(powers: Iterable[str]) -> str:
+    names = [_title(p) for p in powers]
+    if len(names) <= 1:
+        return "".join(names)
+    return f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+# --- SET PASSWORD ------------------------------------------------------------------------------
+def _set_password(state: MailState, command: cv.SetPassword) -> None:
+    """The acting seat's password becomes the new one (kept hashed); it is never echoed."""
+    seat = _acting_seat(state, command)
+    if seat is None:
+        return
+    try:
+        seat.password_hash = hash_password(command.password)
+    except ValueError:
+        state.problems.append(f"line {command.line_no}: a password may not be empty")
+        return
+    game = seat.game
+    by_gm = state.became == seat.id
+    context = {
+        "game": game.name,
+        "power": _title(seat.power),
+        "reply_address": "" if by_gm else reply_address(state, seat) or "",
+        "by_gm": by_gm,
+    }
+    _tell_seat(
+        state,
+        seat,
+        Reply("password_changed", "password_changed", context, reply_to=reply_address(state, seat)),
+    )
+    holder = seat.person.address_of_record if seat.person is not None else None
+    if by_gm and holder:
+        # The player learns that the GM reset the seat's password (not the password itself).
+        state.replies.append(
+            Reply(
+                "password_changed",
+                "password_changed",
+                {**context, "reply_address": seat_reply_address(state.where.judge_address, seat)},
+                holder,
+                seat_reply_address(state.where.judge_address, seat),
+            )
+        )
+
+
+# --- SET ADDRESS -------------------------------------------------------------------------------
+def _address_problem(state: MailState, address: str, holder: Person) -> str | None:
+    """Why `address` cannot be the holder's (or None)."""
+    bare = normalise_address(address)
+    local, at, domain = bare.rpartition("@")
+    if not at or not local or not domain or "." not in domain.strip(".") or " " in bare:
+        return f"{address} is not a mail address"
+    if len(bare) > ADDRESS_LENGTH:
+        return f"an address has at most {ADDRESS_LENGTH} characters"
+    judge = normalise_address(state.where.judge_address)
+    judge_local, _, judge_domain = judge.rpartition("@")
+    if domain.lower() == judge_domain.lower() and local.split("+", 1)[0] == judge_local:
+        return f"{bare} is the judge's own address"
+    other = find_person_by_address(state.session, bare)
+    if other is not None and other.id != holder.id:
+        return (
+            f"{bare} is on record for another person of this judge; an address names one "
+            "person only, so ask from that address to leave it, or choose another"
+        )
+    return None
+
+
+def _set_address(state: MailState, command: cv.SetAddress) -> None:
+    """The seat holder's address of record becomes the address given (the sender's, when none
+    is), told to the old address and the new one."""
+    where = f"line {command.line_no}"
+    seat = _acting_seat(state, command)
+    if seat is None or not _players_own(state, command, seat):
+        return
+    holder = seat.person
+    assert holder is not None  # an acting seat is held
+    written = list(command.addresses) or [state.sender]
+    problems = [p for p in (_address_problem(state, a, holder) for a in written) if p]
+    if problems:
+        state.problems.append(f"{where}: SET ADDRESS not taken: {'; '.join(problems)}")
+        return
+    old = holder.address_of_record
+    addresses = list(dict.fromkeys(normalise_address(a) for a in written))
+    for address in addresses:
+        add_address(state.session, holder, address)
+    new = addresses[0]
+    for row in holder.addresses:
+        row.is_primary = row.address == new
+    state.session.flush()
+    context = {
+        "game": seat.game.name,
+        "power": _title(seat.power),
+        "old_address": old or "",
+        "new_address": new,
+        "also": addresses[1:],
+        "changed": old != new,
+    }
+    reply_to = reply_address(state, seat)
+    sender = normalise_address(state.sender)
+    state.replies.append(Reply("address_changed", "address_changed", context, reply_to=reply_to))
+    told = {sender}
+    for address in (old, new):
+        if address and address not in told:
+            told.add(address)
+            state.replies.append(
+                Reply("address_changed", "address_changed", context, address, reply_to)
+            )
+
+
+# --- SET DRAW / NODRAW, SET CONCEDE / NOCONCEDE --------------------------------------------------
+def _powers_written(game_map: Map, word: str) -> list[str] | None:
+    """The powers one written word names: a power's name, unique prefix or letter, or njudge's
+    glued letters (`AEF`); None when it names none."""
+    power = power_named(game_map, word)
+    if power is not None:
+        return [power]
+    letters = [power_named(game_map, letter) for letter in word]
+    if len(word) > 1 and all(letters):
+        return [p for p in letters if p is not None]
+    return None
+
+
+def _voter(state: MailState, command: cv.Command) -> tuple[Seat, Map, frozenset[str]] | None:
+    """The acting seat of a running game whose power is still in it, the game's map and its
+    surviving powers; else None with the reason among the problems."""
+    seat = _running_seat(state, command)
+    if seat is None:
+        return None
+    game = seat.game
+    survivors = surviving_powers(game.position)
+    if seat.power not in survivors:
+        state.problems.append(
+            f"line {command.line_no}: {command.redacted()} not taken: {_title(seat.power)} has "
+            "no unit and no supply centre left, so it has no vote"
+        )
+        return None
+    return seat, load_map(game.variant), survivors
+
+
+def _named_powers(
+    state: MailState, command: cv.Command, game: Game, game_map: Map, words: Iterable[str]
+) -> list[str] | None:
+    """The powers the words name, in the map's order, or None with the unknown words among the
+    problems."""
+    named: list[str] = []
+    unknown: list[str] = []
+    for word in words:
+        powers = _powers_written(game_map, word)
+        if powers is None:
+            unknown.append(word)
+        else:
+            named.extend(powers)
+    if unknown:
+        known = ", ".join(_title(p) for p in game_map.powers)
+        state.problems.append(
+            f"line {command.line_no}: {command.redacted()} not taken: game {game.name} has no "
+            f"power {', '.join(unknown)}; its powers are {known}"
+        )
+        return None
+    return [p for p in game_map.powers if p in named]
+
+
+def _set_draw(state: MailState, command: cv.SetDraw) -> None:
+    """A secret vote for a draw (all survivors, or the powers listed), or its withdrawal."""
+    found = _voter(state, command)
+    if found is None:
+        return
+    seat, game_map, survivors = found
+    game = seat.game
+    where = f"line {command.line_no}: {command.redacted()} not taken"
+    powers: list[str] = []
+    if command.draw and command.powers:
+        named = _named_powers(state, command, game, game_map, command.powers)
+        if named is None:
+            return
+        gone = [p for p in named if p not in survivors]
+        if gone:
+            state.problems.append(
+                f"{where}: {_and(gone)} {'has' if len(gone) == 1 else 'have'} no unit and no "
+                "supply centre left; a draw is shared by powers still in the game"
+            )
+            return
+        if seat.power not in named:
+            state.problems.append(
+                f"{where}: a draw you vote for must include {_title(seat.power)}; to give the "
+                "game to another power, SET CONCEDE that power"
+            )
+            return
+        if len(named) < 2:
+            state.problems.append(
+                f"{where}: a draw is shared by two powers or more; for the game to go to one "
+                "power the others concede to it (SET CONCEDE)"
+            )
+            return
+        # A list of every survivor is the draw of all survivors.
+        powers = [] if set(named) == survivors else named
+    had_vote = seat.draw_vote is not None
+    seat.draw_vote = powers if command.draw else None
+    in_draw = powers or [p for p in game_map.powers if p in survivors]
+    _tell_seat(
+        state,
+        seat,
+        Reply(
+            "draw_vote",
+            "draw_vote",
+            {
+                "game": game.name,
+                "power": _title(seat.power),
+                "phase": game.phase,
+                "draw": command.draw,
+                "all_survivors": not powers,
+                "powers": _and(in_draw),
+                "had_vote": had_vote,
+            },
+            reply_to=reply_address(state, seat),
+        ),
+    )
+
+
+def _set_concede(state: MailState, command: cv.SetConcede) -> None:
+    """A secret concession of the game to one surviving power, or its withdrawal."""
+    found = _voter(state, command)
+    if found is None:
+        return
+    seat, game_map, survivors = found
+    game = seat.game
+    where = f"line {command.line_no}: {command.redacted()} not taken"
+    to: str | None = None
+    if command.power is not None:
+        power = power_named(game_map, command.power)
+        if power is None:
+            known = ", ".join(_title(p) for p in game_map.powers)
+            state.problems.append(
+                f"{where}: game {game.name} has no power {command.power}; its powers are {known}"
+            )
+            return
+        if power == seat.power:
+            state.problems.append(
+                f"{where}: you play {_title(power)}; a power concedes to another one (to end "
+                "the game among several powers, SET DRAW)"
+            )
+            return
+        if power not in survivors:
+            state.problems.append(
+                f"{where}: {_title(power)} has no unit and no supply centre left; the game "
+                "can only be conceded to a power still in it"
+            )
+            return
+        to = power
+    had = seat.concession
+    seat.concession = to
+    _tell_seat(
+        state,
+        seat,
+        Reply(
+            "concession_vote",
+            "concession_vote",
+            {
+                "game": game.name,
+                "power": _title(seat.power),
+                "phase": game.phase,
+                "to": _title(to) if to else "",
+                "had": _title(had) if had else "",
+            },
+            reply_to=reply_address(state, seat),
+        ),
+    )
+
+
+# --- RESIGN ------------------------------------------------------------------------------------
+def _resign(state: MailState, command: cv.Resign) -> None:
+    """The holder gives the seat up, by the game's missed-turn policy; the game is told a
+    replacement is sought."""
+    where = f"line {command.line_no}"
+    seat = _acting_seat(state, command)
+    if seat is None or not _players_own(state, command, seat):
+        return
+    game = seat.game
+    _lock(state, game)
+    if game.status in OVER:
+        state.problems.append(f"{where}: RESIGN not taken: game {game.name} is over")
+        return
+    holder = seat.person
+    assert holder is not None  # an acting seat is held
+    player = holder.address_of_record
+    power = _title(seat.power)
+    reply_to = reply_address(state, seat)
+    copies = state.copies.get(seat.id, ())
+    context = {
+        "game": game.name,
+        "power": power,
+        "phase": game.phase or "",
+        "forming": game.status == GameStatus.FORMING,
+        "policy": "postal",
+        "taken_over": False,
+    }
+    events: tuple[object, ...] = ()
+    if game.status == GameStatus.FORMING:
+        vacate_seat(state.session, seat, SeatStatus.OPEN)
+    else:
+        policy = missed_turn_policy(game)
+        record = SeatRecord(
+            power=seat.power,
+            player=player,
+            status=SeatStatus(seat.status),
+            missed=seat.missed_turns,
+            replacement_sought=seat.replacement_sought,
+            standby=seat.standby.address_of_record if seat.standby is not None else None,
+        )
+        try:
+            transition = resign(policy, record)
+        except SeatRefused as exc:
+            state.problems.append(f"{where}: RESIGN not taken: {exc}")
+            return
+        events = transition.events
+        context["policy"] = "postal" if isinstance(policy, PostalPolicy) else "njudge"
+        clear_orders(state.session, game, seat.power)
+        seat.orders_state = OrdersState.NONE
+        seat.orders_changed_at = None
+        if any(isinstance(event, TakenOver) for event in events) and seat.standby is not None:
+            _hand_to_standby(state, seat)
+            context["taken_over"] = True
+        else:
+            vacate_seat(state.session, seat, transition.record.status)
+            seat.replacement_sought = transition.record.replacement_sought
+            seat.missed_turns = transition.record.missed
+    if state.acting is seat:
+        state.acting = None
+        state.refusal = f"{power} was resigned at {where} of this mail"
+    resigned = Reply("resigned", "resigned", context, reply_to=reply_to)
+    state.replies.append(resigned)
+    state.replies.extend(
+        Reply(resigned.kind, resigned.template, context, copy, reply_to) for copy in copies
+    )
+    reasons = [event.reason for event in events if isinstance(event, TellGM)]
+    for reader in game_readers(state.session, game, state.where.judge_address):
+        if reader.power == seat.power or reader.address == player:
+            continue
+        if game.status == GameStatus.FORMING and not reader.master:
+            continue  # before the start only the GM need know
+        told = {
+            **context,
+            "master": reader.master,
+            "player": player if reader.master else "",
+            "reason": "; ".join(reasons) if reader.master else "",
+        }
+        state.replies.append(
+            Reply("seat_resigned", "seat_resigned", told, reader.address, reader.reply_to)
+        )
+
+
+def _hand_to_standby(state: MailState, seat: Seat) -> None:
+    """Postal: the volunteer standing by takes the seat at once. They get a new reply address
+    (told in their mail) and a password nobody knows, to replace with SET PASSWORD."""
+    standby = seat.standby
+    assert standby is not None
+    sign_on(state.session, seat, standby, secrets.token_urlsafe(18))
+    address = standby.address_of_record
+    if address:
+        state.replies.append(
+            Reply(
+                "standby_takes_seat",
+                "standby_takes_seat",
+                {
+                    "game": seat.game.name,
+                    "power": _title(seat.power),
+                    "phase": seat.game.phase or "",
+                    "reply_address": reply_address(state, seat) or "",
+                },
+                address,
+                reply_address(state, seat),
+            )
+        )
+
+
+HANDLERS = {
+    cv.SetPassword: _set_password,
+    cv.SetAddress: _set_address,
+    cv.SetDraw: _set_draw,
+    cv.SetConcede: _set_concede,
+    cv.Resign: _resign,
+}
