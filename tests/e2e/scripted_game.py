@@ -16,6 +16,7 @@ import smtplib
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
 from email.parser import BytesParser
 from email.policy import default
@@ -24,6 +25,10 @@ from pathlib import Path
 from typing import Any
 
 from harness import JudgeProcess
+from sqlalchemy import select
+
+from judge.store.db import session_scope
+from judge.store.games import Game
 
 POWERS = ("Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey")
 JUDGE_NAME = "Diplomacy Judge"  # judge.config's default name, in every results subject
@@ -51,7 +56,8 @@ class Received:
         return cls(
             uid=uid,
             raw=raw,
-            subject=str(message.get("Subject", "")),
+            # A fold right after "Subject:" (the judge folds long subjects so) leaves a blank.
+            subject=str(message.get("Subject", "")).strip(),
             sender=_addresses(message.get_all("From", []))[0] if message.get("From") else "",
             to=tuple(_addresses(message.get_all("To", []))),
             reply_to=tuple(_addresses(message.get_all("Reply-To", []))),
@@ -271,6 +277,9 @@ class ScriptedGame:
             for power, ident in idents.items()
         }
         got = self.take(wanted, "the orders echoes")
+        for box, mail in got.items():
+            assert mail.subject.startswith(f"{self.game}: {box.name} orders for "), mail.subject
+            assert "\n0 of " in mail.body, mail.body  # every line read without an error
         return {box.name: mail for box, mail in got.items()}
 
     def results_subject(self, phase: str) -> str:
@@ -296,6 +305,44 @@ class ScriptedGame:
             folder.mkdir(parents=True, exist_ok=True)
             for uid, mail in box.mails.items():
                 (folder / f"{uid:03d}.eml").write_bytes(mail.raw)
+
+    # --- reading the store (what no mail command does yet) ---------------------------------
+    def holds(self, power: str) -> str:
+        """Hold orders for every unit the power has now, read from the store."""
+        with session_scope(self.judge.engine) as session:
+            game = session.scalars(select(Game).where(Game.name == self.game)).one()
+            assert game.position is not None
+            units = [u for u in game.position["units"] if u["power"] == power.upper()]
+        return "\n".join(f"{u['type']} {u['loc'].upper()} H" for u in units)
+
+    def phase(self) -> str:
+        with session_scope(self.judge.engine) as session:
+            game = session.scalars(select(Game).where(Game.name == self.game)).one()
+            return str(game.phase)
+
+    def short_deadline(self, *, deadline: float, reminder: float, grace: float) -> datetime:
+        """Give the running movement phase a deadline `deadline` seconds from now, with a
+        reminder `reminder` seconds before it and `grace` seconds of grace after it.
+
+        Written in the store by the test: the GM's SET DEADLINE cannot bring reminders and grace
+        down to seconds (the reminder lead is no command's, and durations are whole minutes at
+        least), and the judge's clock cannot be moved in a child process. The scheduler reads
+        the game afresh on each round, so it acts on these as on any deadline."""
+        with session_scope(self.judge.engine) as session:
+            game = (
+                session.scalars(select(Game).where(Game.name == self.game).with_for_update())
+            ).one()
+            timing = dict(game.settings.get("timing") or {})
+            timing["movement"] = {
+                **dict(timing.get("movement") or {}),
+                "grace_hours": grace / 3600,
+                "reminder_hours": [reminder / 3600],
+            }
+            game.settings = {**game.settings, "timing": timing}
+            moment = datetime.now(UTC)
+            game.checked_at = moment
+            game.deadline = moment + timedelta(seconds=deadline)
+            return game.deadline
 
     # --- what every mail must be ----------------------------------------------------------
     def check_on_arrival(self, box: Mailbox, mail: Received) -> None:

@@ -54,6 +54,36 @@ WINTER_1901 = {
     "Russia": "Build A MOS\nBuild F STP/NC",
     "Turkey": "Build F SMY",
 }
+# The spring of 1902 is forced by the GM before its deadline with most orders missing: every
+# power orders one or two units (partial orders are no missed turn), the others hold. Austria
+# dislodges Russia's army in Rumania (two against one), so a retreat phase follows.
+SPRING_1902 = {
+    "Austria": "A BUD-RUM\nA SER S A BUD-RUM",
+    "England": "F LON-ENG",
+    "France": "A PAR-PIC",
+    "Germany": "A HOL H",
+    "Italy": "A VEN-PIE",
+    "Russia": "F STP/NC-BAR",
+    "Turkey": "F SMY-AEG",
+}
+FALL_1902 = {
+    "Austria": "A RUM H",
+    "England": "F ENG H",
+    "France": "A PIC H",
+    "Germany": "F KIE H",
+    "Italy": "A PIE H",
+    "Russia": "A UKR H",
+    "Turkey": "F AEG H",
+}
+# Austria takes the Venice Italy left; Turkey sends nothing a second time.
+FALL_1903 = {
+    "Austria": "F TRI-VEN",
+    "England": "F ENG H",
+    "France": "A PIC H",
+    "Germany": "F KIE H",
+    "Italy": "A PIE H",
+    "Russia": "A MOS H",
+}
 
 
 def _check_signed_on(mail: Received, player: Player) -> None:
@@ -187,6 +217,104 @@ def _fall_and_winter_1901(script: ScriptedGame) -> None:
         assert "Russia:  Builds a fleet in St Petersburg (north coast)." in mail.body, name
 
 
+def _1902(script: ScriptedGame) -> None:
+    """A forced spring (the GM processes with orders missing), a retreat, the adjustments."""
+    script.orders_all(SPRING_1902)
+    results = script.process("S1902M")
+    for name, mail in results.items():
+        body = mail.body
+        assert "Austria: Army Budapest -> Rumania." in body, name
+        # Units without orders hold; Russia's army is dislodged and may retreat.
+        assert "Austria: Fleet Greece, No Order Processed." in body, name
+        assert "Russia: Army Rumania, No Order Processed.  (*dislodged*)" in body, name
+        assert "The Russian Army in Rumania can retreat to Galicia or Ukraine." in body, name
+    # Partial orders are no missed turn: nobody was told of one.
+    echo = script.orders("Russia", "A RUM-UKR")
+    assert "= Army Rumania -> Ukraine" in echo.body
+    results = script.process("S1902R")
+    for name, mail in results.items():
+        assert "Russia:  Army  Rumania -> Ukraine." in mail.body, name
+
+    script.orders_all(FALL_1902)
+    results = script.process("F1902M")
+    for name, mail in results.items():
+        assert "Russia:    5 Supply centers,  6 Units:  Removes  1 unit." in mail.body, name
+    script.orders_all({"Austria": "Build A BUD", "Russia": "Remove A UKR"})
+    results = script.process("W1902A")
+    for name, mail in results.items():
+        assert "Austria: Builds an army in Budapest." in mail.body, name
+        assert "Russia:  Removes the army in Ukraine." in mail.body, name
+
+
+def _late_spring_1903(script: ScriptedGame) -> None:
+    """Turkey is late: reminded before a short deadline, told at the deadline, and when grace
+    ends the scheduler applies the postal rule (a first miss: units stand, the GM is told, a
+    replacement is sought from the others) and processes the phase."""
+    on_time = [p for p in POWERS if p != "Turkey"]
+    for power, echo in script.orders_all({p: script.holds(p) for p in on_time}).items():
+        assert f"Every unit of {power} has an order." in echo.body, echo.body
+    turkey = script.players["Turkey"]
+    script.short_deadline(deadline=12, reminder=8, grace=8)
+
+    reminder = script.take(
+        {turkey.box: lambda m: m.subject.startswith(f"{GAME}: Turkey orders for S1903M are due")},
+        "Turkey's reminder",
+    )[turkey.box]
+    assert reminder.reply_to == (turkey.reply_address,)
+    assert "Still without orders: " in reminder.body and "Army Constantinople" in reminder.body
+
+    others = [script.players[p].box for p in on_time]
+    late = script.take(
+        {
+            turkey.box: lambda m: m.subject == f"{GAME}: Turkey is late for S1903M",
+            **{
+                box: (lambda m: m.subject == f"{GAME}: waiting for Turkey in S1903M")
+                for box in [*others, script.gm]
+            },
+        },
+        "the late notice and the list of the late",
+    )
+    assert turkey.reply_address in late[turkey.box].body
+    assert "Late: Turkey." in late[script.gm].body
+
+    missed = script.take(
+        {
+            script.gm: lambda m: m.subject.startswith(f"{GAME}: Turkey in S1903M: "),
+            **{
+                box: (lambda m: m.subject == f"{GAME}: a replacement is sought for Turkey")
+                for box in [*others, script.observer]
+            },
+        },
+        "the missed turn told to the GM and announced to the others",
+    )
+    assert turkey.address in missed[script.gm].body
+    results = script.take_results("S1903M")
+    for name, mail in results.items():
+        assert "Turkey: Army Constantinople, No Order Processed." in mail.body, name
+        assert "Germany: Army Munich HOLD." in mail.body, name
+
+
+def _fall_and_winter_1903(script: ScriptedGame) -> None:
+    """Turkey misses a second move with nobody standing by: civil disorder."""
+    script.orders_all(FALL_1903)
+    results = script.process("F1903M")
+    for name, mail in results.items():
+        assert "Austria: Fleet Trieste -> Venice." in mail.body, name
+        assert "(* CD *)" in mail.body, name
+    # The GM's PROCESS settles missed turns as the scheduler does: the GM alone is told.
+    told = script.take(
+        {script.gm: lambda m: m.subject.startswith(f"{GAME}: Turkey in F1903M: ")},
+        "the civil disorder told to the GM",
+    )[script.gm]
+    assert "civil disorder" in told.body
+    script.orders_all({"Austria": "Build F TRI", "Italy": "Remove A PIE"})
+    results = script.process("W1903A")
+    for name, mail in results.items():
+        assert "Austria: Builds a fleet in Trieste." in mail.body, name
+        assert "Italy:   Removes the army in Piedmont." in mail.body, name
+    assert script.phase() == "S1904M"
+
+
 def test_a_scripted_game_from_create_through_the_years(
     mail_servers: Any,
     new_account: Callable[[], Any],
@@ -222,6 +350,9 @@ def test_a_scripted_game_from_create_through_the_years(
         _start(script, new_account, prefix)
         _spring_1901(script)
         _fall_and_winter_1901(script)
+        _1902(script)
+        _late_spring_1903(script)
+        _fall_and_winter_1903(script)
         script.check_every_mail()
     finally:
         script.dump(tmp_path / "mail")
