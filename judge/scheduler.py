@@ -11,13 +11,16 @@ one that runs twice at the same moment finds nothing new to send.
 
 from __future__ import annotations
 
+import json
 import logging
 from dataclasses import dataclass
 from datetime import date, datetime
+from typing import Any
+from weakref import WeakKeyDictionary
 
 from sqlalchemy import Engine, select
 from sqlalchemy.exc import OperationalError
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, selectinload
 
 from judge.adjudicate_json import read_case
 from judge.clock import now
@@ -47,10 +50,17 @@ from judge.games.timing import (
 )
 from judge.render import render_mail
 from judge.store.db import session_scope
-from judge.store.games import Game, GameStatus, Seat
+from judge.store.games import Game, GameStatus, Person, Seat
 from judge.store.outbox import Identity, enqueue
 
 log = logging.getLogger("judge.scheduler")
+
+# A game's seats, their holders' addresses and the GM's, read with the game in a few queries:
+# every check reads them, and one lazy load per seat was most of a check's time (bench/games.py).
+GAME_LOADS = (
+    selectinload(Game.seats).selectinload(Seat.person).selectinload(Person.addresses),
+    selectinload(Game.gm).selectinload(Person.addresses),
+)
 
 
 @dataclass(frozen=True)
@@ -87,24 +97,42 @@ def run_due(engine: Engine, identity: Identity) -> list[Checked]:
 
 def run_round(engine: Engine, identity: Identity) -> Round:
     """`run_due`, also saying when the next look is needed (the scheduler loop sleeps until
-    then). Paused, forming and finished games are not looked at: only ACTIVE games run."""
+    then). Paused, forming and finished games are not looked at: only ACTIVE games run.
+
+    A game whose last look found nothing to do is skipped while nothing about it has changed
+    (`_fingerprints`: its phase, deadline, settings, and each seat's holder, status and
+    orders) and its next check has not come, so an idle round costs two queries rather than a
+    transaction per game.
+    """
+    moment = now()
     with session_scope(engine) as session:
-        ids = list(
-            session.scalars(
-                select(Game.id)
-                .where(Game.status == GameStatus.ACTIVE, Game.deadline.is_not(None))
-                .order_by(Game.id)
-            )
-        )
+        prints = _fingerprints(session)
+    memo = _looked.setdefault(engine, {})
+    for stale in set(memo) - set(prints):
+        del memo[stale]
     done: list[Checked] = []
     earliest: datetime | None = None
-    for game_id in ids:
+
+    def wake_at(when: datetime | None) -> None:
+        nonlocal earliest
+        if when is not None:
+            earliest = when if earliest is None else min(earliest, when)
+
+    for game_id, fingerprint in prints.items():
+        looked = memo.get(game_id)
+        if looked is not None and looked.still_idle(fingerprint, moment):
+            wake_at(looked.next_check)
+            continue
+        memo.pop(game_id, None)
         try:
             with session_scope(engine) as session:
                 # Another scheduler (or a processor on the game's mail) holding the row has it
                 # in hand; the next round looks again.
                 game = session.scalars(
-                    select(Game).where(Game.id == game_id).with_for_update(skip_locked=True)
+                    select(Game)
+                    .where(Game.id == game_id)
+                    .with_for_update(skip_locked=True)
+                    .options(*GAME_LOADS)
                 ).first()
                 if game is None or game.status != GameStatus.ACTIVE or game.deadline is None:
                     continue
@@ -116,8 +144,7 @@ def run_round(engine: Engine, identity: Identity) -> Round:
             # cannot read) is the keeper's to mend; it must not stop the other games.
             log.exception("game id %d: the scheduler could not check it", game_id)
             continue
-        if checked.next_check is not None:
-            earliest = checked.next_check if earliest is None else min(earliest, checked.next_check)
+        wake_at(checked.next_check)
         if checked.mails or checked.processed:
             log.info(
                 "game %s %s: reminded %s, late %s, processed %s, %d mails",
@@ -129,7 +156,69 @@ def run_round(engine: Engine, identity: Identity) -> Round:
                 checked.mails,
             )
             done.append(checked)
+        else:
+            memo[game_id] = _Looked(fingerprint, moment, checked.next_check)
     return Round(done, earliest)
+
+
+@dataclass(frozen=True)
+class _Looked:
+    """A look at a game that found nothing to do: what the game was like, when, and when
+    anything can next fall due in it by time alone."""
+
+    fingerprint: tuple[Any, ...]
+    at: datetime
+    next_check: datetime | None
+
+    def still_idle(self, fingerprint: tuple[Any, ...], moment: datetime) -> bool:
+        """Nothing changed and the next check has not come (a clock set back looks again)."""
+        if fingerprint != self.fingerprint or moment < self.at:
+            return False
+        return self.next_check is None or moment < self.next_check
+
+
+# Per store, the games whose last look found nothing to do (this process's memory only: another
+# scheduler's work changes the game's row, and so its fingerprint).
+_looked: WeakKeyDictionary[Engine, dict[int, _Looked]] = WeakKeyDictionary()
+
+
+def _fingerprints(session: Session) -> dict[int, tuple[Any, ...]]:
+    """Every running game with a deadline, by id, with what the scheduler's answer depends on
+    besides the clock: the game's phase, deadline, clock marks and settings, and each seat's
+    holder, status, orders state, last orders and WAIT. Two queries for all games."""
+    running = (Game.status == GameStatus.ACTIVE, Game.deadline.is_not(None))
+    games = session.execute(
+        select(
+            Game.id,
+            Game.phase,
+            Game.deadline,
+            Game.phase_started_at,
+            Game.checked_at,
+            Game.settings,
+        )
+        .where(*running)
+        .order_by(Game.id)
+    ).all()
+    seats: dict[int, list[tuple[Any, ...]]] = {}
+    for row in session.execute(
+        select(
+            Seat.game_id,
+            Seat.power,
+            Seat.person_id,
+            Seat.status,
+            Seat.orders_state,
+            Seat.orders_changed_at,
+            Seat.wait,
+        )
+        .join(Game, Game.id == Seat.game_id)
+        .where(*running)
+        .order_by(Seat.game_id, Seat.power)
+    ):
+        seats.setdefault(row[0], []).append(tuple(row[1:]))
+    return {
+        row[0]: (*row[1:5], json.dumps(row[5], sort_keys=True), tuple(seats.get(row[0], ())))
+        for row in games
+    }
 
 
 def check_game(session: Session, game: Game, identity: Identity) -> Checked:
@@ -174,8 +263,11 @@ def check_game(session: Session, game: Game, identity: Identity) -> Checked:
             if not waiting:
                 processed = str(action.reason)
                 mails.extend(process_phase(session, game, identity.address))
-    if processed is None:
-        game.checked_at = moment  # a processed phase started the next one's clock already
+    if processed is None and mails:
+        # What was sent is sent: the next look counts timed mails from here. A look that sent
+        # nothing leaves the mark alone, so an idle game's row is not written every round.
+        # (A processed phase started the next one's clock already.)
+        game.checked_at = moment
     for mail in mails:
         _write(session, identity, mail)
     # A processed game is in a new phase: look again at once rather than trust the old answer.

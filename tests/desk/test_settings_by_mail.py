@@ -244,3 +244,16 @@ def test_absences_are_refused_with_the_reason_and_withdrawn(
     assert "France has no absence now." in body_of(next(r for r in rows if r.kind == "absence"))
     rows = send(engine, "SET NOABSENCE", sender=player("France"), to=france)
     assert "France has no absence to withdraw" in problems(rows)
+
+
+def test_a_change_of_settings_alone_is_seen_by_a_scheduler_that_found_nothing_to_do(
+    engine: Engine, started: dict[str, str]
+) -> None:
+    assert {r.kind for r in scheduled(engine, DEADLINE)} == {"late", "late_list"}
+    # An hour on, nothing is due until tomorrow's notice: the scheduler remembers that.
+    clock.set_now(DEADLINE + timedelta(hours=1))
+    assert scheduled(engine, DEADLINE + timedelta(hours=1)) == []
+    # At that same moment the GM ends grace sooner: only the game's settings change.
+    send(engine, SIGNON_GM + "SET GRACE +1h", sender=GM)
+    rows = scheduled(engine, DEADLINE + timedelta(hours=2))
+    assert any(r.kind == "results" for r in rows)
