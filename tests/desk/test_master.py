@@ -426,3 +426,14 @@ def test_a_seat_abandoned_under_njudges_rule_is_taken_over_by_a_signon(
     # A second taker finds the seat held: the password is the new holder's.
     rows = send(engine, "SIGNON Italy alpha other", sender="late@example.org")
     assert "not the right one" in body_of(rows[-1])
+
+
+def test_a_resigned_seat_is_taken_over_by_a_signon(engine: Engine, started: dict[str, str]) -> None:
+    send(engine, "RESIGN", sender=player("Turkey"), to=started["Turkey"])
+    turkey = next(s for s in alpha(engine).seats if s.power == "TURKEY")
+    assert turkey.person is None and str(turkey.status) == "resigned"
+    rows = send(engine, "SIGNON Turkey alpha mine", sender="Warnick <rw@example.net>")
+    assert [r.kind for r in rows if r.to_addr == "rw@example.net"] == ["signed_on"]
+    assert "Turkey is now played by Warnick" in by_kind(rows, "seat_taken_over")[player("Russia")]
+    turkey = next(s for s in alpha(engine).seats if s.power == "TURKEY")
+    assert str(turkey.status) == "playing" and not turkey.replacement_sought
