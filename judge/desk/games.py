@@ -26,7 +26,13 @@ from judge.desk import (
     seating,
 )
 from judge.desk.commands import HELP_WORDS, MAX_LINES, Reply, Where, plain_words
-from judge.desk.mail_state import MailState, province_words, seat_credentials, seats_held_by
+from judge.desk.mail_state import (
+    MailState,
+    master_game,
+    province_words,
+    seat_credentials,
+    seats_held_by,
+)
 from judge.desk.orders import orders_reply
 from judge.identity import authenticate, token_from_recipients
 from judge.language import command_values as cv
@@ -91,7 +97,12 @@ def handle(mail: ReadMail, where: Where) -> list[Reply] | None:
     state = MailState(mail, where)
     if token is not None:
         seat = seat_for_token(session, token)
-        if seat is None:
+        if seat is None and master_game(state) is not None:
+            state.refusal = (
+                "this mail went to the GM's reply address, which acts as the GM, not as a "
+                "power: put BECOME power on a line before order lines"
+            )
+        elif seat is None:
             state.refusal = (
                 "this mail was sent to a reply address that belongs to no seat now (the seat "
                 "may have passed to another player); sign on with the password instead"

@@ -57,6 +57,15 @@ def _order_line(state: MailState, line: cv.OrderLine) -> None:
             .execution_options(populate_existing=True)
         )
         state.locked.add(game.id)
+    if game.status == GameStatus.PAUSED:
+        state.problems.append(
+            f"line {line.line_no}: game {game.name} is paused by its GM: orders are taken "
+            "again when it resumes"
+        )
+        return
+    if game.status in (GameStatus.FINISHED, GameStatus.TERMINATED):
+        state.problems.append(f"line {line.line_no}: game {game.name} is over")
+        return
     if game.status != GameStatus.ACTIVE or game.phase is None or game.position is None:
         state.problems.append(f"line {line.line_no}: game {game.name} is not running yet")
         return

@@ -1117,13 +1117,17 @@ def _read_general(
     return unclosed(len(lines)), index, None
 
 
+# SIGNON words that name the game's master rather than a power (judge.desk.mail_state decides).
+_MASTER_WORDS = frozenset({"master", "gm"})
+
+
 def _checked_power(value: cv.SignOn, line: str, powers: frozenset[str]) -> CommandLine:
     """A power written out in SIGNON must be one the judge knows: else the words are misread.
 
     ``SIGNON Fmygame secret extra`` would otherwise read as power FMYGAME of game "secret",
     and echo the password as a game name.
     """
-    if len(value.power) == 1 or _compact(value.power) in powers:
+    if len(value.power) == 1 or _compact(value.power) in powers | _MASTER_WORDS:
         return value
     start = _command_start().match(line)
     assert start is not None

@@ -51,6 +51,7 @@ KNOWN: dict[str, dict[str, Any]] = {
         "variant": "Standard",
         "rules": ["postal-1972"],
         "powers": ["Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey"],
+        "reply_address": "judge+gmtokenabcdefgh@example.org",
     },
     "signed_on": {
         "game": "alpha",
