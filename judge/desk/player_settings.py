@@ -50,10 +50,9 @@ from judge.desk.mail_state import (
     reply_address,
     seat_reply_address,
 )
+from judge.desk.phase_terms import missed_turn_policy
 from judge.engine.geography import Map
 from judge.games.missed_turns import (
-    POLICIES,
-    Policy,
     PostalPolicy,
     SeatRecord,
     SeatRefused,
@@ -141,18 +140,6 @@ def _not_running(game: Game) -> str:
     if game.status == GameStatus.FORMING:
         return "has not started yet"
     return f"is over ({game.status})"
-
-
-# Where the game's missed-turn policy is named (SET NMR), and the policy of a game that has
-# not chosen one: the postal rule of seed 004.
-POLICY_SETTING = "missed_turns"
-DEFAULT_POLICY = "postal"
-
-
-def missed_turn_policy(game: Game) -> Policy:
-    """The game's missed-turn policy, by the name SET NMR keeps in its settings."""
-    name = game.settings.get(POLICY_SETTING)
-    return POLICIES[name if isinstance(name, str) and name in POLICIES else DEFAULT_POLICY]
 
 
 def _tell_seat(state: MailState, seat: Seat, reply: Reply) -> None:

@@ -9,7 +9,7 @@ from sqlalchemy import Engine
 from test_games_by_mail import GM, POWERS, player, send
 from test_games_by_mail import body_of as raw_body
 
-from judge.desk.player_settings import POLICY_SETTING
+from judge.desk.phase_terms import MISSED_TURNS
 from judge.identity import verify_password
 from judge.store import OutboxMessage, session_scope
 from judge.store.game_queries import current_orders, find_game, find_person_by_address, seat_of
@@ -192,7 +192,7 @@ def test_resign_under_the_njudge_policy_leaves_the_seat_open_to_any_taker(
     with session_scope(engine) as session:
         game = find_game(session, "alpha")
         assert game is not None
-        game.settings = {**game.settings, POLICY_SETTING: "njudge"}
+        game.settings = {**game.settings, MISSED_TURNS: "njudge"}
     rows = send(engine, "RESIGN", sender=player("Austria"), to=started["Austria"])
     resigned = next(r for r in rows if r.kind == "resigned")
     assert "The seat is open: anyone may sign on for Austria" in body_of(resigned)
