@@ -115,7 +115,7 @@ def adjudicate_orders(session: Session, game: Game) -> Adjudication:
     that sent nothing plays its general orders where some apply). Changes nothing."""
     assert game.phase is not None and game.position is not None
     try:
-        game_map, position, _, rules = read_case(game.position, rules=game.rules)
+        game_map, position, _, rules = read_case(case_with_disorder(game), rules=game.rules)
     except CaseError as exc:  # a stored position the engine refuses is the keeper's business
         raise RuntimeError(f"game {game.name}: stored position unreadable: {exc}") from exc
     texts = {power: list(units.values()) for power, units in current_orders(session, game).items()}
@@ -125,6 +125,18 @@ def adjudicate_orders(session: Session, game: Game) -> Adjudication:
     result = adjudicate(game_map, position, parsed, rules)
     results = result_json(result, texts, unreadable)
     return Adjudication(game_map, position, texts, dict(parsed), result, results)
+
+
+def case_with_disorder(game: Game) -> dict[str, Any]:
+    """The stored position with the powers now in civil disorder written in, so the engine
+    treats their units as the rules say (under postal-1972 a dislodged one is removed, not
+    retreated) and the phase's history keeps what the engine saw (HISTORY, `judge game replay`)."""
+    assert game.position is not None
+    case = {k: v for k, v in game.position.items() if k != "civil_disorder"}
+    disorder = sorted(s.power for s in game.seats if s.status == SeatStatus.CIVIL_DISORDER)
+    if disorder:
+        case["civil_disorder"] = disorder
+    return case
 
 
 def _report(
@@ -183,7 +195,7 @@ def process_phase(session: Session, game: Game, judge_address: str) -> list[Repl
     assert game.phase is not None and game.position is not None
     done = adjudicate_orders(session, game)
     sequence = len(history(session, game)) + 1
-    record_phase(session, game, game.phase, game.position, done.texts, done.results)
+    record_phase(session, game, game.phase, case_with_disorder(game), done.texts, done.results)
     clear_orders(session, game)
     for seat in game.seats:
         seat.orders_state = OrdersState.NONE

@@ -8,6 +8,7 @@ from sqlalchemy import Engine
 from test_games_by_mail import GM, body_of, player, send
 from test_master import alpha, gm_address
 
+from judge.games.seats import SeatStatus
 from judge.store.games import GameStatus
 
 
@@ -43,3 +44,53 @@ def test_order_lines_to_the_gm_reply_address_ask_for_become(
     assert "GM's reply address" in text and "BECOME power" in text
     rows = send(engine, "BECOME France\nA PAR-BUR", sender=GM, to=gm_address(engine))
     assert "orders_read" in [r.kind for r in rows]
+
+
+def test_a_dislodged_unit_of_a_power_in_civil_disorder_is_removed_under_postal_rules(
+    engine: Engine, started: dict[str, str]
+) -> None:
+    """Seed 004 / postal-1972: a power in civil disorder does not retreat; the phase's history
+    keeps the civil disorder the engine saw."""
+    from judge.store import session_scope
+    from judge.store.game_queries import find_game, history
+
+    with session_scope(engine) as session:
+        game = find_game(session, "alpha")
+        assert game is not None
+        game.rules = ["postal-1972"]
+        seat = next(s for s in game.seats if s.power == "AUSTRIA")
+        seat.status = SeatStatus.CIVIL_DISORDER
+        # Italy attacks Trieste with support; Austria's fleet there is dislodged.
+        game.position = {
+            **game.position,
+            "units": [
+                {"power": "AUSTRIA", "type": "F", "loc": "tri"},
+                {"power": "AUSTRIA", "type": "A", "loc": "vie"},
+                {"power": "ITALY", "type": "A", "loc": "ven"},
+                {"power": "ITALY", "type": "F", "loc": "adr"},
+                {"power": "FRANCE", "type": "A", "loc": "par"},
+            ],
+        }
+    send(engine, "A VEN-TRI\nF ADR S A VEN-TRI", sender=player("Italy"), to=started["Italy"])
+    rows = send(engine, "SIGNON MASTER alpha gmsecret\nPROCESS", sender=GM)
+    results = [body_of(r) for r in rows if r.kind == "results" and r.to_addr == GM]
+    assert results and "Fleet Trieste" in results[0]
+    # The fleet has no retreat (its power is in civil disorder): the retreat phase removes it.
+    rows = send(engine, "SIGNON MASTER alpha gmsecret\nPROCESS S1901R", sender=GM)
+    assert "results" in [r.kind for r in rows]
+    with session_scope(engine) as session:
+        game = find_game(session, "alpha")
+        assert game is not None
+        assert game.phase == "F1901M"
+        units = {(u["power"], u["type"], u["loc"]) for u in game.position["units"]}
+        assert units == {
+            ("AUSTRIA", "A", "vie"),
+            ("ITALY", "A", "tri"),
+            ("ITALY", "F", "adr"),
+            ("FRANCE", "A", "par"),
+        }
+        movement, retreat = history(session, game)[-2:]
+        assert movement.position_before["civil_disorder"] == ["AUSTRIA"]
+        [dislodged] = movement.results["dislodged"]
+        assert (dislodged["loc"], dislodged["retreats"]) == ("tri", [])
+        assert retreat.position_before["civil_disorder"] == ["AUSTRIA"]
