@@ -30,6 +30,7 @@ from judge.desk.orders import units_without_orders
 from judge.desk.phase_clock import deadline_words, game_timing, phase_kind
 from judge.desk.phase_terms import (
     WAITING,
+    grace_end,
     grace_override,
     missed_turn_policy,
     not_before,
@@ -230,7 +231,10 @@ def check_game(session: Session, game: Game, identity: Identity) -> Checked:
     mails: list[Reply] = _restart_for_takers(session, game, moment, identity)
     start = planned_start(game)
     if start is not None and game.deadline < start:
-        game.deadline = start  # SET START before the game began: its first phase waits for it
+        # SET START before the game began: its first phase waits for it, and everyone is told,
+        # since game_started named the deadline the phase would have had.
+        game.deadline = start
+        mails.extend(_start_holds(session, game, identity))
     game_map, position, _, _ = read_case(game.position, rules=game.rules)
     seats = [seat_orders(game_map, position, phase, seat) for seat in game.seats]
     since = game.checked_at or game.phase_started_at or moment
@@ -273,6 +277,27 @@ def check_game(session: Session, game: Game, identity: Identity) -> Checked:
     # A processed game is in a new phase: look again at once rather than trust the old answer.
     next_check = moment if processed is not None else due.next_check
     return Checked(game.name, phase, reminded, late, processed, len(mails), waiting, next_check)
+
+
+def _start_holds(session: Session, game: Game, identity: Identity) -> list[Reply]:
+    """Tell the game that its planned start (SET START) moved the first deadline."""
+    assert game.deadline is not None
+    words = deadline_words(game, game.deadline)
+    end = grace_end(game)
+    context = {
+        "game": game.name,
+        "phase": game.phase,
+        "change": f"SET START {words}",
+        "lines": [f"The game starts no earlier than {words}, so {game.phase} is due then."],
+        "timing": [],
+        "deadline": words,
+        "grace_ends": deadline_words(game, end) if end is not None else "",
+        "announcement": True,
+    }
+    return [
+        Reply("setting_notice", "game_setting", context, to=r.address, reply_to=r.reply_to)
+        for r in game_readers(session, game, identity.address)
+    ]
 
 
 def _restart_for_takers(

@@ -185,9 +185,12 @@ def test_set_start_on_a_forming_game_holds_its_first_phase(engine: Engine) -> No
     for power in POWERS:
         token = message_from_bytes(addresses[power].raw)["Reply-To"]
         send(engine, HOLDS[power], sender=player(power), to=str(token))
-    assert [
-        r for r in scheduled(engine, datetime(2026, 4, 10, tzinfo=UTC)) if r.kind == "results"
-    ] == []
+    rows = scheduled(engine, datetime(2026, 4, 10, tzinfo=UTC))
+    assert not any(r.kind == "results" for r in rows)
+    # game_started named the deadline the phase would have had: everyone hears it moved.
+    told = [r for r in rows if r.kind == "setting_notice"]
+    assert {r.to_addr for r in told} == {player(p) for p in POWERS} | {GM}
+    assert "so S1901M is due then" in body_of(told[0])
     with session_scope(engine) as session:
         game = find_game(session, "beta")
         assert game is not None
