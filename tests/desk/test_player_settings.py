@@ -12,7 +12,13 @@ from test_games_by_mail import body_of as raw_body
 from judge.desk.phase_terms import MISSED_TURNS
 from judge.identity import verify_password
 from judge.store import OutboxMessage, session_scope
-from judge.store.game_queries import current_orders, find_game, find_person_by_address, seat_of
+from judge.store.game_queries import (
+    create_person,
+    current_orders,
+    find_game,
+    find_person_by_address,
+    seat_of,
+)
 from judge.store.games import GameStatus
 
 
@@ -257,3 +263,36 @@ def test_the_gm_as_a_power_may_reset_its_password_but_not_make_the_players_choic
     stored = seat_row(engine, "Italy")
     assert verify_password(str(stored["password_hash"]), "reset-by-gm")
     assert stored["holder"] == player("Italy") and stored["status"] == "playing"
+
+
+def test_a_replacement_standing_by_takes_the_seat_at_once(
+    engine: Engine, started: dict[str, str]
+) -> None:
+    """Postal: after a first missed move a volunteer may stand by (no command names one yet, so
+    the store is set as that command would); a RESIGN then hands the seat to them at once."""
+    with session_scope(engine) as session:
+        game = find_game(session, "alpha")
+        assert game is not None
+        seat = seat_of(session, game, "ITALY")
+        assert seat is not None
+        seat.replacement_sought = True
+        seat.standby = create_person(session, "volunteer@example.net", "Val")
+    rows = send(engine, "RESIGN", sender=player("Italy"), to=started["Italy"])
+    handed = [r for r in rows if r.kind == "standby_takes_seat"]
+    assert [r.to_addr for r in handed] == ["volunteer@example.net"]
+    new_address = message_from_bytes(handed[0].raw)["Reply-To"]
+    assert new_address and new_address != started["Italy"] and new_address in body_of(handed[0])
+    assert "The replacement who stood by takes the seat at once." in body_of(
+        next(r for r in rows if r.kind == "seat_resigned")
+    )
+    stored = seat_row(engine, "Italy")
+    assert stored["holder"] == "volunteer@example.net" and stored["status"] == "playing"
+    assert stored["replacement_sought"] is False
+    # The new holder acts for the seat by the new reply address, and sets a password.
+    rows = send(
+        engine, "SET PASSWORD mine\nA VEN H", sender="volunteer@example.net", to=new_address
+    )
+    assert [r.kind for r in rows] == ["password_changed", "orders_read"]
+    # The old holder's reply address no longer does.
+    rows = send(engine, "A VEN-TYR", sender=player("Italy"), to=started["Italy"])
+    assert "belongs to no seat now" in body_of(rows[0])
