@@ -39,7 +39,7 @@ or the issue leaves room:
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import UTC, date, datetime, time
+from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
 from judge.clock import now
@@ -92,6 +92,9 @@ POLICY_WORDS = {
 RUNNING = (GameStatus.ACTIVE, GameStatus.PAUSED)
 SEAT_STATUSES = (GameStatus.FORMING, GameStatus.ACTIVE, GameStatus.PAUSED)
 DEFAULT_HOUR = time(23, 30)  # njudge's time for a date without one when the kind has no clock
+# How far ahead a deadline, grace, start or absence may be set: a game's clock cannot run to the
+# end of the calendar, and a date years off is a typing slip far more often than a plan.
+REACH = timedelta(days=366)
 
 
 # --- the GM's commands ---------------------------------------------------------------------------
@@ -126,14 +129,22 @@ def _moment(game: Game, when: cv.When) -> datetime:
     return moment.astimezone(UTC)
 
 
-def _in_future(state: MailState, command: cv.Command, moment: datetime, game: Game) -> bool:
-    if moment > now():
-        return True
-    state.problems.append(
-        f"line {command.line_no}: {command.redacted()}: {deadline_words(game, moment)} "
-        "has already passed; nothing was changed"
-    )
-    return False
+def _ahead(state: MailState, command: cv.Command, game: Game, when: cv.When) -> datetime | None:
+    """The written moment when it is ahead and within a year; else None and a problem."""
+    where = f"line {command.line_no}: {command.redacted()}"
+    try:
+        moment = _moment(game, when)
+    except (ValueError, OverflowError):  # a year at the end of the calendar
+        moment = None
+    if moment is None or moment > now() + REACH:
+        state.problems.append(f"{where}: that is more than a year ahead; nothing was changed")
+        return None
+    if moment <= now():
+        state.problems.append(
+            f"{where}: {deadline_words(game, moment)} has already passed; nothing was changed"
+        )
+        return None
+    return moment
 
 
 def _announce(
@@ -181,8 +192,8 @@ def _set_deadline(state: MailState, command: cv.SetDeadline) -> None:
     if game.phase is None or game.deadline is None:
         state.problems.append(f"line {command.line_no}: game {game.name} has no phase running")
         return
-    moment = _moment(game, command.when)
-    if not _in_future(state, command, moment, game):
+    moment = _ahead(state, command, game, command.when)
+    if moment is None:
         return
     old_deadline, old_grace = game.deadline, grace_end(game)
     override = grace_override(game)
@@ -204,8 +215,8 @@ def _set_grace(state: MailState, command: cv.SetGrace) -> None:
     if game.phase is None or game.deadline is None:
         state.problems.append(f"line {command.line_no}: game {game.name} has no phase running")
         return
-    moment = _moment(game, command.when)
-    if not _in_future(state, command, moment, game):
+    moment = _ahead(state, command, game, command.when)
+    if moment is None:
         return
     if moment < game.deadline:
         state.problems.append(
@@ -224,8 +235,8 @@ def _set_start(state: MailState, command: cv.SetStart) -> None:
     game = _gm_game(state, command, (GameStatus.FORMING, *RUNNING))
     if game is None:
         return
-    moment = _moment(game, command.when)
-    if not _in_future(state, command, moment, game):
+    moment = _ahead(state, command, game, command.when)
+    if moment is None:
         return
     game.settings = {**game.settings, START: moment.isoformat()}
     words = deadline_words(game, moment)
@@ -394,9 +405,18 @@ def _set_absence(state: MailState, command: cv.SetAbsence) -> None:
         return
     game = seat.game
     timing = game_timing(game)
-    first = _day(game, command.start)
-    last = _day(game, command.end) if command.end is not None else first
     today = now().astimezone(timing.tz).date()
+    try:
+        first = _day(game, command.start)
+        last = _day(game, command.end) if command.end is not None else first
+    except (ValueError, OverflowError):  # a year at the end of the calendar
+        first = last = date.max
+    if last > today + REACH:
+        state.problems.append(
+            f"line {command.line_no}: {command.redacted()} not granted: it ends more than a "
+            "year ahead"
+        )
+        return
     try:
         granted = grant_absence(
             _absences(game), Absence(seat.power.title(), first, last), today, timing
@@ -422,10 +442,13 @@ def _clear_absence(state: MailState, command: cv.ClearAbsence) -> None:
     if command.start is None:
         chosen = [a for a in own if a.last >= today]
     else:
-        day = _day(game, command.start)
+        try:
+            day = _day(game, command.start)
+        except (ValueError, OverflowError):
+            day = date.max
         chosen = [a for a in own if a.first == day]
     if not chosen:
-        which = "" if command.start is None else f" starting {_day(game, command.start)}"
+        which = "" if command.start is None else f" starting {command.start.text()}"
         state.problems.append(
             f"line {command.line_no}: {command.redacted()}: {power} has no absence{which} "
             "to withdraw"

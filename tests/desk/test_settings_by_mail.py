@@ -260,3 +260,18 @@ def test_a_change_of_settings_alone_is_seen_by_a_scheduler_that_found_nothing_to
     send(engine, SIGNON_GM + "SET GRACE +1h", sender=GM)
     rows = scheduled(engine, DEADLINE + timedelta(hours=2))
     assert any(r.kind == "results" for r in rows)
+
+
+def test_dates_beyond_a_year_are_refused_not_crashed_on(
+    engine: Engine, started: dict[str, str]
+) -> None:
+    rows = send(
+        engine,
+        SIGNON_GM
+        + "SET DEADLINE 2031-01-01 12:00\nSET GRACE 2027-06-01\nSET START 2099-12-31 23:59 -1400",
+        sender=GM,
+    )
+    assert problems(rows).count("more than a year ahead; nothing was changed") == 3
+    rows = send(engine, "SET ABSENCE 2028-12-30", sender=player("France"), to=started["France"])
+    assert "it ends more than a year ahead" in problems(rows)
+    assert game_state(engine)[1] == DEADLINE
