@@ -8,8 +8,7 @@ grace ends):
   second miss hands the seat to that replacement, or with nobody standing by puts it in civil
   disorder for good (units stand, may be supported, are removed instead of retreating).
 - njudge: a seat still late when grace ends is abandoned; anyone may take it over, and unless
-  the game says otherwise the phase waits for a taker. The GM's PROCESS (`force`) is not the
-  end of grace: late units stand and nobody is abandoned; open seats' units fall back.
+  the game says otherwise the phase waits for a taker.
 
 Each transition returns the new record and the events the caller must act on (mail the GM,
 announce the seat, mark civil disorder, use standby orders, restart the clock ...).
@@ -324,27 +323,16 @@ def _njudge_miss(
     policy: NjudgePolicy, record: SeatRecord, orders: SeatOrders, kind: str, *, force: bool
 ) -> Transition:
     power = record.power
-    partial = orders.orders is OrdersState.PARTIAL
-    if force:
-        # The GM's PROCESS is not the end of grace: njudge abandons a power only when grace
-        # runs out, so a GM who runs the phase early has the late units stand, nothing more.
-        reason = "the GM processed the phase without all its orders: unordered units hold"
-        return Transition(
-            record,
-            (
-                UnitsFallBack(power, fallback_for(record, kind), partial=partial),
-                TellGM(power, record.player, reason),
-            ),
-        )
     new = replace(record, status=SeatStatus.OPEN, missed=record.missed + 1, general_orders=False)
     events: list[Event] = [
         Abandoned(power, record.player),
         AnnounceOpenSeat(power, standby=False),
         TellGM(power, record.player, "late at the end of grace: abandoned, open to any taker"),
     ]
-    if policy.wait_for_takeover:
+    if policy.wait_for_takeover and not force:
         events.append(WaitForTaker(power))
     else:
+        partial = orders.orders is OrdersState.PARTIAL
         events.append(UnitsFallBack(power, fallback_for(new, kind), partial=partial))
     return Transition(new, tuple(events))
 
