@@ -15,8 +15,9 @@ postal when the GM chose none):
   scheduler can give a taker a fresh deadline. Under "njudge-no-wait" the phase goes on, the
   abandoned seat's units holding (orders it sent stand).
 
-The scheduler calls this at every ProcessPhase; the GM's PROCESS should call it too with
-`force=True` (an open seat's units fall back instead of the phase waiting).
+The scheduler calls this at every ProcessPhase, and the GM's PROCESS with `force=True` (an open
+seat's units fall back instead of the phase waiting; a late njudge seat is abandoned all the
+same, as when grace ends).
 """
 
 from __future__ import annotations
