@@ -45,6 +45,34 @@ class Ending:
     draw: tuple[str, ...] = ()
     concession: str | None = None
 
+    def as_settings(self) -> dict[str, object]:
+        """The ending as the game's settings keep it: {"draw": [...]} or {"concession": X}."""
+        if self.draw:
+            return {"draw": list(self.draw)}
+        return {"concession": self.concession}
+
+    def sentence(self) -> str:
+        """How the game ended, for SUMMARY."""
+        if self.draw:
+            return f"The game ended in a draw between {_names(self.draw)}."
+        return f"The game was conceded to {(self.concession or '').title()}."
+
+    @classmethod
+    def from_settings(cls, kept: object) -> Ending | None:
+        """The ending kept by as_settings; None when there is none (or it is not one)."""
+        if not isinstance(kept, dict):
+            return None
+        if kept.get("draw"):
+            return cls(draw=tuple(kept["draw"]))
+        if kept.get("concession"):
+            return cls(concession=str(kept["concession"]))
+        return None
+
+
+def _names(powers: tuple[str, ...]) -> str:
+    titled = [p.title() for p in powers]
+    return ", ".join(titled[:-1]) + " and " + titled[-1] if len(titled) > 1 else "".join(titled)
+
 
 @dataclass(frozen=True)
 class Vote:

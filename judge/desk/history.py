@@ -30,9 +30,11 @@ from typing import Any
 from judge.adjudicate_json import CaseError
 from judge.clock import now
 from judge.desk.commands import Reply
+from judge.desk.endings import Ending
 from judge.desk.mail_state import MailState
 from judge.desk.phase_clock import deadline_words
 from judge.desk.phase_records import phase_order, phase_report
+from judge.desk.processing import ENDING
 from judge.engine.calendar import RETREATS, parse_phase
 from judge.games.seats import SeatStatus
 from judge.language import command_values as cv
@@ -238,7 +240,8 @@ def _outcome(game: Game, records: list[PhaseRecord]) -> str:
     victory = records[-1].results.get("victory", []) if records else []
     if victory:
         return f"The game ended in a victory for {', '.join(p.title() for p in victory)}."
-    return "The game is over."
+    ending = Ending.from_settings(game.settings.get(ENDING))
+    return ending.sentence() if ending is not None else "The game is over."
 
 
 def _summary(state: MailState, command: cv.Summary) -> None:

@@ -52,6 +52,8 @@ from judge.store.games import Game, GameStatus, Seat
 # choice is kept in Game.settings.
 RESULTS_STYLE = "judge"
 REPORT_STYLE = "report"
+# Where a draw or concession that ended the game is kept in Game.settings.
+ENDING = "ending"
 PREVIEW_TEMPLATE = "results_preview"
 
 
@@ -206,6 +208,8 @@ def process_phase(session: Session, game: Game, judge_address: str) -> list[Repl
     ending = endings.game_ending(session, game, done.result)
     if done.result.victory or ending is not None:
         game.status = GameStatus.FINISHED
+    if ending is not None:  # kept for SUMMARY: the board alone does not show an agreed end
+        game.settings = {**game.settings, ENDING: ending.as_settings()}
     start_phase_clock(game)
     report = _report(game, done, sequence, ending)
     style = _style(game)

@@ -103,6 +103,12 @@ def test_a_unanimous_draw_is_declared_with_the_next_results(
         assert text.rstrip().endswith("The game is over.  Thank you for playing.")
     status, _ = game_state(engine)
     assert status == GameStatus.FINISHED
+    # SUMMARY tells how it ended, after the fact.
+    rows = send(engine, "SUMMARY alpha", sender="watcher@example.org")
+    assert (
+        "The game ended in a draw between Austria, England, France, Germany, Italy, Russia "
+        "and Turkey." in " ".join(body_of(rows[0]).split())
+    )
     # A finished game takes no more votes.
     rows = send(engine, "SET DRAW", sender=player("France"), to=started["France"])
     assert "SET DRAW not taken: game alpha is over (finished)" in body_of(rows[0])
