@@ -40,9 +40,10 @@ from judge.desk.phase_terms import (
 )
 from judge.desk.processing import process_phase, seat_orders
 from judge.desk.settlement import settle_missed_turns
-from judge.games.seats import SeatStatus
+from judge.games.seats import SeatOrders, SeatStatus
 from judge.games.timing import (
     Absence,
+    Due,
     LateNotice,
     ProcessPhase,
     Reminder,
@@ -138,6 +139,8 @@ def run_round(engine: Engine, identity: Identity) -> Round:
                 if game is None or game.status != GameStatus.ACTIVE or game.deadline is None:
                     continue
                 checked = check_game(session, game, identity)
+                session.flush()
+                after = _fingerprint_of(game) if game.status == GameStatus.ACTIVE else None
         except OperationalError:
             raise  # the database itself failed: the loop pauses and tries every game again
         except Exception:
@@ -157,6 +160,9 @@ def run_round(engine: Engine, identity: Identity) -> Round:
                 checked.mails,
             )
             done.append(checked)
+            # What the look left, once it needs no look before its next check.
+            if after is not None and checked.next_check is not None and checked.next_check > moment:
+                memo[game_id] = _Looked(after, moment, checked.next_check)
         else:
             memo[game_id] = _Looked(fingerprint, moment, checked.next_check)
     return Round(done, earliest)
@@ -201,7 +207,7 @@ def _fingerprints(session: Session) -> dict[int, tuple[Any, ...]]:
         .order_by(Game.id)
     ).all()
     seats: dict[int, list[tuple[Any, ...]]] = {}
-    for row in session.execute(
+    for game_id, power, person_id, status, state, changed_at, wait in session.execute(
         select(
             Seat.game_id,
             Seat.power,
@@ -215,11 +221,44 @@ def _fingerprints(session: Session) -> dict[int, tuple[Any, ...]]:
         .where(*running)
         .order_by(Seat.game_id, Seat.power)
     ):
-        seats.setdefault(row[0], []).append(tuple(row[1:]))
+        seats.setdefault(game_id, []).append(
+            (power, person_id, str(status), str(state), changed_at, bool(wait))
+        )
     return {
-        row[0]: (*row[1:5], json.dumps(row[5], sort_keys=True), tuple(seats.get(row[0], ())))
-        for row in games
+        game_id: _fingerprint(phase, deadline, started, checked, settings, seats.get(game_id, []))
+        for game_id, phase, deadline, started, checked, settings in games
     }
+
+
+def _fingerprint(
+    phase: str | None,
+    deadline: datetime | None,
+    started: datetime | None,
+    checked: datetime | None,
+    settings: Any,
+    seats: list[tuple[Any, ...]],
+) -> tuple[Any, ...]:
+    text = json.dumps(settings, sort_keys=True, default=str)
+    return (phase, deadline, started, checked, text, tuple(sorted(seats, key=lambda s: s[0])))
+
+
+def _fingerprint_of(game: Game) -> tuple[Any, ...]:
+    """The fingerprint of a game as loaded (after a flush), equal to what `_fingerprints` reads
+    back from the store once it is committed."""
+    seats = [
+        (
+            s.power,
+            s.person_id,
+            str(s.status),
+            str(s.orders_state),
+            s.orders_changed_at,
+            bool(s.wait),
+        )
+        for s in game.seats
+    ]
+    return _fingerprint(
+        game.phase, game.deadline, game.phase_started_at, game.checked_at, game.settings, seats
+    )
 
 
 def check_game(session: Session, game: Game, identity: Identity) -> Checked:
@@ -227,7 +266,6 @@ def check_game(session: Session, game: Game, identity: Identity) -> Checked:
     assert game.phase is not None and game.position is not None and game.deadline is not None
     moment = now()
     phase = game.phase
-    policy = missed_turn_policy(game)
     mails: list[Reply] = _restart_for_takers(session, game, moment, identity)
     start = planned_start(game)
     if start is not None and game.deadline < start:
@@ -235,19 +273,7 @@ def check_game(session: Session, game: Game, identity: Identity) -> Checked:
         # since game_started named the deadline the phase would have had.
         game.deadline = start
         mails.extend(_start_holds(session, game, identity))
-    game_map, position, _, _ = read_case(game.position, rules=game.rules)
-    seats = [seat_orders(game_map, position, phase, seat) for seat in game.seats]
-    since = game.checked_at or game.phase_started_at or moment
-    due = due_actions(
-        since,
-        moment,
-        game.deadline,
-        seats,
-        phase_timing(game),
-        open_seats_block=policy.open_seats_block,
-        grace_ends=grace_override(game),
-        not_before=not_before(game),
-    )
+    due, seats = _due_now(game, moment)
     reminded: tuple[str, ...] = ()
     late: tuple[str, ...] = ()
     processed: str | None = None
@@ -274,9 +300,33 @@ def check_game(session: Session, game: Game, identity: Identity) -> Checked:
         game.checked_at = moment
     for mail in mails:
         _write(session, identity, mail)
-    # A processed game is in a new phase: look again at once rather than trust the old answer.
-    next_check = moment if processed is not None else due.next_check
+    next_check = due.next_check
+    if processed is not None:
+        # The new phase, as the next look would see it: due at once (a phase nobody owes
+        # anything in) means looking again now; otherwise the round need not come back to it.
+        next_check = moment
+        if game.status == GameStatus.ACTIVE and game.deadline is not None:
+            after, _ = _due_now(game, moment)
+            next_check = moment if after.actions else after.next_check
     return Checked(game.name, phase, reminded, late, processed, len(mails), waiting, next_check)
+
+
+def _due_now(game: Game, moment: datetime) -> tuple[Due, list[SeatOrders]]:
+    """What is due in the game's current phase at `moment`, and its seats as timing sees them."""
+    assert game.phase is not None and game.position is not None and game.deadline is not None
+    game_map, position, _, _ = read_case(game.position, rules=game.rules)
+    seats = [seat_orders(game_map, position, game.phase, seat) for seat in game.seats]
+    due = due_actions(
+        game.checked_at or game.phase_started_at or moment,
+        moment,
+        game.deadline,
+        seats,
+        phase_timing(game),
+        open_seats_block=missed_turn_policy(game).open_seats_block,
+        grace_ends=grace_override(game),
+        not_before=not_before(game),
+    )
+    return due, seats
 
 
 def _start_holds(session: Session, game: Game, identity: Identity) -> list[Reply]:
