@@ -14,7 +14,7 @@ import pytest
 from sqlalchemy import Engine, func, select
 from test_games_by_mail import GM, POWERS, body_of, player, send
 
-from judge import clock
+from judge import clock, scheduler
 from judge.config import Config
 from judge.scheduler import Checked, run_due
 from judge.serve import SchedulerLoop, schedule, schedule_round, scheduler_sleep
@@ -436,3 +436,34 @@ def test_the_scheduler_loop_sleeps_until_the_next_check(
     assert loop.idle_seconds == 7200.0
     clock.set_now(DEADLINE - timedelta(hours=25))
     assert loop.idle_seconds == 3600.0
+
+
+def test_a_game_with_nothing_due_is_not_read_again_until_something_changes(
+    engine: Engine, started: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    looks: list[str] = []
+    real = scheduler.check_game
+
+    def counted(session: Any, game: Any, identity: Identity) -> Checked:
+        looks.append(game.phase)
+        return real(session, game, identity)
+
+    monkeypatch.setattr(scheduler, "check_game", counted)
+    clock.set_now(datetime(2026, 4, 2, 9, tzinfo=UTC))
+    run_due(engine, IDENTITY)
+    run_due(engine, IDENTITY)
+    assert looks == ["S1901M"]  # the second round trusted the first: nothing changed
+    send(engine, HOLDS["France"], sender=player("France"), to=started["France"])
+    run_due(engine, IDENTITY)
+    assert looks == ["S1901M", "S1901M"]  # France's orders changed the game
+    # A processed phase is looked at in its own transaction; the next round leaves it be.
+    clock.set_now(GRACE_ENDS)
+    assert [c.processed for c in run_due(engine, IDENTITY)] == ["grace ended"]
+    run_due(engine, IDENTITY)
+    assert looks == ["S1901M", "S1901M", "S1901M"]
+    # Its next check comes (the reminder a day before the new deadline): looked at again.
+    _, deadline, _ = game_state(engine)
+    assert deadline is not None
+    clock.set_now(deadline - timedelta(hours=23))
+    run_due(engine, IDENTITY)
+    assert looks[-1] == "F1901M"
