@@ -16,7 +16,6 @@ import smtplib
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
 from email.parser import BytesParser
 from email.policy import default
@@ -282,6 +281,21 @@ class ScriptedGame:
             assert "\n0 of " in mail.body, mail.body  # every line read without an error
         return {box.name: mail for box, mail in got.items()}
 
+    def gm_mail(self, commands: str) -> str:
+        """The GM mails commands after a SIGNON with the GM password; returns the Message-ID."""
+        return self.send(
+            self.gm.account, f"SIGNON M {self.game} {self.gm_password}\n{commands}", subject="gm"
+        )
+
+    def take_everyone(
+        self, match: Callable[[Received], bool], what: str, readers: list[Mailbox] | None = None
+    ) -> dict[str, Received]:
+        """One mail matching `match` in each of `readers` (default: every player, the GM and the
+        observer), taken; by reader name."""
+        boxes = readers if readers is not None else self.boxes()
+        got = self.take({box: match for box in boxes}, what)
+        return {box.name: mail for box, mail in got.items()}
+
     def results_subject(self, phase: str) -> str:
         return f"{JUDGE_NAME}:{self.game} - {phase} Results"
 
@@ -320,14 +334,13 @@ class ScriptedGame:
             game = session.scalars(select(Game).where(Game.name == self.game)).one()
             return str(game.phase)
 
-    def short_deadline(self, *, deadline: float, reminder: float, grace: float) -> datetime:
-        """Give the running movement phase a deadline `deadline` seconds from now, with a
-        reminder `reminder` seconds before it and `grace` seconds of grace after it.
+    def short_reminders(self, lead: float) -> None:
+        """Remind missing seats `lead` seconds before a movement deadline instead of a day.
 
-        Written in the store by the test: the GM's SET DEADLINE cannot bring reminders and grace
-        down to seconds (the reminder lead is no command's, and durations are whole minutes at
-        least), and the judge's clock cannot be moved in a child process. The scheduler reads
-        the game afresh on each round, so it acts on these as on any deadline."""
+        Written in the store by the test: no command sets the reminder lead (njudge had none;
+        judge.games.timing keeps it as `reminder_hours`), and the judge's clock cannot be moved
+        in a child process, so without this a deadline a few seconds ahead would never see its
+        reminder. The scheduler sees the change (the game's settings are in its fingerprint)."""
         with session_scope(self.judge.engine) as session:
             game = (
                 session.scalars(select(Game).where(Game.name == self.game).with_for_update())
@@ -335,14 +348,9 @@ class ScriptedGame:
             timing = dict(game.settings.get("timing") or {})
             timing["movement"] = {
                 **dict(timing.get("movement") or {}),
-                "grace_hours": grace / 3600,
-                "reminder_hours": [reminder / 3600],
+                "reminder_hours": [lead / 3600],
             }
             game.settings = {**game.settings, "timing": timing}
-            moment = datetime.now(UTC)
-            game.checked_at = moment
-            game.deadline = moment + timedelta(seconds=deadline)
-            return game.deadline
 
     # --- what every mail must be ----------------------------------------------------------
     def check_on_arrival(self, box: Mailbox, mail: Received) -> None:

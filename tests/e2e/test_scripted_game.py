@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -84,6 +85,11 @@ FALL_1903 = {
     "Italy": "A PIE H",
     "Russia": "A MOS H",
 }
+
+
+def _njudge_date(moment: datetime) -> str:
+    """A moment as njudge wrote deadlines (the judge reads it back to the second)."""
+    return moment.astimezone(UTC).strftime("%a %b %d %Y %H:%M:%S +0000")
 
 
 def _check_signed_on(mail: Received, player: Player) -> None:
@@ -217,13 +223,57 @@ def _fall_and_winter_1901(script: ScriptedGame) -> None:
         assert "Russia:  Builds a fleet in St Petersburg (north coast)." in mail.body, name
 
 
+def _press_settings(script: ScriptedGame) -> None:
+    """The GM makes it a postal game's press: grey (no kind named means the writer is not
+    shown; seed 004 II.B), observers writing too (II.A: anyone), announced to everyone once."""
+    ident = script.gm_mail("SET PRESS GREY\nSET OBSERVER ANY")
+    settings = script.reply(script.gm, ident, "the GM's press settings", f"{GAME}: press settings")
+    assert "press allowed:      GREY" in settings.body
+    assert "observers may send: white or grey press" in settings.body
+    told = script.take_everyone(
+        lambda m: m.subject == f"{GAME}: press settings",
+        "the press settings announced",
+        [*(p.box for p in script.players.values()), script.observer],
+    )
+    for name, mail in told.items():
+        assert "The GM of game scripted has changed its press settings." in mail.body, name
+
+
 def _1902(script: ScriptedGame) -> None:
-    """A forced spring (the GM processes with orders missing), a retreat, the adjustments."""
-    script.orders_all(SPRING_1902)
+    """A spring paused and resumed by the GM, then forced (processed with orders missing), a
+    retreat, press in the fall, the adjustments."""
+    first = ("Austria", "England", "Germany", "Italy")
+    script.orders_all({p: SPRING_1902[p] for p in first})
+
+    script.gm_mail("PAUSE")
+    paused = script.take_everyone(
+        lambda m: m.subject == f"{GAME}: the game is paused", "the pause announced"
+    )
+    for name, mail in paused.items():
+        assert "is paused in S1902M by its game master" in mail.body, name
+    france = script.players["France"]
+    ident = script.send(france.box.account, "A PAR-PIC", to=france.reply_address)
+    refused = script.reply(france.box, ident, "orders refused in a paused game")
+    assert refused.subject == "Not done: orders"
+    assert f"line 1: game {GAME} is paused by its GM: orders are taken again when it resumes" in (
+        refused.body
+    )
+
+    script.gm_mail("RESUME")
+    resumed = script.take_everyone(
+        lambda m: m.subject == f"{GAME}: the game goes on in S1902M", "the resumption announced"
+    )
+    for name, mail in resumed.items():
+        assert "Orders are due by " in mail.body, name
+        assert "Orders stored before the pause still stand" in mail.body, name
+    script.orders_all({p: SPRING_1902[p] for p in POWERS if p not in first})
+
     results = script.process("S1902M")
     for name, mail in results.items():
         body = mail.body
         assert "Austria: Army Budapest -> Rumania." in body, name
+        assert "England: Fleet London -> English Channel." in body, name  # sent before PAUSE
+        assert "France: Army Paris -> Picardy." in body, name  # sent after RESUME
         # Units without orders hold; Russia's army is dislodged and may retreat.
         assert "Austria: Fleet Greece, No Order Processed." in body, name
         assert "Russia: Army Rumania, No Order Processed.  (*dislodged*)" in body, name
@@ -236,6 +286,7 @@ def _1902(script: ScriptedGame) -> None:
         assert "Russia:  Army  Rumania -> Ukraine." in mail.body, name
 
     script.orders_all(FALL_1902)
+    _press(script)
     results = script.process("F1902M")
     for name, mail in results.items():
         assert "Russia:    5 Supply centers,  6 Units:  Removes  1 unit." in mail.body, name
@@ -246,6 +297,103 @@ def _1902(script: ScriptedGame) -> None:
         assert "Russia:  Removes the army in Ukraine." in mail.body, name
 
 
+def _press(script: ScriptedGame) -> None:
+    """Press under SET PRESS GREY: a dateline from the power that holds the city prints in single
+    parentheses, from anyone else in double; press without a dateline names nobody; partial press
+    reaches only the powers named (and the GM, who sees every writer); an observer may write
+    (seed 004 II.A: anyone); a forged From: writes nothing."""
+    players = script.players
+    idents = {
+        "France": script.send(
+            players["France"].box.account,
+            "PRESS\n(Paris) The government declares its borders closed.\nENDPRESS",
+            to=players["France"].reply_address,
+            subject="press",
+        ),
+        "England": script.send(
+            players["England"].box.account,
+            "PRESS\n(Paris) Riots are reported in the capital.\nENDPRESS",
+            to=players["England"].reply_address,
+            subject="press",
+        ),
+        "Germany": script.send(
+            players["Germany"].box.account,
+            "PRESS\nBeware the bear in the east.\nENDPRESS",
+            to=players["Germany"].reply_address,
+            subject="press",
+        ),
+        "Italy": script.send(
+            players["Italy"].box.account,
+            "PRESS TO Austria\n(Rome) Shall we talk about the Adriatic?\nENDPRESS",
+            to=players["Italy"].reply_address,
+            subject="press",
+        ),
+    }
+    for power, ident in idents.items():
+        sent = script.reply(players[power].box, ident, f"{power}'s press confirmation")
+        assert sent.subject == f"{GAME}: your press was sent", sent.subject
+        assert "It is grey press: its readers are not told who wrote it." in sent.body
+    everyone_but = {
+        power: [b for b in script.boxes() if b is not players[power].box] for power in players
+    }
+    for power, words in (
+        ("France", "(Paris) The government declares its borders closed."),
+        ("England", "((Paris)) Riots are reported in the capital."),
+        ("Germany", "Beware the bear in the east."),
+    ):
+        copies = script.take_everyone(
+            lambda m, words=words: m.subject.startswith(f"{GAME}: press") and words in m.body,
+            f"{power}'s press",
+            everyone_but[power],
+        )
+        gm_copy = copies.pop("GM")
+        assert f"written by {power}" in gm_copy.body, gm_copy.body
+        for name, mail in copies.items():
+            assert mail.subject == f"{GAME}: press", (name, mail.subject)
+            assert "the writer is not named" in mail.body, (name, mail.body)
+            assert power not in mail.body and power not in mail.subject, (name, mail.body)
+    partial = script.take_everyone(
+        lambda m: "(Rome) Shall we talk about the Adriatic?" in m.body,
+        "Italy's press to Austria",
+        [players["Austria"].box, script.gm],
+    )
+    assert "Italy" not in partial["Austria"].body and "Austria" in partial["Austria"].subject
+    assert "written by Italy" in partial["GM"].body
+
+    # An observer writes press too (grey like everyone's; never shown by address).
+    ident = script.send(
+        script.observer.account,
+        f"OBSERVE {GAME}\nPRESS\n(Moscow) Snow falls early this year.\nENDPRESS",
+        subject="press",
+    )
+    again = script.reply(script.observer, ident, "the OBSERVE line's answer", "Observing")
+    assert again.subject == f"Observing {GAME}"
+    script.reply(script.observer, ident, "the observer's press confirmation", f"{GAME}: your press")
+    copies = script.take_everyone(
+        lambda m: "((Moscow)) Snow falls early this year." in m.body,
+        "the observer's press",
+        [*(p.box for p in players.values()), script.gm],
+    )
+    for name, mail in copies.items():
+        if name != "GM":  # the GM sees every writer, with the From: line marked unproven
+            assert script.observer.address not in mail.text(), name
+            assert "the writer is not named" in mail.body, (name, mail.body)
+    assert "written by an observer" in copies["GM"].body, copies["GM"].body
+
+    # A forged From: (France's address) without token or password publishes nothing.
+    ident = script.send(
+        script.forger,
+        "PRESS\n(Paris) We surrender to everyone.\nENDPRESS",
+        from_header=players["France"].address,
+        subject="press",
+    )
+    refused = script.reply(players["France"].box, ident, "the forged press refused")
+    assert "a From: line alone can be forged" in refused.body
+    assert "We surrender" not in "".join(
+        m.body for b in script.boxes() for m in b.mails.values() if m is not refused
+    )
+
+
 def _late_spring_1903(script: ScriptedGame) -> None:
     """Turkey is late: reminded before a short deadline, told at the deadline, and when grace
     ends the scheduler applies the postal rule (a first miss: units stand, the GM is told, a
@@ -254,7 +402,23 @@ def _late_spring_1903(script: ScriptedGame) -> None:
     for power, echo in script.orders_all({p: script.holds(p) for p in on_time}).items():
         assert f"Every unit of {power} has an order." in echo.body, echo.body
     turkey = script.players["Turkey"]
-    script.short_deadline(deadline=12, reminder=8, grace=8)
+    # The GM brings the deadline to seconds from now, and the end of grace after it.
+    script.short_reminders(8)
+    start = datetime.now(UTC)
+    deadline, grace = start + timedelta(seconds=16), start + timedelta(seconds=26)
+    ident = script.gm_mail(
+        f"SET DEADLINE {_njudge_date(deadline)}\nSET GRACE {_njudge_date(grace)}"
+    )
+    for command, when in (("SET DEADLINE", deadline), ("SET GRACE", grace)):
+        subject = f"{GAME}: {command} {_njudge_date(when)}"
+        script.reply(script.gm, ident, f"the GM's {command}", subject)
+        told = script.take_everyone(
+            lambda m, subject=subject: m.subject == subject,
+            f"{command} announced",
+            [*(p.box for p in script.players.values()), script.observer],
+        )
+        for name, mail in told.items():
+            assert f"S1903M: orders are due by {_njudge_date(deadline)}." in mail.body, name
 
     reminder = script.take(
         {turkey.box: lambda m: m.subject.startswith(f"{GAME}: Turkey orders for S1903M are due")},
@@ -348,6 +512,7 @@ def test_a_scripted_game_from_create_through_the_years(
     )
     try:
         _start(script, new_account, prefix)
+        _press_settings(script)
         _spring_1901(script)
         _fall_and_winter_1901(script)
         _1902(script)
