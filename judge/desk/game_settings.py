@@ -2,7 +2,8 @@
 RETREAT | ADJUST ...), the missed-turn policy (SET NMR / SET NONMR), the results style (SET
 REPORT), and a player's absences (SET ABSENCE / SET NOABSENCE).
 
-The GM's commands need `SIGNON M game password` earlier in the mail (`state.gm_game`); each is
+The GM's commands need `SIGNON M game password` earlier in the mail, or the mail sent to the
+GM's reply address (judge.desk.mail_state.gm_required); each is
 answered with the setting as it now stands and the current phase's deadline, and, as on njudge
 ("any SET command ... will generate a message that will be sent to all people involved in the
 game"), every player, observer and the GM are told of the change. Readings chosen where njudge
@@ -44,7 +45,13 @@ from typing import Any
 
 from judge.clock import now
 from judge.desk.commands import Reply
-from judge.desk.mail_state import MailState, game_readers, reply_address
+from judge.desk.mail_state import (
+    MailState,
+    game_readers,
+    gm_reply_address,
+    gm_required,
+    reply_address,
+)
 from judge.desk.phase_clock import TIMING, deadline_words, game_timing
 from judge.desk.phase_terms import (
     MISSED_TURNS,
@@ -101,12 +108,8 @@ REACH = timedelta(days=366)
 def _gm_game(state: MailState, command: cv.Command, statuses: tuple[str, ...]) -> Game | None:
     """The game the mail's GM signed on for, when it is in one of `statuses`; else a problem."""
     where = f"line {command.line_no}"
-    game = state.gm_game
+    game = gm_required(state, command)  # SIGNON M earlier in the mail, or the GM's reply address
     if game is None:
-        state.problems.append(
-            f"{where}: {command.redacted()} is the GM's: put SIGNON M game password (the GM "
-            "password given at CREATE) on a line before it"
-        )
         return None
     if game.status not in statuses:
         wanted = " or ".join(str(s) for s in statuses)
@@ -167,7 +170,14 @@ def _announce(
         "grace_ends": deadline_words(game, grace) if grace else "",
         "announcement": False,
     }
-    state.replies.append(Reply("game_setting", "game_setting", context))
+    state.replies.append(
+        Reply(
+            "game_setting",
+            "game_setting",
+            context,
+            reply_to=gm_reply_address(state.where.judge_address, game),
+        )
+    )
     told = {state.sender}  # the GM has the reply
     for reader in game_readers(state.session, game, state.where.judge_address):
         if reader.address in told:
@@ -395,7 +405,15 @@ def _absence_replies(state: MailState, seat: Seat, action: str, first: date, las
     state.replies.append(Reply("absence", "absence", context, reply_to=reply_address(state, seat)))
     gm = game.gm.address_of_record if game.gm is not None else None
     if gm and gm != state.sender:
-        state.replies.append(Reply("absence_notice", "absence", {**context, "for_gm": True}, to=gm))
+        state.replies.append(
+            Reply(
+                "absence_notice",
+                "absence",
+                {**context, "for_gm": True},
+                to=gm,
+                reply_to=gm_reply_address(state.where.judge_address, game),
+            )
+        )
 
 
 def _set_absence(state: MailState, command: cv.SetAbsence) -> None:

@@ -70,7 +70,7 @@ def test_a_deadline_in_the_past_or_from_a_non_gm_is_refused(
     assert "has already passed; nothing was changed" in problems(rows)
     # A player, even with a seat's reply address, is not the GM.
     rows = send(engine, "SET DEADLINE +10d", sender=player("France"), to=started["France"])
-    assert "SET DEADLINE +10d is the GM's: put SIGNON M game password" in problems(rows)
+    assert "SET DEADLINE is the GM's: put SIGNON M game password" in problems(rows)
     rows = send(engine, "SIGNON M alpha wrong\nSET DEADLINE +10d", sender=GM)
     assert "the GM password of game alpha is not right" in problems(rows)
     assert game_state(engine)[1] == DEADLINE
@@ -155,9 +155,14 @@ def test_bad_timing_is_refused_by_name(engine: Engine, started: dict[str, str]) 
 
 def test_set_nmr_chooses_the_missed_turn_policy(engine: Engine, started: dict[str, str]) -> None:
     rows = send(engine, SIGNON_GM + "SET NONMR", sender=GM)
-    assert "njudge NoNMR" in body_of(rows[0])
+    reply = next(r for r in rows if r.kind == "game_setting")
+    assert "njudge NoNMR" in body_of(reply)
     assert settings(engine)["missed_turns"] == "njudge"
-    send(engine, SIGNON_GM + "SET NMR", sender=GM)
+    # The reply carries the GM's reply address: mail to it acts as the GM, no password needed.
+    gm_address = str(message_from_bytes(reply.raw)["Reply-To"])
+    assert gm_address.startswith("judge+")
+    rows = send(engine, "SET NMR", sender=GM, to=gm_address)
+    assert [r.kind for r in rows if r.to_addr == GM] == ["game_setting"]
     assert settings(engine)["missed_turns"] == "njudge-no-wait"
     send(engine, SIGNON_GM + "SET NMR postal", sender=GM)
     assert settings(engine)["missed_turns"] == "postal"
