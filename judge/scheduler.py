@@ -25,7 +25,7 @@ from sqlalchemy.orm import Session, selectinload
 from judge.adjudicate_json import read_case
 from judge.clock import now
 from judge.desk import Reply
-from judge.desk.mail_state import game_readers, seat_reply_address
+from judge.desk.mail_state import game_readers, gm_reply_address, seat_reply_address
 from judge.desk.orders import units_without_orders
 from judge.desk.phase_clock import deadline_words, game_timing, phase_kind
 from judge.desk.phase_terms import (
@@ -444,11 +444,19 @@ def _late_notices(game: Game, action: LateNotice, identity: Identity) -> list[Re
         }
         mails.append(Reply("late", "late_notice", context, to=address, reply_to=reply_to))
     on_time = tuple(s.power for s in game.seats if s.power not in action.powers)
-    told = [address for _, address in _holders(game, on_time)]
+    # Each with the reply address that acts for them: the seat's, or the GM's.
+    told = [
+        (address, seat_reply_address(identity.address, seat))
+        for seat, address in _holders(game, on_time)
+        if seat.reply_token is not None
+    ]
     if game.gm is not None and game.gm.address_of_record:
-        told.append(game.gm.address_of_record)
+        told.append((game.gm.address_of_record, gm_reply_address(identity.address, game)))
     context = {"game": game.name, "phase": game.phase, "grace_ends": grace_ends, "late": late}
-    mails.extend(Reply("late_list", "late_powers", context, to=address) for address in told)
+    mails.extend(
+        Reply("late_list", "late_powers", context, to=address, reply_to=reply_to)
+        for address, reply_to in told
+    )
     return mails
 
 

@@ -103,6 +103,12 @@ def test_reminders_late_notices_and_processing_when_grace_ends(
     told = {r.to_addr: body_of(r) for r in rows if r.kind == "late_list"}
     assert set(told) == {player("France"), GM} and len(rows) == 8
     assert "Late: Austria, England, Germany, Italy, Russia, Turkey." in told[GM]
+    # Each carries the reply address that acts for its reader: France's seat's, the GM's.
+    reply_tos = {
+        r.to_addr: message_from_bytes(r.raw)["Reply-To"] for r in rows if r.kind == "late_list"
+    }
+    assert reply_tos[player("France")] == started["France"]
+    assert reply_tos[GM].startswith("judge+") and reply_tos[GM] not in started.values()
     assert scheduled(engine, DEADLINE) == []
     assert game_state(engine) == ("S1901M", DEADLINE, 0)
 
