@@ -1,7 +1,7 @@
 """Helpers for the scripted seven-player game over real Postfix and Dovecot (test_scripted_game).
 
-Every account of the game (seven players, the GM, an observer, and a forger who only ever sends)
-gets a `Mailbox` that remembers every mail the account received. The script *takes* the mails it
+Every account of the game (seven players, the GM, an observer, a forger, and a second address of
+one player) gets a `Mailbox` that remembers every mail the account received. The script *takes* the mails it
 expects from a mailbox (waiting, bounded, until they arrive) and checks them; at the end
 `ScriptedGame.check_every_mail` proves that nothing arrived the script did not take, and that no
 mail carries another reader's private information (reply token, password, orders
@@ -78,15 +78,21 @@ class Mailbox:
     """One account's mail, fetched incrementally over IMAP; `take` marks the mails the script
     expected, so whatever is left untaken at the end arrived without the script knowing why."""
 
-    def __init__(self, name: str, account: Any, check: Callable[[Mailbox, Received], None]) -> None:
+    def __init__(
+        self,
+        name: str,
+        account: Any,
+        check: Callable[[Mailbox, Received], None],
+        owner: str | None,
+    ) -> None:
         self.name = name
         self.account = account
         self.address = str(account.address).lower()
+        # Whose private mail this box may hold: a power's name, "GM", or None (the observer and
+        # the forger, whose mail carries nobody's reply address).
+        self.owner = owner
         self.mails: dict[int, Received] = {}
         self.taken: set[int] = set()
-        # The reader's own reply address (judge+TOKEN), learnt from the first mail carrying one:
-        # a seat's from signed_on, the GM's from game_created; observers have none.
-        self.reply_address = ""
         self._check = check
 
     def refresh(self) -> None:
@@ -121,10 +127,7 @@ class Player:
     def address(self) -> str:
         return self.box.address
 
-    @property
-    def reply_address(self) -> str:
-        """The seat's judge+TOKEN address, as the first mail that carried one gave it."""
-        return self.box.reply_address
+    reply_address: str = ""  # the seat's judge+TOKEN address, from the first mail carrying it
 
 
 class ScriptedGame:
@@ -145,20 +148,37 @@ class ScriptedGame:
         self.judge = judge
         self.judge_address = judge_address
         self.game = game
-        self.gm = self.mailbox("GM", gm)
-        self.gm_password = gm_password
-        self.observer = self.mailbox("observer", observer)
-        self.forger = forger  # an account that only sends; it must never receive anything
         self.players: dict[str, Player] = {}
+        # Each reader's reply address (judge+TOKEN) by owner, learnt from the first mail that
+        # carries one: a seat's from signed_on, the GM's from game_created.
+        self.reply_addresses: dict[str, str] = {}
+        self.gm = self.mailbox("GM", gm, "GM")
+        self.gm_password = gm_password
+        self.observer = self.mailbox("observer", observer, None)
+        # The forger sends mail that claims to be others; what comes back to its own address
+        # (refusals) is checked like everyone's.
+        self.forger = self.mailbox("forger", forger, None)
+        self.extra: list[Mailbox] = []
         self.timeout = timeout
 
-    def mailbox(self, name: str, account: Any) -> Mailbox:
-        return Mailbox(name, account, self.check_on_arrival)
+    def mailbox(self, name: str, account: Any, owner: str | None) -> Mailbox:
+        return Mailbox(name, account, self.check_on_arrival, owner)
 
     def add_player(self, power: str, account: Any, password: str) -> Player:
-        player = Player(power, self.mailbox(power, account), password)
+        player = Player(power, self.mailbox(power, account, power), password)
         self.players[power] = player
         return player
+
+    def add_second_address(self, power: str, account: Any) -> Mailbox:
+        """Another address of a power's player, not on record: mail from it acts only with the
+        password, and its answers go there (with a copy to the address of record)."""
+        box = self.mailbox(f"{power} (away)", account, power)
+        self.extra.append(box)
+        return box
+
+    @property
+    def gm_reply_address(self) -> str:
+        return self.reply_addresses.get("GM", "")
 
     # --- sending ----------------------------------------------------------------------------
     def send(
@@ -188,7 +208,12 @@ class ScriptedGame:
 
     # --- waiting for mail -------------------------------------------------------------------
     def boxes(self) -> list[Mailbox]:
+        """The game's readers: every player, the GM and the observer."""
         return [*(p.box for p in self.players.values()), self.gm, self.observer]
+
+    def every_box(self) -> list[Mailbox]:
+        """Every mailbox the script watches, the forger's and second addresses included."""
+        return [*self.boxes(), self.forger, *self.extra]
 
     def take(
         self,
@@ -281,8 +306,11 @@ class ScriptedGame:
             assert "\n0 of " in mail.body, mail.body  # every line read without an error
         return {box.name: mail for box, mail in got.items()}
 
-    def gm_mail(self, commands: str) -> str:
-        """The GM mails commands after a SIGNON with the GM password; returns the Message-ID."""
+    def gm_mail(self, commands: str, *, by_token: bool = False) -> str:
+        """The GM mails commands after a SIGNON with the GM password, or with no password to
+        the GM's reply address (`by_token`); returns the Message-ID."""
+        if by_token:
+            return self.send(self.gm.account, commands, to=self.gm_reply_address, subject="gm")
         return self.send(
             self.gm.account, f"SIGNON M {self.game} {self.gm_password}\n{commands}", subject="gm"
         )
@@ -306,15 +334,15 @@ class ScriptedGame:
         got = self.take(boxes, f"the results of {phase}")
         return {box.name: mail for box, mail in got.items()}
 
-    def process(self, phase: str) -> dict[str, Received]:
+    def process(self, phase: str, *, by_token: bool = False) -> dict[str, Received]:
         """The GM processes `phase` by mail (naming it, so a wrong phase is refused)."""
-        self.send(self.gm.account, f"SIGNON M {self.game} {self.gm_password}\nPROCESS {phase}")
+        self.gm_mail(f"PROCESS {phase}", by_token=by_token)
         return self.take_results(phase)
 
     def dump(self, directory: Path) -> None:
         """Write every mail each reader received to directory/READER/UID.eml, for a failure's
         post-mortem (pytest keeps the test's tmp_path)."""
-        for box in self.boxes():
+        for box in self.every_box():
             folder = directory / box.name
             folder.mkdir(parents=True, exist_ok=True)
             for uid, mail in box.mails.items():
@@ -354,49 +382,55 @@ class ScriptedGame:
 
     # --- what every mail must be ----------------------------------------------------------
     def check_on_arrival(self, box: Mailbox, mail: Received) -> None:
-        """What holds for every mail the moment it is fetched: from the judge, to this reader
-        alone, and any Reply-To is this reader's own reply address (the first one seen; the
-        observer has none)."""
+        """What holds for every mail the moment it is fetched: from the judge, to this address
+        alone, and any Reply-To is the owner's own reply address (the first one seen; the
+        observer and the forger get none)."""
         assert mail.sender == self.judge_address.lower(), (box.name, mail.subject, mail.sender)
         assert mail.to == (box.address,), (box.name, mail.subject, mail.to)
-        if box is self.observer:
+        if box.owner is None:
             assert mail.reply_to == (), (box.name, mail.subject, mail.reply_to)
             return
-        if mail.reply_to and not box.reply_address:
+        known = self.reply_addresses.get(box.owner)
+        if mail.reply_to and known is None:
             local, _, domain = self.judge_address.partition("@")
             assert len(mail.reply_to) == 1, mail.reply_to
             assert re.fullmatch(
                 rf"{re.escape(local)}\+[a-z2-7]{{16}}@{re.escape(domain)}", mail.reply_to[0]
             ), mail.reply_to
-            box.reply_address = mail.reply_to[0]
-        assert mail.reply_to in ((), (box.reply_address,)), (box.name, mail.subject, mail.reply_to)
+            known = self.reply_addresses[box.owner] = mail.reply_to[0]
+            if box.owner in self.players:
+                self.players[box.owner].reply_address = known
+        assert mail.reply_to in ((), (known,)), (box.name, mail.subject, mail.reply_to)
 
     def check_every_mail(self) -> None:
         """At the end: nothing arrived that the script did not take and check, and no mail
         carries another reader's reply token, anybody's password, or another power's orders
         acknowledgement."""
         self.settle()
-        for box in self.boxes():
+        for box in self.every_box():
             box.refresh()
             assert box.untaken() == [], (
                 f"{box.name} got mail the script did not expect: "
                 f"{[(m.subject, m.body[:300]) for m in box.untaken()]}"
             )
-        assert self.forger.count() == 0, "the forger received mail"
+        self.check_privacy()
+
+    def check_privacy(self) -> None:
+        """No mail carries another reader's reply token, anybody's password, or another power's
+        orders acknowledgement or reminder."""
         passwords = [self.gm_password, *(p.password for p in self.players.values())]
-        tokens = {box.name: _token(box.reply_address) for box in self.boxes() if box.reply_address}
-        assert len(tokens) == 8, tokens  # the seven seats and the GM
-        for box in self.boxes():
-            own = next((p for p in self.players.values() if p.box is box), None)
+        tokens = {owner: _token(address) for owner, address in self.reply_addresses.items()}
+        assert len(tokens) == len(self.players) + 1, tokens  # the seats and the GM
+        for box in self.every_box():
             for mail in box.mails.values():
                 text = mail.text()
                 for secret in passwords:
                     assert secret not in text, (box.name, mail.subject, "a password")
-                for name, token in tokens.items():
-                    if name != box.name:
-                        assert token not in text, (box.name, mail.subject, f"{name}'s token")
+                for owner, token in tokens.items():
+                    if owner != box.owner:
+                        assert token not in text, (box.name, mail.subject, f"{owner}'s token")
                 for power in POWERS:
-                    if own is None or own.power != power:
+                    if power != box.owner:
                         # orders_read and orders_reminder are the power's own business
                         assert f"{self.game}: {power} orders for" not in mail.subject, (
                             box.name,

@@ -22,8 +22,6 @@ import pytest
 from harness import judge_sections
 from scripted_game import POWERS, Player, Received, ScriptedGame
 
-pytestmark = [pytest.mark.e2e, pytest.mark.slow]
-
 GAME = "scripted"
 
 # The spring of 1901: two bounces (Galicia, the Black Sea). France's Paris order is first sent as
@@ -106,7 +104,7 @@ def _start(script: ScriptedGame, make: Callable[[], Any], prefix: str) -> None:
     assert created.subject == f"Game {GAME} created"
     assert f"SIGNON <power> {GAME}" in created.body
     # The GM has a reply address of its own (the Reply-To of game_created).
-    assert script.gm.reply_address and created.reply_to == (script.gm.reply_address,)
+    assert script.gm_reply_address and created.reply_to == (script.gm_reply_address,)
 
     ident = script.send(script.observer.account, f"OBSERVE {GAME}", subject="watching")
     observing = script.reply(script.observer, ident, "observing")
@@ -121,6 +119,7 @@ def _start(script: ScriptedGame, make: Callable[[], Any], prefix: str) -> None:
         assert signed.subject == f"{GAME}: you play {power}"
         _check_signed_on(signed, player)
     assert len({p.reply_address for p in script.players.values()}) == 7
+    script.add_second_address("Italy", make())
 
     started = script.take(
         {
@@ -151,36 +150,54 @@ def _spring_1901(script: ScriptedGame) -> None:
     echo = script.orders("France", "A PAR-BUR")
     assert "= Army Paris -> Burgundy (replaces A PAR - PIC)" in echo.body
 
-    # Italy signs on with the password in a mail to the judge's plain address.
+    # Italy's player, away from home, orders with the password from an address not on record,
+    # to the judge's plain address: the answers go there, and the orders echo also to the
+    # address of record, so a stolen password is seen.
     italy = script.players["Italy"]
+    away = script.extra[0]
     ident = script.send(
-        italy.box.account, f"SIGNON Italy {GAME} {italy.password}\n{SPRING_1901['Italy']}"
+        away.account, f"SIGNON Italy {GAME} {italy.password}\n{SPRING_1901['Italy']}"
     )
     # The SIGNON of a held seat is answered as a sign-on (the reply address again), then the
     # orders are echoed.
-    again = script.reply(italy.box, ident, "Italy's signed_on", f"{GAME}: you play Italy")
+    again = script.reply(away, ident, "Italy's signed_on", f"{GAME}: you play Italy")
     assert italy.reply_address in again.body
-    echo = script.reply(italy.box, ident, "Italy's orders echo", f"{GAME}: Italy orders for")
+    echo = script.reply(away, ident, "Italy's orders echo", f"{GAME}: Italy orders for")
     assert echo.subject == f"{GAME}: Italy orders for S1901M"
     assert "= Fleet Naples -> Ionian Sea" in echo.body
     assert echo.reply_to == (italy.reply_address,)
+    copy = script.take(
+        {italy.box: lambda m: m.subject == f"{GAME}: Italy orders for S1901M"},
+        "the copy of Italy's echo to the address of record",
+    )[italy.box]
+    assert copy.body == echo.body
 
     # A forged From: (France's address, no token, no password) changes nothing and is told why;
     # the answer goes to the address in From:, the real France, who learns of the attempt.
-    ident = script.send(script.forger, "A PAR-GAS", from_header=france.address)
+    forger = script.forger
+    ident = script.send(forger.account, "A PAR-GAS", from_header=france.address)
     refused = script.reply(france.box, ident, "the forgery's refusal")
     assert refused.subject == "Not done: orders"
     assert "a From: line alone can be forged" in refused.body
     # A made-up token changes nothing either.
     local, _, domain = script.judge_address.partition("@")
     ident = script.send(
-        script.forger,
+        forger.account,
         "A PAR-GAS",
         to=f"{local}+abcdefghijklmnop@{domain}",
         from_header=france.address,
     )
     refused = script.reply(france.box, ident, "the made-up token's refusal")
     assert "belongs to no seat" in refused.body
+    # A guessed password from the forger's own address takes nothing.
+    ident = script.send(forger.account, f"SIGNON France {GAME} guess\nA PAR-GAS")
+    refused = script.reply(forger, ident, "the guessed password's refusal")
+    assert "not the right one" in refused.body
+    # A forged From: of the GM's address commands nothing either (no pause follows: the
+    # script's next mails would meet it).
+    ident = script.send(forger.account, "PAUSE", from_header=script.gm.address)
+    refused = script.reply(script.gm, ident, "the forged PAUSE refused")
+    assert "PAUSE is the GM's" in refused.body
 
     results = script.process("S1901M")
     for name, mail in results.items():
@@ -197,7 +214,7 @@ def _spring_1901(script: ScriptedGame) -> None:
     for power, player in script.players.items():
         assert results[power].reply_to == (player.reply_address,)
     assert results["observer"].reply_to == ()
-    assert results["GM"].reply_to in ((), (script.gm.reply_address,))
+    assert results["GM"].reply_to in ((), (script.gm_reply_address,))
 
 
 def _fall_and_winter_1901(script: ScriptedGame) -> None:
@@ -245,7 +262,8 @@ def _1902(script: ScriptedGame) -> None:
     first = ("Austria", "England", "Germany", "Italy")
     script.orders_all({p: SPRING_1902[p] for p in first})
 
-    script.gm_mail("PAUSE")
+    # The GM pauses and resumes by mail to the GM's reply address, with no password.
+    script.gm_mail("PAUSE", by_token=True)
     paused = script.take_everyone(
         lambda m: m.subject == f"{GAME}: the game is paused", "the pause announced"
     )
@@ -259,7 +277,7 @@ def _1902(script: ScriptedGame) -> None:
         refused.body
     )
 
-    script.gm_mail("RESUME")
+    script.gm_mail("RESUME", by_token=True)
     resumed = script.take_everyone(
         lambda m: m.subject == f"{GAME}: the game goes on in S1902M", "the resumption announced"
     )
@@ -382,7 +400,7 @@ def _press(script: ScriptedGame) -> None:
 
     # A forged From: (France's address) without token or password publishes nothing.
     ident = script.send(
-        script.forger,
+        script.forger.account,
         "PRESS\n(Paris) We surrender to everyone.\nENDPRESS",
         from_header=players["France"].address,
         subject="press",
@@ -472,13 +490,15 @@ def _fall_and_winter_1903(script: ScriptedGame) -> None:
     )[script.gm]
     assert "civil disorder" in told.body
     script.orders_all({"Austria": "Build F TRI", "Italy": "Remove A PIE"})
-    results = script.process("W1903A")
+    results = script.process("W1903A", by_token=True)
     for name, mail in results.items():
         assert "Austria: Builds a fleet in Trieste." in mail.body, name
         assert "Italy:   Removes the army in Piedmont." in mail.body, name
     assert script.phase() == "S1904M"
 
 
+@pytest.mark.e2e
+@pytest.mark.slow
 def test_a_scripted_game_from_create_through_the_years(
     mail_servers: Any,
     new_account: Callable[[], Any],
@@ -522,3 +542,62 @@ def test_a_scripted_game_from_create_through_the_years(
     finally:
         script.dump(tmp_path / "mail")
     print(f"scripted game: {time.monotonic() - started_at:.1f} s")
+
+
+class _Account:
+    """Stands in for a mail account where the checks need only its address."""
+
+    def __init__(self, address: str) -> None:
+        self.address = address
+
+
+def _mail(to: str, subject: str, body: str, reply_to: str = "") -> Received:
+    head = f"From: judge@example.test\r\nTo: {to}\r\nSubject: {subject}\r\n"
+    if reply_to:
+        head += f"Reply-To: {reply_to}\r\n"
+    return Received.parse(1, (head + "\r\n" + body).encode())
+
+
+def test_the_mail_checks_catch_what_they_must() -> None:
+    """The checks the scripted game relies on fail on a leak (no mail servers needed): another
+    seat's token, a password, another power's orders echo, a foreign Reply-To, a stray To."""
+    script = ScriptedGame(
+        None,  # type: ignore[arg-type]  # no judge: only the checks run
+        "judge@example.test",
+        GAME,
+        gm=_Account("gm@example.test"),
+        gm_password="gm-secret",
+        observer=_Account("watcher@example.test"),
+        forger=_Account("forger@example.test"),
+    )
+    france = script.add_player("France", _Account("france@example.test"), "fr-secret")
+    england = script.add_player("England", _Account("england@example.test"), "en-secret")
+    own = {"France": "judge+aaaaaaaaaaaaaaaa@example.test"}
+    own["England"] = "judge+bbbbbbbbbbbbbbbb@example.test"
+    own["GM"] = "judge+cccccccccccccccc@example.test"
+    for name, box in (("France", france.box), ("England", england.box), ("GM", script.gm)):
+        script.check_on_arrival(box, _mail(box.address, "hello", "hi", own[name]))
+        box.mails[1] = _mail(box.address, "hello", "hi", own[name])
+    assert france.reply_address == own["France"] and script.gm_reply_address == own["GM"]
+    script.check_privacy()  # as it stands, nothing leaks
+
+    leaks = [
+        (france.box, _mail(france.address, "x", f"write to {own['England']}")),
+        (script.observer, _mail(script.observer.address, "x", f"reply to {own['GM']}")),
+        (england.box, _mail(england.address, "x", "your password fr-secret")),
+        (england.box, _mail(england.address, f"{GAME}: France orders for S1901M", "orders")),
+        (script.gm, _mail(script.gm.address, "x", "read your orders for England in game")),
+    ]
+    for box, mail in leaks:
+        box.mails[2] = mail
+        with pytest.raises(AssertionError):
+            script.check_privacy()
+        del box.mails[2]
+    with pytest.raises(AssertionError):  # someone else's reply address as Reply-To
+        script.check_on_arrival(france.box, _mail(france.address, "x", "y", own["England"]))
+    with pytest.raises(AssertionError):  # the observer never gets a Reply-To
+        script.check_on_arrival(
+            script.observer, _mail(script.observer.address, "x", "y", own["GM"])
+        )
+    with pytest.raises(AssertionError):  # a mail to someone else in this reader's box
+        script.check_on_arrival(france.box, _mail(england.address, "x", "y"))
