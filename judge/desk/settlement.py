@@ -22,13 +22,14 @@ same, as when grace ends).
 
 from __future__ import annotations
 
+import secrets
 from dataclasses import dataclass
 
 from sqlalchemy.orm import Session
 
 from judge.adjudicate_json import read_case
 from judge.desk.commands import Reply
-from judge.desk.mail_state import game_readers, gm_reply_address
+from judge.desk.mail_state import game_readers, gm_reply_address, seat_reply_address
 from judge.desk.phase_clock import phase_kind
 from judge.desk.phase_terms import WAITING, missed_turn_policy
 from judge.games.missed_turns import (
@@ -36,14 +37,15 @@ from judge.games.missed_turns import (
     NjudgePolicy,
     Policy,
     SeatRecord,
+    TakenOver,
     TellGM,
     WaitForTaker,
     settle_phase,
 )
 from judge.games.seats import SeatOrders, SeatStatus
 from judge.map_files import load_map
-from judge.store.game_queries import vacate_seat
-from judge.store.games import Game
+from judge.store.game_queries import sign_on, vacate_seat
+from judge.store.games import Game, Person, Seat
 
 
 @dataclass(frozen=True)
@@ -87,9 +89,9 @@ def settle_missed_turns(
             status=SeatStatus(seat.status),
             missed=seat.missed_turns,
             replacement_sought=seat.replacement_sought,
-            # No command names a stand-by yet: a second missed move is civil disorder, and
-            # general orders are read by the desk itself when a power sent nothing.
-            standby=None,
+            # Postal: the volunteer standing by takes the seat at a second missed move.
+            # General orders are read by the desk itself when a power sent nothing.
+            standby=(seat.standby.address_of_record if seat.standby is not None else None),
             general_orders=False,
         )
         for seat in game.seats
@@ -98,6 +100,7 @@ def settle_missed_turns(
         policy, records, {s.power: s for s in seats}, phase_kind(game.phase), force=force
     )
     old_holders = {r.power: r.player for r in records}
+    old_persons = {seat.power: seat.person for seat in game.seats}
     for record in settlement.records:
         seat = by_power[record.power]
         if record.status == SeatStatus.OPEN and seat.person_id is not None:
@@ -144,9 +147,53 @@ def settle_missed_turns(
             mails.extend(_seat_open(session, game, event.power, old_holders, policy, judge_address))
         elif isinstance(event, WaitForTaker):
             waiting.append(event.power)
+        elif isinstance(event, TakenOver):
+            seat = by_power[event.power]
+            mails.extend(_standby_takes_over(session, seat, old_persons[seat.power], judge_address))
     if waiting:
         game.settings = {**game.settings, WAITING: {"phase": game.phase, "powers": waiting}}
     return Settled(mails, tuple(waiting))
+
+
+def _standby_takes_over(
+    session: Session, seat: Seat, old: Person | None, judge_address: str
+) -> list[Reply]:
+    """Postal, a second missed move with someone standing by: the seat passes to them, with a
+    new reply address and a password nobody knows (they set one with SET PASSWORD), and the
+    game is told who plays the power now. No command files stand-by orders yet, so the units
+    stand this phase (UseStandbyOrders finds none)."""
+    standby = seat.standby
+    if standby is None:
+        return []
+    sign_on(session, seat, standby, secrets.token_urlsafe(18))
+    game = seat.game
+    context = {
+        "game": game.name,
+        "phase": game.phase or "",
+        "power": seat.power.title(),
+        "player": standby.name or "a new player",
+        "old_player": (old.name or "") if old is not None else "",
+        "reply_address": "",
+        "for_holder": False,
+    }
+    reply_to = seat_reply_address(judge_address, seat)
+    mails: list[Reply] = []
+    if standby.address_of_record:
+        mails.append(
+            Reply(
+                "standby_takes_seat",
+                "standby_replaces",
+                {**context, "reply_address": reply_to, "for_holder": True},
+                to=standby.address_of_record,
+                reply_to=reply_to,
+            )
+        )
+    mails.extend(
+        Reply("seat_taken_over", "standby_replaces", context, to=r.address, reply_to=r.reply_to)
+        for r in game_readers(session, game, judge_address)
+        if r.power != seat.power
+    )
+    return mails
 
 
 def _seat_open(

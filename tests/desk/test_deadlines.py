@@ -19,7 +19,7 @@ from judge.config import Config
 from judge.scheduler import Checked, run_due
 from judge.serve import SchedulerLoop, schedule, schedule_round, scheduler_sleep
 from judge.store import OutboxMessage, make_engine, session_scope, upgrade
-from judge.store.game_queries import find_game, history
+from judge.store.game_queries import create_person, find_game, history
 from judge.store.outbox import Identity
 
 IDENTITY = Identity("judge@example.org", "Test Judge")
@@ -473,3 +473,38 @@ def test_a_game_with_nothing_due_is_not_read_again_until_something_changes(
     clock.set_now(deadline - timedelta(hours=23))
     run_due(engine, IDENTITY)
     assert looks[-1] == "F1901M"
+
+
+def test_a_second_missed_move_passes_the_seat_to_the_one_standing_by(
+    engine: Engine, started: dict[str, str]
+) -> None:
+    for power in POWERS:
+        if power != "Austria":
+            send(engine, HOLDS[power], sender=player(power), to=started[power])
+    scheduled(engine, GRACE_ENDS)  # Austria's first missed move: a replacement is sought
+    with session_scope(engine) as session:
+        game = find_game(session, "alpha")
+        assert game is not None
+        volunteer = create_person(session, "stands.by@example.net", "Van De Graaf")
+        seat = next(s for s in game.seats if s.power == "AUSTRIA")
+        seat.standby = volunteer  # no command names a stand-by yet: the store does
+    for power in POWERS:
+        if power != "Austria":
+            send(engine, HOLDS[power], sender=player(power), to=started[power])
+    _, deadline, _ = game_state(engine)
+    assert deadline is not None
+    rows = scheduled(engine, deadline + timedelta(days=7))
+    assert any(r.kind == "results" for r in rows)
+    assert seat_holder(engine, "Austria") == ("playing", "stands.by@example.net")
+    mine = next(r for r in rows if r.kind == "standby_takes_seat")
+    assert mine.to_addr == "stands.by@example.net"
+    reply_to = str(message_from_bytes(mine.raw)["Reply-To"])
+    assert reply_to in body_of(mine) and reply_to != started["Austria"]
+    told = {r.to_addr: body_of(r) for r in rows if r.kind == "seat_taken_over"}
+    assert player("France") in told and GM in told and player("Austria") not in told
+    assert "Van De Graaf" in told[GM] and "stands.by@example.net" not in told[GM]
+    # The new holder's reply address acts for the seat; the old one no longer does.
+    rows = send(engine, "A VIE H", sender="stands.by@example.net", to=reply_to)
+    assert [r.kind for r in rows] == ["orders_read"]
+    rows = send(engine, "A VIE H", sender=player("Austria"), to=started["Austria"])
+    assert "belongs to no seat now" in body_of(rows[0])
