@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 from harness import judge_sections
-from scripted_game import POWERS, Player, Received, ScriptedGame
+from scripted_game import JUDGE_NAME, POWERS, Player, Received, ScriptedGame
 
 GAME = "scripted"
 
@@ -497,6 +497,29 @@ def _fall_and_winter_1903(script: ScriptedGame) -> None:
     assert script.phase() == "S1904M"
 
 
+def _the_record(script: ScriptedGame) -> None:
+    """The observer asks for the game's summary and a stretch of its history: public, and naming
+    no address."""
+    ident = script.send(
+        script.observer.account,
+        f"SUMMARY {GAME}\nHISTORY {GAME} FROM S1903M TO W1903A",
+        subject="the record",
+    )
+    summary = script.reply(script.observer, ident, "the summary", f"{JUDGE_NAME}:{GAME} - Summary")
+    history = script.reply(script.observer, ident, "the history", f"{JUDGE_NAME}:{GAME} - History")
+    for power in POWERS:
+        assert power in summary.body, power
+    assert "[civil disorder]" in summary.body
+    # The centres at the end of 1903: Austria took Venice from Italy.
+    assert "1903 7 4 6 5 3 5 4" in " ".join(summary.body.split())
+    for mail in (summary, history):
+        for box in script.every_box():
+            assert box.address not in mail.body, (mail.subject, box.address)
+    assert "Movement results for Spring of 1903." in history.body
+    assert "Austria: Builds a fleet in Trieste." in history.body
+    assert "Movement results for Spring of 1902." not in history.body
+
+
 @pytest.mark.e2e
 @pytest.mark.slow
 def test_a_scripted_game_from_create_through_the_years(
@@ -538,6 +561,7 @@ def test_a_scripted_game_from_create_through_the_years(
         _1902(script)
         _late_spring_1903(script)
         _fall_and_winter_1903(script)
+        _the_record(script)
         script.check_every_mail()
     finally:
         script.dump(tmp_path / "mail")
