@@ -358,9 +358,10 @@ class ScriptedGame:
         return "\n".join(f"{u['type']} {u['loc'].upper()} H" for u in units)
 
     def phase(self) -> str:
+        """The game's phase and status as the store holds them ("S1901M active")."""
         with session_scope(self.judge.engine) as session:
             game = session.scalars(select(Game).where(Game.name == self.game)).one()
-            return str(game.phase)
+            return f"{game.phase} {game.status}"
 
     def short_reminders(self, lead: float) -> None:
         """Remind missing seats `lead` seconds before a movement deadline instead of a day.

@@ -1,13 +1,22 @@
 """A scripted seven-player standard game through the real Postfix and Dovecot (issue 4's target).
 
-Every player, the GM and an observer is an IMAP account; the judge runs as `judge serve` reading
-its own IMAP account and sending through Postfix. The script plays from CREATE through 1901 and
-on, the way people would: sign-ons by mail, orders to each seat's reply address (one player by
-password instead), a correction by a second mail, a forged From: that changes nothing, the GM's
-PROCESS by mail; and checks every mail every reader receives (scripted_game.Mailbox): each mail
-is one the script expected, from the judge, to that reader alone, with that reader's own
-Reply-To, and none carries another reader's token, anybody's password or another power's orders
-acknowledgement. Results are public: every reader sees every power's orders in them.
+Every player, the GM, an observer, a forger and a second address of one player is an IMAP
+account; the judge runs as `judge serve` reading its own IMAP account, sending through Postfix,
+with its scheduler polling every half second. The script plays as people would, every step by
+mail: CREATE, OBSERVE, seven SIGNONs; 1901 with real orders (two bounces, builds), a correction
+by a second mail, one player ordering by password from an address not on record, a forged From:
+(orders, a GM PAUSE, press), a made-up token and a guessed password that change nothing; grey
+press with true and false datelines, without one, partial, and from the observer; the GM's PAUSE
+and RESUME (orders refused between) and a spring forced with orders missing, then a retreat and
+removals; in 1903 a late Turkey reminded before a deadline the GM set seconds ahead, told at it,
+and settled by the postal missed-turn rule when the GM's grace ends (units stand, GM told, a
+replacement sought), then a second miss into civil disorder; W1903A processed by the GM's reply
+address; SUMMARY and HISTORY at the end.
+
+Every mail every reader receives is checked (scripted_game): each is one the script expected
+and took, from the judge, to that reader alone, with that reader's own Reply-To or none, and
+none carries another reader's reply token, anybody's password or another power's orders echo or
+reminder. Results are public: every reader sees every power's orders in them.
 """
 
 from __future__ import annotations
@@ -193,11 +202,11 @@ def _spring_1901(script: ScriptedGame) -> None:
     ident = script.send(forger.account, f"SIGNON France {GAME} guess\nA PAR-GAS")
     refused = script.reply(forger, ident, "the guessed password's refusal")
     assert "not the right one" in refused.body
-    # A forged From: of the GM's address commands nothing either (no pause follows: the
-    # script's next mails would meet it).
+    # A forged From: of the GM's address commands nothing either.
     ident = script.send(forger.account, "PAUSE", from_header=script.gm.address)
     refused = script.reply(script.gm, ident, "the forged PAUSE refused")
     assert "PAUSE is the GM's" in refused.body
+    assert script.phase() == "S1901M active"
 
     results = script.process("S1901M")
     for name, mail in results.items():
@@ -269,6 +278,7 @@ def _1902(script: ScriptedGame) -> None:
     )
     for name, mail in paused.items():
         assert "is paused in S1902M by its game master" in mail.body, name
+    assert script.phase() == "S1902M paused"
     france = script.players["France"]
     ident = script.send(france.box.account, "A PAR-PIC", to=france.reply_address)
     refused = script.reply(france.box, ident, "orders refused in a paused game")
@@ -494,7 +504,7 @@ def _fall_and_winter_1903(script: ScriptedGame) -> None:
     for name, mail in results.items():
         assert "Austria: Builds a fleet in Trieste." in mail.body, name
         assert "Italy:   Removes the army in Piedmont." in mail.body, name
-    assert script.phase() == "S1904M"
+    assert script.phase() == "S1904M active"
 
 
 def _the_record(script: ScriptedGame) -> None:
