@@ -30,12 +30,10 @@ from judge.desk.orders import units_without_orders
 from judge.desk.phase_clock import deadline_words, game_timing, phase_kind
 from judge.desk.phase_terms import (
     WAITING,
-    grace_end,
     grace_override,
     missed_turn_policy,
     not_before,
     phase_timing,
-    planned_start,
     set_grace_end,
 )
 from judge.desk.processing import process_phase, seat_orders
@@ -267,12 +265,6 @@ def check_game(session: Session, game: Game, identity: Identity) -> Checked:
     moment = now()
     phase = game.phase
     mails: list[Reply] = _restart_for_takers(session, game, moment, identity)
-    start = planned_start(game)
-    if start is not None and game.deadline < start:
-        # SET START before the game began: its first phase waits for it, and everyone is told,
-        # since game_started named the deadline the phase would have had.
-        game.deadline = start
-        mails.extend(_start_holds(session, game, identity))
     due, seats = _due_now(game, moment)
     reminded: tuple[str, ...] = ()
     late: tuple[str, ...] = ()
@@ -327,27 +319,6 @@ def _due_now(game: Game, moment: datetime) -> tuple[Due, list[SeatOrders]]:
         not_before=not_before(game),
     )
     return due, seats
-
-
-def _start_holds(session: Session, game: Game, identity: Identity) -> list[Reply]:
-    """Tell the game that its planned start (SET START) moved the first deadline."""
-    assert game.deadline is not None
-    words = deadline_words(game, game.deadline)
-    end = grace_end(game)
-    context = {
-        "game": game.name,
-        "phase": game.phase,
-        "change": f"SET START {words}",
-        "lines": [f"The game starts no earlier than {words}, so {game.phase} is due then."],
-        "timing": [],
-        "deadline": words,
-        "grace_ends": deadline_words(game, end) if end is not None else "",
-        "announcement": True,
-    }
-    return [
-        Reply("setting_notice", "game_setting", context, to=r.address, reply_to=r.reply_to)
-        for r in game_readers(session, game, identity.address)
-    ]
 
 
 def _restart_for_takers(

@@ -228,8 +228,13 @@ class Daemon:
 
             def process() -> bool:
                 done = processor.step() is not None
-                if done and "sender" in self.loops:
-                    self.loops["sender"].wake()
+                if done:
+                    # A mail may have completed a phase's orders (early processing) or moved a
+                    # deadline: the scheduler looks at once rather than at its next poll. Its
+                    # idle round is two queries, and wake-ups while it works coalesce.
+                    for role in ("sender", "scheduler"):
+                        if role in self.loops:
+                            self.loops[role].wake()
                 return done
 
             self.loops["processor"] = Loop(

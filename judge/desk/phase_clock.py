@@ -47,6 +47,12 @@ def start_phase_clock(game: Game) -> None:
         for s in game.seats
         for a in s.absences or ()
     ]
-    game.deadline = next_deadline(
+    deadline = next_deadline(
         phase_kind(game.phase), started, game_timing(game), absences, playing=playing
     )
+    # A first phase started (by the last SIGNON or FORCE BEGIN) before the GM's SET START is
+    # due no earlier than that start, so game_started names the deadline the scheduler keeps.
+    from judge.desk.phase_terms import planned_start  # phase_terms reads this module's timing
+
+    start = planned_start(game)
+    game.deadline = max(deadline, start) if start is not None else deadline
