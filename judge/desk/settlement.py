@@ -29,16 +29,19 @@ from sqlalchemy.orm import Session
 
 from judge.adjudicate_json import read_case
 from judge.desk.commands import Reply
+from judge.desk.general_orders import standing_orders
 from judge.desk.mail_state import game_readers, gm_reply_address, seat_reply_address
 from judge.desk.phase_clock import phase_kind
 from judge.desk.phase_terms import WAITING, missed_turn_policy
 from judge.games.missed_turns import (
     AnnounceOpenSeat,
+    Fallback,
     NjudgePolicy,
     Policy,
     SeatRecord,
     TakenOver,
     TellGM,
+    UnitsFallBack,
     WaitForTaker,
     settle_phase,
 )
@@ -82,6 +85,10 @@ def settle_missed_turns(
         seats = [seat_orders(game_map, position, game.phase, seat) for seat in game.seats]
     policy = missed_turn_policy(game)
     by_power = {seat.power: seat for seat in game.seats}
+    # The powers whose general orders would be played if they sent nothing this phase: the GM
+    # is told a missed move is covered by them rather than that the units stand.
+
+    covered = standing_orders(session, game, {})
     records = [
         SeatRecord(
             power=seat.power,
@@ -90,9 +97,8 @@ def settle_missed_turns(
             missed=seat.missed_turns,
             replacement_sought=seat.replacement_sought,
             # Postal: the volunteer standing by takes the seat at a second missed move.
-            # General orders are read by the desk itself when a power sent nothing.
             standby=(seat.standby.address_of_record if seat.standby is not None else None),
-            general_orders=False,
+            general_orders=bool(covered.get(seat.power)),
         )
         for seat in game.seats
     ]
@@ -112,6 +118,7 @@ def settle_missed_turns(
     mails: list[Reply] = []
     gm = game.gm.address_of_record if game.gm is not None else None
     waiting: list[str] = []
+    fallbacks = {e.power: e.fallback for e in settlement.events if isinstance(e, UnitsFallBack)}
     for event in settlement.events:
         if isinstance(event, TellGM) and gm:
             context = {
@@ -120,6 +127,7 @@ def settle_missed_turns(
                 "power": event.power.title(),
                 "player": event.player or "nobody",
                 "reason": event.reason,
+                "general_orders": fallbacks.get(event.power) == Fallback.GENERAL_ORDERS,
             }
             mails.append(
                 Reply(
