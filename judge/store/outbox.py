@@ -232,8 +232,18 @@ def enqueue(
     references: Iterable[str] = (),
     auto_submitted: str = "auto-replied",
     reply_to: str | None = None,
+    thread: str | None = None,
 ) -> OutboxMessage:
-    """Write one outgoing mail in the caller's transaction; it is sent only if that commits."""
+    """Write one outgoing mail in the caller's transaction; it is sent only if that commits.
+
+    `thread` names the game the mail is about: its mails all reference the game's thread root
+    (`game_thread_id`), so a reader's mail program files the game's mails together, answers to
+    the reader's own mails included.
+    """
+    if thread is not None:
+        root = game_thread_id(identity, thread)
+        references = [root, *(r for r in references if r != root)]
+        in_reply_to = in_reply_to or root
     message_id, raw = compose_bytes(
         identity,
         to=to,
@@ -264,6 +274,14 @@ def enqueue(
 
 
 _INSERT = insert(_OUTBOX).returning(_OUTBOX.c.id)
+_THREAD_WORD = re.compile(r"[^A-Za-z0-9_-]")
+
+
+def game_thread_id(identity: Identity, game: str) -> str:
+    """The Message-ID every mail of a game refers to as its thread's root. No mail carries it
+    as its own Message-ID; mail programs thread by References and keep a missing root as the
+    thread's head (RFC 5256's REFERENCES threading, JWZ's algorithm)."""
+    return f"<game.{_THREAD_WORD.sub('-', game.lower())}@{identity.domain}>"
 
 # What the sender needs of a claimed row (the raw mail, where it goes, how often it was tried).
 _CLAIMED = (

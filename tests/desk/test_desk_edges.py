@@ -94,3 +94,35 @@ def test_a_dislodged_unit_of_a_power_in_civil_disorder_is_removed_under_postal_r
         [dislodged] = movement.results["dislodged"]
         assert (dislodged["loc"], dislodged["retreats"]) == ("tri", [])
         assert retreat.position_before["civil_disorder"] == ["AUSTRIA"]
+
+
+def test_the_mails_of_one_game_thread_together(engine: Engine, started: dict[str, str]) -> None:
+    """Every mail about game alpha refers to one thread root, replies to the player's own mails
+    (which keep answering those mails) and notices alike; another game has another root."""
+    from email import message_from_bytes
+
+    from judge.store import OutboxMessage, session_scope
+
+    root = "<game.alpha@example.org>"
+    rows = send(engine, "A PAR-BUR", sender=player("France"), to=started["France"])
+    send(engine, "CREATE beta gmsecret standard", sender=GM)
+    rows += send(engine, "SIGNON MASTER alpha gmsecret\nPROCESS", sender=GM)
+    with session_scope(engine) as session:
+        every = session.query(OutboxMessage).order_by(OutboxMessage.id).all()
+        mails = {r.id: message_from_bytes(r.raw) for r in every}
+        kinds = {r.id: r.kind for r in every}
+    about_alpha = [i for i, k in kinds.items() if k in ("game_started", "orders_read", "results")]
+    assert {kinds[i] for i in about_alpha} == {"game_started", "orders_read", "results"}
+    for i in about_alpha:
+        assert mails[i]["References"].split()[0] == root, kinds[i]
+    orders_reply = next(i for i in about_alpha if kinds[i] == "orders_read")
+    assert mails[orders_reply]["In-Reply-To"] != root  # it answers the player's mail
+    notice = next(i for i in about_alpha if kinds[i] == "results")
+    assert mails[notice]["In-Reply-To"] == root
+    beta = next(
+        i for i, k in kinds.items() if k == "game_created" and "beta" in mails[i]["Subject"]
+    )
+    assert mails[beta]["References"].split()[0] == "<game.beta@example.org>"
+    # Mail about no game (HELP) starts no game thread.
+    rows = send(engine, "HELP", sender="who@example.org")
+    assert "<game." not in message_from_bytes(rows[0].raw)["References"]
