@@ -233,3 +233,17 @@ def province_words(game_map: Map) -> list[str]:
     for code, province in game_map.provinces.items():
         words.extend((code, province.name, *province.aliases))
     return words
+
+
+def lock_game(state: MailState, game: Game) -> None:
+    """Hold the game's row (read fresh) for the rest of the mail, so orders, votes or a
+    resignation never land in a phase the scheduler is processing at the same moment."""
+    if game.id in state.locked:
+        return
+    state.session.execute(
+        select(Game)
+        .where(Game.id == game.id)
+        .with_for_update()
+        .execution_options(populate_existing=True)
+    )
+    state.locked.add(game.id)

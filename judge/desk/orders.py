@@ -5,13 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from judge.adjudicate_json import read_case
 from judge.clock import now
 from judge.desk.commands import Reply
-from judge.desk.mail_state import MailState, reply_address
+from judge.desk.mail_state import MailState, lock_game, reply_address
 from judge.desk.phase_clock import deadline_words
 from judge.engine.geography import Map
 from judge.engine.position import Position, Unit, province_of
@@ -49,14 +48,7 @@ def _order_line(state: MailState, line: cv.OrderLine) -> None:
             state.problems.append(f"line {line.line_no}: orders not taken: {reason}")
         return
     game = seat.game
-    if game.id not in state.locked:
-        state.session.execute(
-            select(Game)
-            .where(Game.id == game.id)
-            .with_for_update()
-            .execution_options(populate_existing=True)
-        )
-        state.locked.add(game.id)
+    lock_game(state, game)
     if game.status == GameStatus.PAUSED:
         state.problems.append(
             f"line {line.line_no}: game {game.name} is paused by its GM: orders are taken "

@@ -39,13 +39,12 @@ from __future__ import annotations
 import secrets
 from collections.abc import Iterable
 
-from sqlalchemy import select
-
 from judge.desk.commands import Reply
 from judge.desk.endings import surviving_powers
 from judge.desk.mail_state import (
     MailState,
     game_readers,
+    lock_game,
     power_named,
     reply_address,
     seat_reply_address,
@@ -105,20 +104,6 @@ def _players_own(state: MailState, command: cv.Command, seat: Seat) -> bool:
     return False
 
 
-def _lock(state: MailState, game: Game) -> None:
-    """Hold the game's row (read fresh) for the rest of the mail, so a vote or a resignation
-    never lands in a phase the scheduler is processing at the same moment."""
-    if game.id in state.locked:
-        return
-    state.session.execute(
-        select(Game)
-        .where(Game.id == game.id)
-        .with_for_update()
-        .execution_options(populate_existing=True)
-    )
-    state.locked.add(game.id)
-
-
 def _running_seat(state: MailState, command: cv.Command) -> Seat | None:
     """The acting seat of a game with a board (running or paused), its row locked; else None
     with the reason among the problems."""
@@ -126,7 +111,7 @@ def _running_seat(state: MailState, command: cv.Command) -> Seat | None:
     if seat is None or not _players_own(state, command, seat):
         return None
     game = seat.game
-    _lock(state, game)
+    lock_game(state, game)
     if game.status not in RUNNING or game.phase is None or game.position is None:
         state.problems.append(
             f"line {command.line_no}: {command.redacted()} not taken: game {game.name} "
@@ -432,7 +417,7 @@ def _resign(state: MailState, command: cv.Resign) -> None:
     if seat is None or not _players_own(state, command, seat):
         return
     game = seat.game
-    _lock(state, game)
+    lock_game(state, game)
     if game.status in OVER:
         state.problems.append(f"{where}: RESIGN not taken: game {game.name} is over")
         return
