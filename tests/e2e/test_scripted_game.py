@@ -487,8 +487,15 @@ def _late_spring_1903(script: ScriptedGame) -> None:
 
 
 def _fall_and_winter_1903(script: ScriptedGame) -> None:
-    """Turkey misses a second move with nobody standing by: civil disorder."""
+    """Turkey misses a second move with nobody standing by: civil disorder. France votes for
+    a draw, a secret nobody else (the GM included) learns."""
     script.orders_all(FALL_1903)
+    france = script.players["France"]
+    ident = script.send(france.box.account, "SET DRAW", to=france.reply_address, subject="draw")
+    vote = script.reply(france.box, ident, "France's draw vote")
+    assert vote.subject == f"{GAME}: France votes for a draw in F1903M"
+    script.keep_private("France", "France votes")
+    script.keep_private("France", "votes for a draw")
     results = script.process("F1903M")
     for name, mail in results.items():
         assert "Austria: Fleet Trieste -> Venice." in mail.body, name
