@@ -25,7 +25,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from judge.cli_adjudicate import _batch_line  # noqa: E402
+from judge.cli_adjudicate import batch_output  # noqa: E402
 from judge.language.orders import parse_order  # noqa: E402
 from judge.map_files import load_map, start_case  # noqa: E402
 
@@ -156,12 +156,10 @@ def mila_phase(case: dict[str, Any]) -> Callable[[], Any]:
 
 def ours_in_process(case: dict[str, Any]) -> Callable[[], Any]:
     line = json.dumps(case)
-    encode = json.JSONEncoder(separators=(",", ":")).encode
+    assert '"results"' in batch_output(line, None, None)
 
     def run() -> str:
-        out = _batch_line(line, None, None)
-        assert "results" in out, out
-        return encode(out)
+        return batch_output(line, None, None)
 
     return run
 

@@ -7,8 +7,14 @@ with a one-line message naming the field and the value; orders that cannot be re
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any
+
+try:
+    import orjson
+except ImportError:  # pragma: no cover - a dependency; the standard library does the same work
+    orjson = None  # type: ignore[assignment]
 
 from judge.engine.adjudicate import adjudicate
 from judge.engine.calendar import PhaseError, parse_phase
@@ -22,6 +28,44 @@ from judge.language.orders import OrderSyntaxError, parse_order
 from judge.map_files import load_map
 
 UNIT_TYPES = ("A", "F", "AF")
+
+
+_DUMPS_COMPACT = json.JSONEncoder(separators=(",", ":")).encode
+
+
+def loads_case(text: str | bytes) -> Any:
+    """JSON text -> value, as `json.loads` gives it (and with its errors), but for one thing:
+    an integer past 64 bits comes back as a float.
+
+    orjson reads the common case several times faster; where it refuses a text (NaN, a lone
+    surrogate, or text that is not JSON at all) the standard library reads it, so the value or
+    the error message is the same as before. No field of a valid case is a number, so the big
+    integer matters only in a CaseError's message, which quotes the value: a caller that
+    reports one reads the text again with `json.loads` (cli_adjudicate._batch_line does).
+    """
+    if orjson is not None:
+        try:
+            return orjson.loads(text)
+        except (orjson.JSONDecodeError, TypeError, ValueError):
+            pass
+    return json.loads(text)
+
+
+def dumps_line(value: Any) -> str:
+    """`value` as compact JSON on one line, byte for byte what
+    ``json.JSONEncoder(separators=(",", ":")).encode`` writes.
+
+    orjson writes the same text for plain ASCII values; the standard library writes anything
+    else (it escapes non-ASCII characters and DEL as ``\\uXXXX``, orjson does not).
+    """
+    if orjson is not None:
+        try:
+            out = orjson.dumps(value).decode()
+        except (TypeError, ValueError):
+            return _DUMPS_COMPACT(value)
+        if out.isascii() and "\x7f" not in out:
+            return out
+    return _DUMPS_COMPACT(value)
 
 
 class CaseError(ValueError):

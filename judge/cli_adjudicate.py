@@ -7,7 +7,7 @@ import json
 import sys
 from typing import IO, Any
 
-from judge.adjudicate_json import CaseError, run_case
+from judge.adjudicate_json import CaseError, dumps_line, loads_case, run_case
 from judge.engine.geography import MapError
 from judge.map_files import available_maps, load_map, map_summary, start_case
 
@@ -44,13 +44,24 @@ def _one(args: argparse.Namespace) -> int:
 
 def _batch_line(line: str, variant: str | None, rules: list[str] | None) -> dict[str, Any]:
     try:
-        case = json.loads(line)
+        case = loads_case(line)
     except json.JSONDecodeError as exc:
         return {"error": f"input is not JSON: {exc}"}
     try:
         return run_case(case, variant=variant, rules=rules)
+    except CaseError:
+        pass
+    # The message quotes the faulty value: read the line as the standard library reads it
+    # (loads_case gives a float for an integer past 64 bits), so it is quoted as written.
+    try:
+        return run_case(json.loads(line), variant=variant, rules=rules)
     except CaseError as exc:
         return {"error": str(exc)}
+
+
+def batch_output(line: str, variant: str | None, rules: list[str] | None) -> str:
+    """One input line of `--batch` -> its output line (without the newline)."""
+    return dumps_line(_batch_line(line, variant, rules))
 
 
 def _batch(args: argparse.Namespace) -> int:
@@ -61,12 +72,11 @@ def _batch(args: argparse.Namespace) -> int:
         print(f"judge adjudicate: cannot read {args.file}: {exc.strerror}", file=sys.stderr)
         return 2
     out = sys.stdout
-    dumps = json.JSONEncoder(separators=(",", ":")).encode
     with stream:
         for line in stream:
             if not line.strip():
                 continue
-            out.write(dumps(_batch_line(line, args.variant, rules)))
+            out.write(batch_output(line, args.variant, rules))
             out.write("\n")
     return 0
 

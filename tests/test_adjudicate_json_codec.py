@@ -1,0 +1,61 @@
+"""The fast JSON reader and writer of `judge adjudicate --batch` give what the standard library gives."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+
+from judge.adjudicate_json import dumps_line, loads_case
+
+COMPACT = json.JSONEncoder(separators=(",", ":")).encode
+
+VALUES = [
+    {"phase": "S1901M", "results": {"FRANCE": [{"order": "A Par - Bur", "result": "success"}]}},
+    {"order": "".join(chr(i) for i in range(128))},  # every ASCII character, DEL included
+    {"order": "A München – Böhmen", "reason": "found 'Münch'"},  # non-ASCII: escaped
+    {"n": 2**63 - 1, "m": -(2**63), "big": 2**70, "none": None, "t": True, "f": False},
+    {"error": "units[0].loc: 'xyz' is not a location on standard"},
+    [],
+    {},
+]
+
+
+@pytest.mark.parametrize("value", VALUES)
+def test_dumps_line_writes_the_standard_library_s_bytes(value: object) -> None:
+    assert dumps_line(value) == COMPACT(value)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"phase": "S1901M", "units": [{"power": "FRANCE", "type": "A", "loc": "par"}]}',
+        '{"a": 1, "a": 2}',
+        '{"s": "\\ud800"}',
+        '{"x": "M\\u00fcnchen"}',
+        " [1, 2] \n",
+    ],
+)
+def test_loads_case_reads_what_the_standard_library_reads(text: str) -> None:
+    assert loads_case(text) == json.loads(text)
+
+
+def test_a_big_integer_is_quoted_as_written_in_a_batch_error() -> None:
+    from judge.cli_adjudicate import batch_output
+
+    line = '{"phase": 123456789012345678901234567890}'
+    assert "123456789012345678901234567890" in batch_output(line, None, None)
+
+
+def test_loads_case_takes_nan_as_the_standard_library_does() -> None:
+    assert math.isnan(loads_case('{"x": NaN}')["x"])
+
+
+@pytest.mark.parametrize("text", ["{", "not json", '{"a": }', "[1,]", ""])
+def test_loads_case_fails_with_the_standard_library_s_message(text: str) -> None:
+    with pytest.raises(json.JSONDecodeError) as ours:
+        loads_case(text)
+    with pytest.raises(json.JSONDecodeError) as theirs:
+        json.loads(text)
+    assert str(ours.value) == str(theirs.value)
