@@ -289,7 +289,9 @@ class ScriptedGame:
         """A player's orders mailed to the seat's reply address; the judge's echo back."""
         player = self.players[power]
         ident = self.send(player.box.account, text, to=player.reply_address, subject=subject)
-        return self.reply(player.box, ident, f"{power}'s orders echo")
+        return self.reply(
+            player.box, ident, f"{power}'s orders echo", f"{self.game}: {power} orders for"
+        )
 
     def orders_all(self, texts: dict[str, str], subject: str = "orders") -> dict[str, Received]:
         """Several players mail their orders at once (to their reply addresses); the echoes."""

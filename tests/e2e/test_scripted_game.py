@@ -124,7 +124,7 @@ def _start(script: ScriptedGame, make: Callable[[], Any], prefix: str) -> None:
         ident = script.send(
             player.box.account, f"SIGNON {power} {GAME} {player.password}", subject="sign on"
         )
-        signed = script.reply(player.box, ident, f"{power}'s signed_on")
+        signed = script.reply(player.box, ident, f"{power}'s signed_on", f"{GAME}: you play")
         assert signed.subject == f"{GAME}: you play {power}"
         _check_signed_on(signed, player)
     assert len({p.reply_address for p in script.players.values()}) == 7
@@ -441,14 +441,18 @@ def _late_spring_1903(script: ScriptedGame) -> None:
         ident = script.gm_mail(
             f"SET DEADLINE {_njudge_date(deadline)}\nSET GRACE {_njudge_date(grace)}"
         )
-        first = script.reply(script.gm, ident, "the GM's SET DEADLINE")
+        # Both commands done (two answers, in either order), or both refused (one answer).
+        first = script.reply(script.gm, ident, "the GM's answer to SET DEADLINE and SET GRACE")
         if not first.subject.startswith("Not done"):
             break
         assert "has already passed; nothing was changed" in first.body, first.body
     else:
         raise AssertionError("the judge never read the GM's SET DEADLINE in time")
-    assert first.subject == f"{GAME}: SET DEADLINE {_njudge_date(deadline)}", first.subject
-    script.reply(script.gm, ident, "the GM's SET GRACE", f"{GAME}: SET GRACE")
+    second = script.reply(script.gm, ident, "the GM's second answer")
+    assert {first.subject, second.subject} == {
+        f"{GAME}: SET DEADLINE {_njudge_date(deadline)}",
+        f"{GAME}: SET GRACE {_njudge_date(grace)}",
+    }
     for command, when in (("SET DEADLINE", deadline), ("SET GRACE", grace)):
         subject = f"{GAME}: {command} {_njudge_date(when)}"
         told = script.take_everyone(
