@@ -35,6 +35,7 @@ from judge.engine.orders import (
     Waive,
 )
 from judge.language.errors import OrderError, OrderSyntaxError
+from judge.language.fast_orders import FastScanner
 from judge.language.names import AmbiguousName, NameLookupError, NameTable, name_table
 from judge.resources import data_dir
 
@@ -394,6 +395,7 @@ class _FastLALR:
 class _Parser:
     lark: Lark
     fast: _FastLALR
+    scanner: FastScanner
 
 
 _GRAMMAR: str | None = None
@@ -409,7 +411,7 @@ def _grammar() -> str:
     return _GRAMMAR
 
 
-def _parser(table: NameTable) -> _Parser:
+def _parser(table: NameTable, game_map: Map) -> _Parser:
     """A parser that builds orders against `table` (about 40 ms: once per map, see _context)."""
     lark = Lark(
         _grammar(),
@@ -425,7 +427,7 @@ def _parser(table: NameTable) -> _Parser:
         # A Lark release that arranges its tables otherwise: every line takes Lark's own
         # front end, slower but the same language (tests/language notices the change).
         fast = _FastLALR.disabled()
-    return _Parser(lark, fast)
+    return _Parser(lark, fast, FastScanner(table, game_map))
 
 
 # --- entry points -------------------------------------------------------------------------------
@@ -436,6 +438,9 @@ def is_comment(line: str) -> bool:
 
 
 def _parse(line: str, table: NameTable, parser: _Parser, line_no: int) -> tuple[str | None, Order]:
+    scanned = parser.scanner.scan(line)
+    if scanned is not None:
+        return None, scanned
     try:
         try:
             result = parser.fast.parse(line)
@@ -465,7 +470,7 @@ def _context(game_map: Map) -> tuple[NameTable, _Parser]:
     if entry is not None and entry[0]() is game_map:
         return entry[1], entry[2]
     table = name_table(game_map)
-    parser = _parser(table)
+    parser = _parser(table, game_map)
     key = id(game_map)
     with _CONTEXTS_LOCK:
         _CONTEXTS[key] = (
@@ -480,12 +485,17 @@ def parse_order(line: str, game_map: Map) -> Order:
     """One order string (``"F LON - NTH"``) -> its order value; raises OrderSyntaxError.
 
     `judge adjudicate --batch` calls this for every order, so the usual case (map seen before,
-    line well formed) is written out here: one dict lookup, then the fast path.
+    line well formed) is written out here: one dict lookup, then the scanner of the common
+    notations (judge/language/fast_orders.py), then the fast path over the LALR tables.
     """
     entry = _CONTEXTS.get(id(game_map))
     if entry is not None and entry[0]() is game_map:
+        parser = entry[2]
+        scanned = parser.scanner.scan(line)
+        if scanned is not None:
+            return scanned
         try:
-            result = entry[2].fast.parse(line)
+            result = parser.fast.parse(line)
         except _NameFault:
             result = _FAILED
         if result is not _FAILED:
