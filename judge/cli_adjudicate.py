@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from typing import IO, Any
 
 from judge.adjudicate_json import CaseError, dumps_line, loads_case, run_case
 from judge.engine.geography import MapError
+from judge.language.orders import OrderSyntaxError, parse_order
 from judge.map_files import available_maps, load_map, map_summary, start_case
 
 
@@ -64,8 +66,50 @@ def batch_output(line: str, variant: str | None, rules: list[str] | None) -> str
     return dumps_line(_batch_line(line, variant, rules))
 
 
+_CHUNK = 64  # lines handed to a worker at a time with --jobs
+
+
+def _chunk_output(task: tuple[list[str], str | None, list[str] | None]) -> str:
+    """A worker's share of `--batch --jobs`: the output lines of a chunk of input lines."""
+    lines, variant, rules = task
+    return "".join(batch_output(line, variant, rules) + "\n" for line in lines)
+
+
+def _chunks(stream: IO[str], variant: str | None, rules: list[str] | None) -> Any:
+    chunk: list[str] = []
+    for line in stream:
+        if not line.strip():
+            continue
+        chunk.append(line)
+        if len(chunk) == _CHUNK:
+            yield chunk, variant, rules
+            chunk = []
+    if chunk:
+        yield chunk, variant, rules
+
+
+def _batch_jobs(
+    stream: IO[str], out: IO[str], variant: str | None, rules: list[str] | None, jobs: int
+) -> None:
+    """The lines spread over `jobs` worker processes, the output written in input order."""
+    import multiprocessing
+
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("fork" if "fork" in methods else None)
+    # Read the map and build its order parser before the workers fork, so each starts warm.
+    try:
+        warm = load_map(variant or "standard")
+        parse_order("waive", warm)
+    except (MapError, KeyError, FileNotFoundError, OrderSyntaxError):
+        pass  # every line will say what is wrong with its variant
+    with context.Pool(jobs) as pool:
+        for text in pool.imap(_chunk_output, _chunks(stream, variant, rules)):
+            out.write(text)
+
+
 def _batch(args: argparse.Namespace) -> int:
     rules = _rules_arg(args.rules)
+    jobs = args.jobs if args.jobs > 0 else (os.cpu_count() or 1)
     try:
         stream = _open_input(args.file)
     except OSError as exc:
@@ -73,6 +117,9 @@ def _batch(args: argparse.Namespace) -> int:
         return 2
     out = sys.stdout
     with stream:
+        if jobs > 1:
+            _batch_jobs(stream, out, args.variant, rules, jobs)
+            return 0
         for line in stream:
             if not line.strip():
                 continue
@@ -112,6 +159,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     adj.add_argument("file", nargs="?", default="-", help="case file, or - for standard input")
     adj.add_argument(
         "--batch", action="store_true", help="one case a line in, one result a line out"
+    )
+    adj.add_argument(
+        "--jobs",
+        type=int,
+        default=1,
+        metavar="N",
+        help="with --batch: spread the lines over N worker processes (0: one per core); "
+        "the output is the same, in input order",
     )
     adj.add_argument("--variant", help="map/variant when the case does not name one")
     adj.add_argument("--rules", help="rule sets, comma separated (e.g. postal-1972,key-rule)")

@@ -172,3 +172,23 @@ def test_random_damage_to_a_case_never_gives_a_traceback() -> None:
     for out in outs:
         value = json.loads(out)
         assert "error" in value or "results" in value
+
+
+@pytest.mark.parametrize("jobs", ["2", "3", "0"])
+def test_batch_with_jobs_writes_the_same_bytes_in_input_order(jobs: str) -> None:
+    case = start_case()
+    rng = random.Random(7)
+    lines = []
+    for i in range(300):  # several chunks per worker, each line a little different
+        c = dict(case)
+        c["orders"] = {"FRANCE": [rng.choice(["A Par - Bur", "A Par H", "A Par - Pic", "A Par-"])]}
+        c["orders"]["ITALY"] = [f"A Ven - {rng.choice(['Tyr', 'Pie', 'Rom', 'Apu', 'Xyz'])}"]
+        lines.append(json.dumps(c))
+        if i % 37 == 0:
+            lines += ["{not json", "", "   ", json.dumps({**case, "variant": "nowhere"})]
+    text = "\n".join(lines) + "\n"
+    one = run(["adjudicate", "--batch", "-"], text)
+    many = run(["adjudicate", "--batch", "--jobs", jobs, "-"], text)
+    assert one.returncode == many.returncode == 0, many.stderr
+    assert many.stdout == one.stdout
+    assert len(one.stdout.splitlines()) == len([line for line in lines if line.strip()])
