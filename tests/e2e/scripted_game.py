@@ -46,6 +46,7 @@ class Received:
     to: tuple[str, ...]
     reply_to: tuple[str, ...]
     in_reply_to: str
+    references: tuple[str, ...]
     body: str
 
     @classmethod
@@ -61,6 +62,7 @@ class Received:
             to=tuple(_addresses(message.get_all("To", []))),
             reply_to=tuple(_addresses(message.get_all("Reply-To", []))),
             in_reply_to=str(message.get("In-Reply-To", "")).strip().strip("<>"),
+            references=tuple(r.strip("<>") for r in str(message.get("References", "")).split()),
             body=str(body.get_content()) if body is not None else "",
         )
 
@@ -423,6 +425,20 @@ class ScriptedGame:
                 f"{[(m.subject, m.body[:300]) for m in box.untaken()]}"
             )
         self.check_privacy()
+        self.check_threading()
+
+    def check_threading(self) -> None:
+        """Every mail about the game refers to one thread root (In-Reply-To or References), so
+        a reader's mail program files the game's mails together. Refusals ("Not done: ...")
+        answer the refused mail alone."""
+        roots: set[str] | None = None
+        for box in self.every_box():
+            for mail in box.mails.values():
+                if mail.subject.startswith("Not done:"):
+                    continue
+                refers = {*mail.references, mail.in_reply_to} - {""}
+                roots = refers if roots is None else roots & refers
+                assert roots, (box.name, mail.subject, "shares no thread root with the others")
 
     def check_privacy(self) -> None:
         """No mail carries another reader's reply token, anybody's password, or another power's

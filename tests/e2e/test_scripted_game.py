@@ -607,10 +607,12 @@ class _Account:
         self.address = address
 
 
-def _mail(to: str, subject: str, body: str, reply_to: str = "") -> Received:
+def _mail(to: str, subject: str, body: str, reply_to: str = "", thread: str = "") -> Received:
     head = f"From: judge@example.test\r\nTo: {to}\r\nSubject: {subject}\r\n"
     if reply_to:
         head += f"Reply-To: {reply_to}\r\n"
+    if thread:
+        head += f"References: <{thread}>\r\n"
     return Received.parse(1, (head + "\r\n" + body).encode())
 
 
@@ -657,3 +659,11 @@ def test_the_mail_checks_catch_what_they_must() -> None:
         )
     with pytest.raises(AssertionError):  # a mail to someone else in this reader's box
         script.check_on_arrival(france.box, _mail(england.address, "x", "y"))
+
+    # Threading: one root for every mail about the game; a mail outside it is caught.
+    for box in (france.box, england.box, script.gm):
+        box.mails = {1: _mail(box.address, "game mail", "hi", thread="game.root@example.test")}
+    script.check_threading()
+    england.box.mails[2] = _mail(england.address, "stray", "hi", thread="other@example.test")
+    with pytest.raises(AssertionError):
+        script.check_threading()
