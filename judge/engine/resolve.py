@@ -21,6 +21,7 @@ from judge.engine.rules import Rules
 from judge.engine.topology import Topology, topology
 
 HOLD, MOVE, SUPPORT, CONVOY = "hold", "move", "support", "convoy"
+_MOVEMENT_ORDERS = (Hold, Move, Support, Convoy)
 _UNRESOLVED, _GUESSING, _RESOLVED = 0, 1, 2
 
 
@@ -55,8 +56,10 @@ class _Order:
         self.target = ""  # support/convoy: province of the unit supported or convoyed
         self.target_dest = ""  # support of a move / convoy: destination ("" = support hold)
         self.target_coast = ""  # support naming a coast: that location, which must match
-        self.supports: list[_Order] = []  # matching supports received
-        self.convoys: list[_Order] = []  # matching convoys (for a convoyed move)
+        # Matching supports received and (for a convoyed move) matching convoys: the shared
+        # empty tuple until the first arrives (most units get neither), then a list.
+        self.supports: list[_Order] | tuple[()] = ()
+        self.convoys: list[_Order] | tuple[()] = ()
         self.opponent: _Order | None = None  # head-to-head partner
         self.no_convoy = False  # a convoyed move with no chain of convoy orders at all
         self.state = _UNRESOLVED
@@ -81,12 +84,16 @@ class _Resolver:
         self.topo: Topology = topology(game_map)
         self.rules = rules
         self.by_prov: dict[str, _Order] = {}
+        by_prov = self.by_prov
         for unit in position.units:
-            prov = unit.province
-            self.by_prov[prov] = _Order(unit, prov)
+            loc = unit.loc
+            slash = loc.find("/")
+            prov = loc if slash < 0 else loc[:slash]
+            by_prov[prov] = _Order(unit, prov)
         self.moves_into: dict[str, list[_Order]] = {}
         self.deps: list[_Order] = []
         self.civil_disorder = position.civil_disorder
+        self.army_places = self.topo.army_places
         seas = self.topo.seas
         self.fleet_seas = {
             o.prov for o in self.by_prov.values() if o.unit.kind == FLEET and o.prov in seas
@@ -145,7 +152,9 @@ class _Resolver:
     def check_move(self, o: _Order, order: Move, convoy_intended: bool = False) -> str | None:
         """Fill in a move; return why it is illegal, or None."""
         unit = o.unit
-        dest_prov = province_of(order.dest)
+        dest = order.dest
+        slash = dest.find("/")
+        dest_prov = dest if slash < 0 else dest[:slash]
         if dest_prov == o.prov:
             return "a unit cannot move to the province it is in"
         if unit.kind == FLEET:
@@ -165,10 +174,10 @@ class _Resolver:
                 dest_loc = targets[0]
             o.kind, o.dest, o.dest_loc = MOVE, dest_prov, dest_loc
             return None
-        if not self.map.army_may_be_at(dest_prov):
+        if dest_prov not in self.army_places:
             return f"an army cannot go to {dest_prov.upper()}"
         adjacent = dest_prov in self.map.army_edges.get(o.prov, ())
-        if order.via_convoy or convoy_intended or not adjacent:
+        if not adjacent or order.via_convoy or convoy_intended:
             if not self.convoy_could_carry(o.prov, dest_prov):
                 if adjacent:
                     return f"no convoy route can lead from {o.prov.upper()} to {dest_prov.upper()}"
@@ -422,10 +431,14 @@ def resolve_movement(
     pending: list[tuple[_Order, Order, tuple[str, int]]] = []
 
     by_prov = r.by_prov
+    moves: list[tuple[_Order, Order, tuple[str, int]]] = []
+    supports: list[tuple[_Order, Order, tuple[str, int]]] = []
+    convoys: list[tuple[_Order, Order, tuple[str, int]]] = []
+    lists = {Move: moves, Support: supports, Convoy: convoys}
     for power, power_orders in orders.items():
         for index, order in enumerate(power_orders):
             key = (power, index)
-            if not isinstance(order, Hold | Move | Support | Convoy):
+            if not isinstance(order, _MOVEMENT_ORDERS):
                 static[key] = OrderResult(ILLEGAL, "not an order for a movement phase")
                 continue
             loc = order.loc
@@ -442,19 +455,23 @@ def resolve_movement(
             if prov in assigned:
                 duplicates.add(prov)
             assigned[prov] = key
-            pending.append((o, order, key))
+            entry = (o, order, key)
+            pending.append(entry)
+            kind_list = lists.get(type(order))
+            if kind_list is not None:
+                kind_list.append(entry)
 
     if duplicates:
         for o, _order, key in pending:
             if o.prov in duplicates:
                 static[key] = OrderResult(VOID, "several orders for one unit: it holds")
         pending = [p for p in pending if p[0].prov not in duplicates]
+        moves = [p for p in moves if p[0].prov not in duplicates]
+        supports = [p for p in supports if p[0].prov not in duplicates]
+        convoys = [p for p in convoys if p[0].prov not in duplicates]
 
     # Convoys first (a convoy by the army's own power shows that the army goes by sea, DATC
     # 4.A.3), then moves, then supports, which are checked against the moves.
-    moves = [p for p in pending if type(p[1]) is Move]
-    supports = [p for p in pending if type(p[1]) is Support]
-    convoys = [p for p in pending if type(p[1]) is Convoy]
     own_convoys = set()
     for o, order, key in convoys:
         why = r.check_convoy(o, order)
@@ -478,7 +495,10 @@ def resolve_movement(
         if o.kind == CONVOY:
             army = by_prov.get(o.target)
             if army and army.kind == MOVE and army.convoyed and army.dest == o.target_dest:
-                army.convoys.append(o)
+                if army.convoys:
+                    army.convoys.append(o)  # type: ignore[union-attr]
+                else:
+                    army.convoys = [o]
     moving = [o for o, _order, _key in moves if o.kind == MOVE]
     moves_into = r.moves_into
     for o in moving:
@@ -509,9 +529,9 @@ def resolve_movement(
         if o.target_dest:
             coast_fits = not o.target_coast or o.target_coast == target.dest_loc
             if target.kind == MOVE and target.dest == o.target_dest and coast_fits:
-                target.supports.append(o)
+                _add_support(target, o)
         elif target.kind != MOVE:
-            target.supports.append(o)
+            _add_support(target, o)
 
     # Decisions that depend on nothing else are settled at once: an unopposed move into an
     # empty province, and a support nobody attacks.
@@ -530,6 +550,13 @@ def resolve_movement(
                 resolve(o)
 
     return _outcome(r, orders, static, pending)
+
+
+def _add_support(target: _Order, support: _Order) -> None:
+    if target.supports:
+        target.supports.append(support)  # type: ignore[union-attr]
+    else:
+        target.supports = [support]
 
 
 def _outcome(
@@ -608,6 +635,8 @@ _SUCCEEDED = OrderResult(SUCCESS)
 
 def _result_of(r: _Resolver, o: _Order, dislodged_by: dict[str, _Order]) -> OrderResult:
     attacker = dislodged_by.get(o.prov)
+    if attacker is None and o.kind == HOLD:
+        return _SUCCEEDED
     if (
         attacker is None
         and o.result

@@ -35,6 +35,8 @@ class Topology:
             + [(kind, loc) for loc in game_map.fleet_edges for kind in ("F", "AF")]
         )
         self.supply_centres = game_map.supply_centres()
+        # Provinces an army may stand in (Map.army_may_be_at, asked once per province here).
+        self.army_places = frozenset(p for p in game_map.provinces if game_map.army_may_be_at(p))
         self.convoy_possible = lru_cache(maxsize=None)(self._convoy_possible)
 
     def _sea_component(self, start: str) -> frozenset[str]:
