@@ -81,7 +81,26 @@ def _load_variant(name: Any) -> Map:
         raise CaseError(f"variant: unknown variant {name!r} ({exc})") from None
 
 
+_RULES_SEEN: dict[tuple[str, ...], Rules] = {}  # rule set names -> their Rules (a few at most)
+
+
 def _rules(names: Any) -> Rules:
+    if type(names) is list and not names:
+        names = ()
+    key = names if type(names) is tuple else None
+    if key is None and type(names) is list and all(type(n) is str for n in names):
+        key = tuple(names)
+    if key is not None:
+        known = _RULES_SEEN.get(key)
+        if known is not None:
+            return known
+        if len(_RULES_SEEN) < 64:
+            _RULES_SEEN[key] = _rules_of(list(key))
+            return _RULES_SEEN[key]
+    return _rules_of(names)
+
+
+def _rules_of(names: Any) -> Rules:
     if isinstance(names, str):
         names = [n for n in names.split(",") if n.strip()]
     if not (isinstance(names, list) and all(isinstance(n, str) for n in names)):
@@ -96,18 +115,19 @@ def _units(game_map: Map, raw_units: list[Any], field: str) -> list[Unit]:
     """The units of a list; the common well-formed unit takes the quick way through."""
     placements = topology(game_map).placements
     units = []
+    append = units.append
     for i, raw in enumerate(raw_units):
         if type(raw) is dict:
-            power, kind, loc = raw.get("power"), raw.get("type"), raw.get("loc")
+            power = raw.get("power")
             if (
                 type(power) is str
                 and power
-                and (kind, loc) in placements
+                and (raw.get("type"), raw.get("loc")) in placements
                 and "army_power" not in raw
             ):
-                units.append(Unit(power.upper(), kind, loc))
+                append(Unit(power.upper(), raw["type"], raw["loc"]))
                 continue
-        units.append(_unit(game_map, raw, f"{field}[{i}]"))
+        append(_unit(game_map, raw, f"{field}[{i}]"))
     return units
 
 
@@ -163,7 +183,8 @@ def read_case(
     if not isinstance(raw_units, list):
         raise CaseError(f"units: expected a list, got {raw_units!r}")
     units = tuple(_units(game_map, raw_units, "units"))
-    if len({unit.province for unit in units}) != len(units):
+    occupied = {province_of(unit.loc) for unit in units}
+    if len(occupied) != len(units):
         seen: set[str] = set()
         for i, unit in enumerate(units):
             if unit.province in seen:
@@ -214,9 +235,8 @@ def read_case(
             raise CaseError(f"orders.{power}: expected a list of order strings, got {lines!r}")
         orders[str(power).upper()] = list(lines)
 
-    occupied = {u.province for u in units}
-    from judge.engine.resolve import retreat_options
-
+    if dislodged:
+        from judge.engine.resolve import retreat_options
     dislodged_values = tuple(
         Dislodged(
             unit=unit,
