@@ -161,13 +161,14 @@ class ScriptedGame:
         # (refusals) is checked like everyone's.
         self.forger = self.mailbox("forger", forger, None)
         self.extra: list[Mailbox] = []
-        # Words only their owner's mailboxes may hold (a secret vote, say), by owner.
-        self.private: dict[str, list[str]] = {}
+        # Words only some readers' mailboxes may hold (a secret vote, partial press): the
+        # words and the owners allowed to read them.
+        self.private: list[tuple[str, frozenset[str]]] = []
         self.timeout = timeout
 
-    def keep_private(self, owner: str, words: str) -> None:
-        """`words` may appear in mail to `owner` only (checked at the end)."""
-        self.private.setdefault(owner, []).append(words)
+    def keep_private(self, words: str, *owners: str) -> None:
+        """`words` may appear in mail to `owners` only (checked at the end)."""
+        self.private.append((words, frozenset(owners)))
 
     def mailbox(self, name: str, account: Any, owner: str | None) -> Mailbox:
         return Mailbox(name, account, self.check_on_arrival, owner)
@@ -454,10 +455,9 @@ class ScriptedGame:
                 for owner, token in tokens.items():
                     if owner != box.owner:
                         assert token not in text, (box.name, mail.subject, f"{owner}'s token")
-                for owner, secrets in self.private.items():
-                    if owner != box.owner:
-                        for words in secrets:
-                            assert words not in text, (box.name, mail.subject, words)
+                for words, owners in self.private:
+                    if box.owner not in owners:
+                        assert words not in text, (box.name, mail.subject, words)
                 for power in POWERS:
                     if power != box.owner:
                         # orders_read and orders_reminder are the power's own business

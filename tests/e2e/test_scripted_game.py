@@ -387,6 +387,7 @@ def _press(script: ScriptedGame) -> None:
     )
     assert "Italy" not in partial["Austria"].body and "Austria" in partial["Austria"].subject
     assert "written by Italy" in partial["GM"].body
+    script.keep_private("talk about the Adriatic", "Italy", "Austria", "GM")
 
     # An observer writes press too (grey like everyone's; never shown by address).
     ident = script.send(
@@ -509,8 +510,8 @@ def _fall_and_winter_1903(script: ScriptedGame) -> None:
     ident = script.send(france.box.account, "SET DRAW", to=france.reply_address, subject="draw")
     vote = script.reply(france.box, ident, "France's draw vote")
     assert vote.subject == f"{GAME}: France votes for a draw in F1903M"
-    script.keep_private("France", "France votes")
-    script.keep_private("France", "votes for a draw")
+    script.keep_private("France votes", "France")
+    script.keep_private("votes for a draw", "France")
     results = script.process("F1903M")
     for name, mail in results.items():
         assert "Austria: Fleet Trieste -> Venice." in mail.body, name
@@ -639,7 +640,12 @@ def test_the_mail_checks_catch_what_they_must() -> None:
     assert france.reply_address == own["France"] and script.gm_reply_address == own["GM"]
     script.check_privacy()  # as it stands, nothing leaks
 
+    script.keep_private("our secret plan", "France", "GM")
+    france.box.mails[3] = _mail(france.address, "x", "our secret plan")
+    script.check_privacy()  # France may read it
+    del france.box.mails[3]
     leaks = [
+        (script.observer, _mail(script.observer.address, "x", "our secret plan")),
         (france.box, _mail(france.address, "x", f"write to {own['England']}")),
         (script.observer, _mail(script.observer.address, "x", f"reply to {own['GM']}")),
         (england.box, _mail(england.address, "x", "your password fr-secret")),
