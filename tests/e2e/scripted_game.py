@@ -1,11 +1,13 @@
 """Helpers for the scripted seven-player game over real Postfix and Dovecot (test_scripted_game).
 
 Every account of the game (seven players, the GM, an observer, a forger, and a second address of
-one player) gets a `Mailbox` that remembers every mail the account received. The script *takes* the mails it
-expects from a mailbox (waiting, bounded, until they arrive) and checks them; at the end
-`ScriptedGame.check_every_mail` proves that nothing arrived the script did not take, and that no
-mail carries another reader's private information (reply token, password, orders
-acknowledgement). Checks every mail shares (From, To, Reply-To) run as soon as it is fetched.
+one player) gets a `Mailbox` that remembers every mail the account received. The script *takes*
+the mails it expects from a mailbox (waiting, bounded, until they arrive) and checks them. What
+every mail must be (from the judge, to that address alone, with its owner's Reply-To or none) is
+checked as soon as it is fetched; at the end `ScriptedGame.check_every_mail` proves that nothing
+arrived the script did not take, that no mail carries what belongs to another reader (reply
+token, password, orders echo or reminder, a secret vote, partial press: `check_privacy`), and
+that the game's mails thread to one root (`check_threading`).
 """
 
 from __future__ import annotations
