@@ -24,7 +24,7 @@ from judge.engine.position import Dislodged, Position, Unit, province_of
 from judge.engine.results import ILLEGAL, OrderResult, PhaseResult
 from judge.engine.rules import Rules, UnknownRuleSet, rules_from_names
 from judge.engine.topology import topology
-from judge.language.orders import OrderSyntaxError, parse_order
+from judge.language.orders import OrderSyntaxError, order_reader
 from judge.map_files import load_map
 
 UNIT_TYPES = ("A", "F", "AF")
@@ -273,11 +273,12 @@ def parse_power_orders(
     """Read every order text; the unreadable ones become `illegal` results, kept by position."""
     parsed: dict[str, list[Order]] = {}
     unreadable: dict[tuple[str, int], OrderResult] = {}
+    read = order_reader(game_map)
     for power, lines in orders.items():
         readable: list[Order] = []
         for index, line in enumerate(lines):
             try:
-                readable.append(parse_order(line, game_map))
+                readable.append(read(line))
             except OrderSyntaxError as exc:
                 unreadable[(power, index)] = OrderResult(ILLEGAL, f"cannot read the order: {exc}")
         parsed[power] = readable

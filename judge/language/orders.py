@@ -44,6 +44,7 @@ __all__ = [
     "OrderSyntaxError",
     "ParsedLine",
     "is_comment",
+    "order_reader",
     "parse_line",
     "parse_order",
     "parse_orders",
@@ -502,6 +503,24 @@ def parse_order(line: str, game_map: Map) -> Order:
             return result[1]
     table, parser = _context(game_map)
     return _parse(line, table, parser, 1)[1]
+
+
+def order_reader(game_map: Map) -> Callable[[str], Order]:
+    """`parse_order` for many lines of one map: the map's scanner and parser found once.
+
+    The returned function takes a line and gives its order or raises OrderSyntaxError, exactly
+    as ``parse_order(line, game_map)`` does.
+    """
+    _table, parser = _context(game_map)
+    scan = parser.scanner.scan
+
+    def read(line: str) -> Order:
+        scanned = scan(line)
+        if scanned is not None:
+            return scanned
+        return parse_order(line, game_map)
+
+    return read
 
 
 def parse_line(line: str, game_map: Map, line_no: int = 1) -> ParsedLine:
