@@ -14,11 +14,7 @@ import threading
 import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any
-
-from lark import Lark, Token, Transformer
-from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
-from lark.parsers.lalr_analysis import Shift
+from typing import TYPE_CHECKING, Any
 
 from judge.engine.geography import Map
 from judge.engine.orders import (
@@ -38,6 +34,32 @@ from judge.language.errors import OrderError, OrderSyntaxError
 from judge.language.fast_orders import FastScanner
 from judge.language.names import AmbiguousName, NameLookupError, NameTable, name_table
 from judge.resources import data_dir
+
+if TYPE_CHECKING:
+    from lark import Lark, Token
+    from lark.exceptions import UnexpectedInput
+
+# Lark is imported, and a map's parser built, only when a line first needs it: most lines are
+# read by the scanner of judge/language/fast_orders.py, and `judge adjudicate --batch` then
+# starts without Lark's 50 ms or so. The names below are Lark's, for callers of this module.
+_LARK_NAMES = {
+    "Lark": "lark",
+    "Token": "lark",
+    "Transformer": "lark",
+    "UnexpectedInput": "lark.exceptions",
+    "UnexpectedCharacters": "lark.exceptions",
+    "UnexpectedToken": "lark.exceptions",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LARK_NAMES.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    return getattr(importlib.import_module(module), name)
+
 
 __all__ = [
     "OrderError",
@@ -114,11 +136,14 @@ def _unit_letter(token: str) -> str:
     return ARMY if token[0] in "aA" else FLEET
 
 
-class _Builder(Transformer[Token, Any]):
-    """Grammar callbacks: each rule's children -> a value; names resolved through `table`."""
+class _BuilderCallbacks:
+    """Grammar callbacks: each rule's children -> a value; names resolved through `table`.
+
+    Made a Lark Transformer by `_builder` (Lark is imported only when first needed).
+    """
 
     def __init__(self, table: NameTable) -> None:
-        super().__init__(visit_tokens=False)
+        super().__init__(visit_tokens=False)  # type: ignore[call-arg]  # Transformer's
         self.table = table
         self._location: Callable[..., str] = table.location
         self._known = table.known_locations  # written word -> location, filled as names resolve
@@ -225,6 +250,17 @@ class _Builder(Transformer[Token, Any]):
         return self._power(children[0]), Waive()
 
 
+_BUILDER: list[type] = []  # the Transformer class, made once
+
+
+def _builder(table: NameTable) -> Any:
+    if not _BUILDER:
+        from lark import Transformer
+
+        _BUILDER.append(type("_Builder", (_BuilderCallbacks, Transformer), {}))
+    return _BUILDER[0](table)
+
+
 def _complete(unit_type: str | None, loc: str, action: tuple[Any, ...]) -> Order:
     kind = action[0]
     if kind is Move:
@@ -265,6 +301,8 @@ class _FastLALR:
     """
 
     def __init__(self, lark: Lark, hyphenated: re.Pattern[str] | None) -> None:
+        from lark.parsers.lalr_analysis import Shift
+
         conf = lark.parse_interactive("").parser_state.parse_conf
         terminals = sorted(
             lark.terminals,
@@ -392,11 +430,39 @@ class _FastLALR:
                 return values[-1]
 
 
-@dataclass(frozen=True, slots=True)
 class _Parser:
-    lark: Lark
-    fast: _FastLALR
-    scanner: FastScanner
+    """A map's order readers: the scanner at once, Lark's parser and its fast loop when first
+    asked for (a line the scanner leaves)."""
+
+    __slots__ = ("scanner", "_table", "_lark", "_fast", "_lock")
+
+    def __init__(self, table: NameTable, game_map: Map) -> None:
+        self.scanner = FastScanner(table, game_map)
+        self._table = table
+        self._lark: Lark | None = None
+        self._fast: _FastLALR | None = None
+        self._lock = threading.Lock()
+
+    def _build(self) -> None:
+        with self._lock:
+            if self._fast is None:
+                self._lark, self._fast = _lark_parser(self._table)
+
+    @property
+    def lark(self) -> Lark:
+        if self._fast is None:
+            self._build()
+        assert self._lark is not None
+        return self._lark
+
+    @property
+    def fast(self) -> _FastLALR:
+        fast = self._fast
+        if fast is None:
+            self._build()
+            fast = self._fast
+            assert fast is not None
+        return fast
 
 
 _GRAMMAR: str | None = None
@@ -412,13 +478,15 @@ def _grammar() -> str:
     return _GRAMMAR
 
 
-def _parser(table: NameTable, game_map: Map) -> _Parser:
-    """A parser that builds orders against `table` (about 40 ms: once per map, see _context)."""
+def _lark_parser(table: NameTable) -> tuple[Lark, _FastLALR]:
+    """A parser that builds orders against `table` (about 40 ms: once per map, when needed)."""
+    from lark import Lark
+
     lark = Lark(
         _grammar(),
         parser="lalr",
         lexer="basic",
-        transformer=_Builder(table),
+        transformer=_builder(table),
         propagate_positions=False,
         maybe_placeholders=False,
     )
@@ -428,7 +496,7 @@ def _parser(table: NameTable, game_map: Map) -> _Parser:
         # A Lark release that arranges its tables otherwise: every line takes Lark's own
         # front end, slower but the same language (tests/language notices the change).
         fast = _FastLALR.disabled()
-    return _Parser(lark, fast, FastScanner(table, game_map))
+    return lark, fast
 
 
 # --- entry points -------------------------------------------------------------------------------
@@ -442,6 +510,8 @@ def _parse(line: str, table: NameTable, parser: _Parser, line_no: int) -> tuple[
     scanned = parser.scanner.scan(line)
     if scanned is not None:
         return None, scanned
+    from lark.exceptions import UnexpectedInput
+
     try:
         try:
             result = parser.fast.parse(line)
@@ -471,7 +541,7 @@ def _context(game_map: Map) -> tuple[NameTable, _Parser]:
     if entry is not None and entry[0]() is game_map:
         return entry[1], entry[2]
     table = name_table(game_map)
-    parser = _parser(table, game_map)
+    parser = _Parser(table, game_map)
     key = id(game_map)
     with _CONTEXTS_LOCK:
         _CONTEXTS[key] = (
@@ -592,6 +662,8 @@ def _acceptable(exc: UnexpectedInput) -> set[str] | None:
 
 
 def _syntax_error(line: str, line_no: int, exc: UnexpectedInput) -> OrderError:
+    from lark.exceptions import UnexpectedCharacters, UnexpectedToken
+
     acceptable = _acceptable(exc)
     if isinstance(exc, UnexpectedToken):
         expected = _describe(acceptable if acceptable is not None else exc.expected)
