@@ -128,6 +128,7 @@ def settle_missed_turns(
                 "player": event.player or "nobody",
                 "reason": event.reason,
                 "general_orders": fallbacks.get(event.power) == Fallback.GENERAL_ORDERS,
+                "by_master": force,  # the GM's PROCESS, which need not wait for grace to end
             }
             mails.append(
                 Reply(

@@ -257,6 +257,7 @@ def test_the_scheduler_plays_general_orders_for_a_power_that_missed_the_deadline
     # The GM hears that France's missed move is covered by its general orders.
     [told] = [r for r in rows if r.kind == "missed_turn"]
     assert "France has general orders on file for S1901M" in body_of(told)
+    assert "sent no orders by the end of grace" in body_of(told)
     with session_scope(engine) as session:
         game = find_game(session, "alpha")
         assert game is not None

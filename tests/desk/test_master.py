@@ -355,6 +355,7 @@ def test_the_gms_process_settles_missed_turns(engine: Engine, started: dict[str,
     missed = [r for r in rows if r.kind == "missed_turn"]
     assert [r.to_addr for r in missed] == [GM]
     assert "Italy" in missed[0].subject and reply_to(missed[0]) == gm_address(engine)
+    assert "sent no orders by the time you processed the phase" in body_of(missed[0])
     sought = by_kind(rows, "replacement_sought")
     assert set(sought) == {player(p) for p in POWERS if p != "Italy"} | {"watcher@example.org"}
     seats = {s.power: s for s in alpha(engine).seats}
