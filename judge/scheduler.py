@@ -95,7 +95,7 @@ def run_due(engine: Engine, identity: Identity) -> list[Checked]:
     return run_round(engine, identity).done
 
 
-def run_round(engine: Engine, identity: Identity) -> Round:
+def run_round(engine: Engine, identity: Identity, keeper: str = "") -> Round:
     """`run_due`, also saying when the next look is needed (the scheduler loop sleeps until
     then). Paused, forming and finished games are not looked at: only ACTIVE games run.
 
@@ -141,10 +141,11 @@ def run_round(engine: Engine, identity: Identity) -> Round:
                 after = _fingerprint_of(game) if game.status == GameStatus.ACTIVE else None
         except OperationalError:
             raise  # the database itself failed: the loop pauses and tries every game again
-        except Exception:
+        except Exception as exc:
             # One game the judge cannot run (settings it refuses, a position the engine
             # cannot read) is the keeper's to mend; it must not stop the other games.
             log.exception("game id %d: the scheduler could not check it", game_id)
+            _report_fault(engine, identity, keeper, game_id, exc)
             continue
         wake_at(checked.next_check)
         if checked.mails or checked.processed:
@@ -259,9 +260,38 @@ def _fingerprint_of(game: Game) -> tuple[Any, ...]:
     )
 
 
+# Where a fault that stops the scheduler running a game is kept in Game.settings, so the GM and
+# the keeper are told once per fault, not at every round.
+FAULT = "scheduler_fault"
+
+
+def _report_fault(
+    engine: Engine, identity: Identity, keeper: str, game_id: int, exc: Exception
+) -> None:
+    """Keep the fault on the game and, when it is new, mail the GM and the keeper: a game that
+    stops moving must not wait for somebody to read the log."""
+    lines = (str(exc) or type(exc).__name__).strip().splitlines() or [type(exc).__name__]
+    fault = f"{type(exc).__name__}: {lines[-1]}"[:500]
+    try:
+        with session_scope(engine) as session:
+            game = session.get(Game, game_id, with_for_update=True)
+            if game is None or game.settings.get(FAULT) == fault:
+                return
+            game.settings = {**game.settings, FAULT: fault}
+            readers = [game.gm.address_of_record] if game.gm is not None else []
+            readers += [keeper] if keeper else []
+            context = {"game": game.name, "phase": game.phase or "", "fault": fault}
+            for address in dict.fromkeys(a for a in readers if a):
+                _write(session, identity, Reply("game_stuck", "game_stuck", context, to=address))
+    except Exception:  # the notice is a courtesy; the log has the fault already
+        log.exception("game id %d: the scheduler could not report its fault", game_id)
+
+
 def check_game(session: Session, game: Game, identity: Identity) -> Checked:
     """Do what is due in one game now, in the caller's transaction (the game's row locked)."""
     assert game.phase is not None and game.position is not None and game.deadline is not None
+    if FAULT in game.settings:  # mended: a later fault is news again
+        game.settings = {k: v for k, v in game.settings.items() if k != FAULT}
     moment = now()
     phase = game.phase
     mails: list[Reply] = _restart_for_takers(session, game, moment, identity)

@@ -123,7 +123,7 @@ def schedule_round(engine: Engine, config: Config) -> Round:
     """`schedule`, also saying when anything next falls due (the loop sleeps until then)."""
     housekeeping(engine, config)
     identity = Identity(config.judge.address, config.judge.name)
-    return run_round(engine, identity)
+    return run_round(engine, identity, keeper=config.judge.keeper)
 
 
 def scheduler_sleep(next_check: datetime | None, at: datetime, cap: float) -> float:

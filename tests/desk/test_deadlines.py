@@ -16,7 +16,7 @@ from test_games_by_mail import GM, POWERS, body_of, player, send
 
 from judge import clock, scheduler
 from judge.config import Config
-from judge.scheduler import Checked, run_due
+from judge.scheduler import Checked, run_due, run_round
 from judge.serve import SchedulerLoop, schedule, schedule_round, scheduler_sleep
 from judge.store import OutboxMessage, make_engine, session_scope, upgrade
 from judge.store.game_queries import create_person, find_game, history
@@ -318,10 +318,32 @@ def test_a_game_the_judge_cannot_run_does_not_stop_the_others(
         assert game is not None
         game.settings = {**game.settings, "timing": {"zone": "Nowhere/Land"}}
     clock.set_now(GRACE_ENDS)
-    checked = run_due(engine, IDENTITY)
+    before = last_outbox_id(engine)
+    checked = run_round(engine, IDENTITY, keeper="keeper@example.org").done
     assert [(c.game, c.processed) for c in checked] == [("beta", "grace ended")]
     assert "could not check it" in caplog.text
     assert game_state(engine)[2] == 0  # alpha waits, unchanged, for the keeper
+    # The GM and the keeper hear of it once, not at every round.
+    with session_scope(engine) as session:
+        stuck = session.scalars(
+            select(OutboxMessage).where(
+                OutboxMessage.id > before, OutboxMessage.kind == "game_stuck"
+            )
+        ).all()
+        assert sorted(r.to_addr for r in stuck) == sorted([GM, "keeper@example.org"])
+        assert "Nowhere/Land" in stuck[0].raw.decode()
+    before = last_outbox_id(engine)
+    run_round(engine, IDENTITY, keeper="keeper@example.org")
+    assert last_outbox_id(engine) == before
+    # Mended by the GM's setting: the fault is gone, and a new one would be news again.
+    with session_scope(engine) as session:
+        game = find_game(session, "alpha")
+        assert game is not None
+        game.settings = {k: v for k, v in game.settings.items() if k != "timing"}
+    run_round(engine, IDENTITY)
+    with session_scope(engine) as session:
+        game = find_game(session, "alpha")
+        assert game is not None and "scheduler_fault" not in game.settings
 
 
 def seat_holder(engine: Engine, power: str) -> tuple[str, str | None]:
