@@ -171,8 +171,14 @@ def _eject(state: MailState, command: cv.Eject) -> None:
         person = find_person_by_address(state.session, command.target)
         seats = [s for s in game.seats if person is not None and s.person_id == person.id]
         observed = person is not None and remove_observer(state.session, game, person)
+        standing_by = [
+            s for s in game.seats if person is not None and s.standby_person_id == person.id
+        ]
+        for seat in standing_by:
+            seat.standby = None  # a volunteer no longer waiting for the seat
+        observed = observed or bool(standing_by)
         if not seats and not observed:
-            _refuse(state, command, f"{command.target} neither plays nor observes {game.name}")
+            _refuse(state, command, f"{command.target} neither plays, stands by for nor observes {game.name}")
             return
         if observed and person is not None and person.address_of_record:
             state.replies.append(_removed(game, None, person, "ejected"))

@@ -149,6 +149,9 @@ def _join(state: MailState, command: cv.Join) -> None:
     game = game_named(state, command.game, command.line_no)
     if game is None:
         return
+    if game.status in (GameStatus.ACTIVE, GameStatus.PAUSED):
+        _join_running(state, game, command)
+        return
     if game.status != GameStatus.FORMING:
         state.problems.append(f"line {command.line_no}: game {game.name} is not taking players")
         return
@@ -161,6 +164,62 @@ def _join(state: MailState, command: cv.Join) -> None:
         draw = random.Random(game.seed + len(game.seats) - len(open_seats))  # noqa: S311
         chosen = draw.choice(open_seats)
     _take_seat(state, game, chosen, command.password)
+
+
+def _join_running(state: MailState, game: Game, command: cv.Join) -> None:
+    """JOIN a running game: a seat nobody holds is taken over at once; else the sender stands by
+    for a power whose replacement is sought (seed 004: a first missed move), and takes it if the
+    power misses another move (judge.desk.settlement hands it over, with a new reply address)."""
+    game_map = load_map(game.variant)
+    wanted = [power_named(game_map, p) for p in command.preferences]
+    person = sender_person(state)
+
+    def preferred(seats: list[Seat]) -> Seat | None:
+        if not wanted:
+            return seats[0] if seats else None
+        return next((s for w in wanted for s in seats if s.power == w), None)
+
+    open_seat = preferred(
+        [s for s in game.seats if s.person_id is None and not takeover_refusal(s)]
+    )
+    if open_seat is not None:
+        _take_over(state, game, open_seat, command.password)
+        return
+    sought = preferred(
+        [
+            s
+            for s in game.seats
+            if s.replacement_sought
+            and s.status == SeatStatus.PLAYING
+            and s.standby_person_id is None
+            and s.person_id != person.id
+        ]
+    )
+    if sought is None:
+        asked = (
+            f" for {', '.join(p.title() for p in command.preferences)}"
+            if command.preferences
+            else ""
+        )
+        state.problems.append(
+            f"line {command.line_no}: game {game.name} has no open seat and seeks no "
+            f"replacement{asked}; LIST {game.name} shows its seats"
+        )
+        return
+    sought.standby = person
+    context = {"game": game.name, "power": sought.power.title(), "phase": game.phase or ""}
+    state.replies.append(Reply("standing_by", "standing_by", context))
+    if game.gm is not None and game.gm.address_of_record:
+        notice = {**context, "player": player_name(person), "address": state.sender}
+        state.replies.append(
+            Reply(
+                "standby_notice",
+                "standby_notice",
+                notice,
+                to=game.gm.address_of_record,
+                reply_to=gm_reply_address(state.where.judge_address, game),
+            )
+        )
 
 
 def _take_seat(state: MailState, game: Game, seat: Seat, password: str) -> None:

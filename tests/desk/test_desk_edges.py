@@ -126,3 +126,48 @@ def test_the_mails_of_one_game_thread_together(engine: Engine, started: dict[str
     # Mail about no game (HELP) starts no game thread.
     rows = send(engine, "HELP", sender="who@example.org")
     assert "<game." not in message_from_bytes(rows[0].raw)["References"]
+
+
+def test_a_volunteer_joins_to_stand_by_and_takes_the_seat_at_the_second_miss(
+    engine: Engine, started: dict[str, str]
+) -> None:
+    """Seed 004: a first missed move announces the seat for a replacement; JOIN game password
+    power stands by for it; a second miss hands the seat to the volunteer."""
+    from test_deadlines import HOLDS
+    from test_games_by_mail import POWERS
+
+    from judge.store import session_scope
+    from judge.store.game_queries import find_game
+
+    volunteer = "volunteer@example.org"
+    rows = send(engine, "JOIN alpha vpw Italy", sender=volunteer)
+    assert "has no open seat and seeks no replacement for Italy" in body_of(rows[-1])
+
+    def play_without_italy() -> list:
+        for power in POWERS:
+            if power != "Italy":
+                send(engine, HOLDS[power], sender=player(power), to=started[power])
+        return send(engine, "SIGNON MASTER alpha gmsecret\nPROCESS", sender=GM)
+
+    rows = play_without_italy()
+    assert "replacement_sought" in [r.kind for r in rows]
+    rows = send(engine, "JOIN alpha vpw Italy", sender=volunteer)
+    assert {(r.kind, r.to_addr) for r in rows} == {
+        ("standing_by", volunteer),
+        ("standby_notice", GM),
+    }
+    assert any("you stand by for Italy" in r.subject for r in rows)
+    # A second volunteer finds the place taken.
+    rows = send(engine, "JOIN alpha pw2 Italy", sender="late@example.org")
+    assert "seeks no replacement" in body_of(rows[-1])
+
+    rows = play_without_italy()
+    handed = {r.kind: r for r in rows if r.to_addr == volunteer}
+    assert set(handed) == {"standby_takes_seat", "results"}
+    assert "judge+" in body_of(handed["standby_takes_seat"])
+    with session_scope(engine) as session:
+        game = find_game(session, "alpha")
+        assert game is not None
+        italy = next(s for s in game.seats if s.power == "ITALY")
+        assert italy.person is not None and italy.person.address_of_record == volunteer
+        assert italy.status == SeatStatus.PLAYING

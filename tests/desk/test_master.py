@@ -245,7 +245,7 @@ def test_eject_by_address_removes_an_observer(engine: Engine, started: dict[str,
     assert [r.to_addr for r in rows] == ["watcher@example.org"]
     assert "no longer observe" in rows[0].subject
     rows = send(engine, f"{GM_SIGNON}\nEJECT nobody@example.org", sender=GM)
-    assert "neither plays nor observes" in body_of(rows[-1])
+    assert "neither plays, stands by for nor observes" in body_of(rows[-1])
 
 
 def test_replace_gives_the_seat_a_new_player_password_and_reply_address(
