@@ -85,13 +85,30 @@ def _refuse(state: MailState, command: cv.Command, why: str) -> None:
     state.problems.append(f"line {command.line_no}: {command.keyword} not done: {why}")
 
 
-def _pause(state: MailState, command: cv.Pause) -> None:
-    """PAUSE: the clock stops and orders wait until RESUME."""
+def _not_over(game: Game) -> bool:
+    return game.status not in (GameStatus.FINISHED, GameStatus.TERMINATED)
+
+
+def _gm_game(
+    state: MailState, command: cv.Command, fits: Callable[[Game], bool], otherwise: str
+) -> Game | None:
+    """The game the mail acts as GM for (SIGNON MASTER earlier in the mail, or the GM's reply
+    address), when `fits` says the command may act on it now; else the refusal, naming its
+    status ("game alpha is paused, not running")."""
     game = gm_required(state, command)
     if game is None:
-        return
-    if game.status != GameStatus.ACTIVE:
-        _refuse(state, command, f"game {game.name} is {game.status}, not running")
+        return None
+    if not fits(game):
+        why = f"game {game.name} is {game.status}"
+        _refuse(state, command, f"{why}, {otherwise}" if otherwise else why)
+        return None
+    return game
+
+
+def _pause(state: MailState, command: cv.Pause) -> None:
+    """PAUSE: the clock stops and orders wait until RESUME."""
+    game = _gm_game(state, command, lambda g: g.status == GameStatus.ACTIVE, "not running")
+    if game is None:
         return
     game.status = GameStatus.PAUSED
     game.deadline = None
@@ -100,11 +117,8 @@ def _pause(state: MailState, command: cv.Pause) -> None:
 
 def _resume(state: MailState, command: cv.Resume) -> None:
     """RESUME: the game goes on in the same phase, with a fresh deadline from now."""
-    game = gm_required(state, command)
+    game = _gm_game(state, command, lambda g: g.status == GameStatus.PAUSED, "not paused")
     if game is None:
-        return
-    if game.status != GameStatus.PAUSED:
-        _refuse(state, command, f"game {game.name} is {game.status}, not paused")
         return
     game.status = GameStatus.ACTIVE
     start_phase_clock(game)
@@ -114,11 +128,8 @@ def _resume(state: MailState, command: cv.Resume) -> None:
 
 def _terminate(state: MailState, command: cv.Terminate) -> None:
     """TERMINATE: the game ends here, without a result."""
-    game = gm_required(state, command)
+    game = _gm_game(state, command, _not_over, "")
     if game is None:
-        return
-    if game.status in (GameStatus.FINISHED, GameStatus.TERMINATED):
-        _refuse(state, command, f"game {game.name} is over already ({game.status})")
         return
     game.status = GameStatus.TERMINATED
     game.deadline = None
@@ -127,11 +138,8 @@ def _terminate(state: MailState, command: cv.Terminate) -> None:
 
 def _force_begin(state: MailState, command: cv.ForceBegin) -> None:
     """FORCE BEGIN: a forming game starts now; its open seats are in civil disorder."""
-    game = gm_required(state, command)
+    game = _gm_game(state, command, lambda g: g.status == GameStatus.FORMING, "not forming")
     if game is None:
-        return
-    if game.status != GameStatus.FORMING:
-        _refuse(state, command, f"game {game.name} is {game.status}, not forming")
         return
     if all(seat.person_id is None for seat in game.seats):
         _refuse(state, command, f"nobody has signed on to game {game.name} yet")
@@ -161,11 +169,8 @@ def _seat_named(state: MailState, game: Game, written: str, command: cv.Command)
 def _eject(state: MailState, command: cv.Eject) -> None:
     """EJECT power|address: the holder is out and the seat open for a replacement; an address
     also stops observing the game."""
-    game = gm_required(state, command)
+    game = _gm_game(state, command, _not_over, "")
     if game is None:
-        return
-    if game.status in (GameStatus.FINISHED, GameStatus.TERMINATED):
-        _refuse(state, command, f"game {game.name} is over ({game.status})")
         return
     if "@" in command.target:
         person = find_person_by_address(state.session, command.target)
@@ -178,7 +183,11 @@ def _eject(state: MailState, command: cv.Eject) -> None:
             seat.standby = None  # a volunteer no longer waiting for the seat
         observed = observed or bool(standing_by)
         if not seats and not observed:
-            _refuse(state, command, f"{command.target} neither plays, stands by for nor observes {game.name}")
+            _refuse(
+                state,
+                command,
+                f"{command.target} neither plays, stands by for nor observes {game.name}",
+            )
             return
         if observed and person is not None and person.address_of_record:
             state.replies.append(_removed(game, None, person, "ejected"))
@@ -231,11 +240,8 @@ def new_password() -> str:
 
 def _replace(state: MailState, command: cv.Replace) -> None:
     """REPLACE power address: the seat goes to that address with a new password."""
-    game = gm_required(state, command)
+    game = _gm_game(state, command, _not_over, "")
     if game is None:
-        return
-    if game.status in (GameStatus.FINISHED, GameStatus.TERMINATED):
-        _refuse(state, command, f"game {game.name} is over ({game.status})")
         return
     seat = _seat_named(state, game, command.power, command)
     if seat is None:

@@ -153,7 +153,7 @@ def test_terminate_ends_the_game_and_everyone_is_told(
     rows = send(engine, f"{GM_SIGNON}\nPROCESS", sender=GM)
     assert "is not running (terminated)" in body_of(rows[-1])
     rows = send(engine, f"{GM_SIGNON}\nTERMINATE", sender=GM)
-    assert "is over already" in body_of(rows[-1])
+    assert "TERMINATE not done: game alpha is terminated" in body_of(rows[-1])
 
 
 def test_force_begin_puts_the_open_seats_in_civil_disorder(engine: Engine) -> None:
