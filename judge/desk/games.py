@@ -151,13 +151,11 @@ def _answers(state: MailState) -> list[Reply]:
         replies.append(reply)
         replies.extend(replace(reply, to=copy) for copy in state.copies.get(seat.id, ()))
     if state.problems:
-        replies.append(
-            Reply(
-                "desk_problems",
-                "desk_problems",
-                {"subject": state.mail.subject, "problems": state.problems},
-            )
-        )
+        context: dict[str, Any] = {"subject": state.mail.subject, "problems": state.problems}
+        game = state.acting.game if state.acting is not None else state.gm_game
+        if game is not None:
+            context["game"] = game.name  # the refusal threads with the game's other mails
+        replies.append(Reply("desk_problems", "desk_problems", context))
     if not replies:
         replies.append(Reply("nothing", "nothing_read", {"subject": state.mail.subject}))
     return replies

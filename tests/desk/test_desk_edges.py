@@ -171,3 +171,17 @@ def test_a_volunteer_joins_to_stand_by_and_takes_the_seat_at_the_second_miss(
         italy = next(s for s in game.seats if s.power == "ITALY")
         assert italy.person is not None and italy.person.address_of_record == volunteer
         assert italy.status == SeatStatus.PLAYING
+
+
+def test_a_refusal_for_a_seat_threads_with_its_game(
+    engine: Engine, started: dict[str, str]
+) -> None:
+    from email import message_from_bytes
+
+    send(engine, "SIGNON MASTER alpha gmsecret\nPAUSE", sender=GM)
+    rows = send(engine, "A PAR-BUR", sender=player("France"), to=started["France"])
+    [refusal] = [r for r in rows if r.kind == "desk_problems"]
+    assert message_from_bytes(refusal.raw)["References"].split()[0] == "<game.alpha@example.org>"
+    # A stranger's refusal belongs to no game.
+    rows = send(engine, "A PAR-BUR", sender="stranger@example.org")
+    assert "<game." not in str(message_from_bytes(rows[-1].raw)["References"])
