@@ -232,15 +232,9 @@ def _write(
         references=answering.references if answering else (),
         auto_submitted="auto-replied" if answering else "auto-generated",
         reply_to=reply.reply_to,
-        thread=_game_of(reply),
+        thread=reply.game,
     )
     return written.id
-
-
-def _game_of(reply: Reply) -> str | None:
-    """The game a desk mail is about: every game template's context names it as `game`."""
-    game = reply.context.get("game")
-    return game if isinstance(game, str) and game else None
 
 
 def hold(engine: Engine, inbox_id: int, error: str, settings: ProcessorSettings) -> None:

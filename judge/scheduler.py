@@ -476,5 +476,5 @@ def _write(session: Session, identity: Identity, mail: Reply) -> None:
         body=rendered.body,
         auto_submitted="auto-generated",
         reply_to=mail.reply_to,
-        thread=str(mail.context.get("game") or "") or None,
+        thread=mail.game,
     )

@@ -36,6 +36,13 @@ class Reply:
     # the mail acts for the seat.
     reply_to: str | None = None
 
+    @property
+    def game(self) -> str | None:
+        """The game the mail is about (every game template's context names it as `game`): its
+        mails thread under the game's root (judge.store.outbox.game_thread_id)."""
+        game = self.context.get("game")
+        return game if isinstance(game, str) and game else None
+
 
 @dataclass(frozen=True)
 class Where:

@@ -40,6 +40,13 @@ class Identity:
         return self.address.rsplit("@", 1)[-1] or "localhost"
 
 
+def _references(in_reply_to: str, references: Iterable[str]) -> str:
+    """The References header of an answer: the chain so far ending with the mail answered,
+    its last 20 entries (long threads must not grow the header without end)."""
+    chain = [ref for ref in references if ref != in_reply_to] + [in_reply_to]
+    return " ".join(chain[-20:])
+
+
 def compose(
     identity: Identity,
     *,
@@ -65,8 +72,7 @@ def compose(
     message["Message-ID"] = make_msgid(domain=identity.domain)
     if in_reply_to:
         message["In-Reply-To"] = in_reply_to
-        chain = [ref for ref in references if ref != in_reply_to] + [in_reply_to]
-        message["References"] = " ".join(chain[-20:])
+        message["References"] = _references(in_reply_to, references)
     message["Auto-Submitted"] = auto_submitted
     message["X-Auto-Response-Suppress"] = "All"
     message[LOOP_HEADER] = identity.address
@@ -154,8 +160,10 @@ def _fast_bytes(
     message_id = make_msgid(domain=identity.domain)
     fields = [("Subject", subject)]
     if in_reply_to:
-        chain = [ref for ref in references if ref != in_reply_to] + [in_reply_to]
-        fields += [("In-Reply-To", in_reply_to), ("References", " ".join(chain[-20:]))]
+        fields += [
+            ("In-Reply-To", in_reply_to),
+            ("References", _references(in_reply_to, references)),
+        ]
     fields.append(("Auto-Submitted", auto_submitted))
     folded: dict[str, str] = {}
     for name, value in fields:
@@ -282,6 +290,7 @@ def game_thread_id(identity: Identity, game: str) -> str:
     as its own Message-ID; mail programs thread by References and keep a missing root as the
     thread's head (RFC 5256's REFERENCES threading, JWZ's algorithm)."""
     return f"<game.{_THREAD_WORD.sub('-', game.lower())}@{identity.domain}>"
+
 
 # What the sender needs of a claimed row (the raw mail, where it goes, how often it was tried).
 _CLAIMED = (
