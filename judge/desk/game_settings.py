@@ -15,8 +15,8 @@ or the issue leaves room:
   (unless the GM set one later still); moving it earlier keeps grace where it was (njudge).
 - SET GRACE sets the end of grace of the current phase only; it may not fall before the
   deadline or in the past.
-- SET START on a forming game is its planned start: no phase runs before it, and the scheduler
-  moves a first deadline that would fall earlier to it. On a running game it holds the
+- SET START on a forming game is its planned start: no phase runs before it, and the first
+  phase's deadline falls no earlier (phase_clock.start_phase_clock). On a running game it holds the
   current phase back until then and moves the deadline to it when later (njudge).
 - SET MOVE | RETREAT | ADJUST changes the game's timing for phases that start from now on; the
   phase being played keeps the terms it started with (njudge: "will not change the deadlines
@@ -52,10 +52,9 @@ from judge.desk.mail_state import (
     gm_required,
     reply_address,
 )
-from judge.desk.phase_clock import TIMING, deadline_words, game_timing
+from judge.desk.phase_clock import START, TIMING, deadline_words, game_timing
 from judge.desk.phase_terms import (
     MISSED_TURNS,
-    START,
     grace_end,
     grace_override,
     phase_timing,

@@ -14,6 +14,8 @@ from judge.store.games import Game, GameStatus
 # Where a game's timing is kept in Game.settings (judge.games.timing's settings format); a game
 # without it runs on the default GameTiming.
 TIMING = "timing"
+# Where the GM's SET START is kept (an ISO moment): no phase of the game runs before it.
+START = "start"
 
 
 def game_timing(game: Game) -> GameTiming:
@@ -24,6 +26,12 @@ def game_timing(game: Game) -> GameTiming:
 def deadline_words(game: Game, when: datetime) -> str:
     """A deadline as the players read it: njudge's date form on the game's own wall clock."""
     return deadline_text(when.astimezone(game_timing(game).tz))
+
+
+def planned_start(game: Game) -> datetime | None:
+    """The GM's SET START, if any."""
+    kept = game.settings.get(START)
+    return datetime.fromisoformat(kept) if isinstance(kept, str) else None
 
 
 def phase_kind(phase: str) -> str:
@@ -52,7 +60,5 @@ def start_phase_clock(game: Game) -> None:
     )
     # A first phase started (by the last SIGNON or FORCE BEGIN) before the GM's SET START is
     # due no earlier than that start, so game_started names the deadline the scheduler keeps.
-    from judge.desk.phase_terms import planned_start  # phase_terms reads this module's timing
-
     start = planned_start(game)
     game.deadline = max(deadline, start) if start is not None else deadline

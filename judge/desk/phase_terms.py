@@ -15,13 +15,12 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
-from judge.desk.phase_clock import game_timing, phase_kind
+from judge.desk.phase_clock import game_timing, phase_kind, planned_start
 from judge.games.missed_turns import POLICIES, Policy, policy_named
 from judge.games.timing import PhaseTiming, phase_timing_from_settings, phase_timing_to_settings
 from judge.store.games import Game
 
 CURRENT = "current_phase"  # {"phase": "S1901M", "grace_ends": iso, "timing": {...}}
-START = "start"  # iso moment: no phase runs before it (SET START)
 MISSED_TURNS = "missed_turns"  # the policy's name, one of judge.games.missed_turns.POLICIES
 # njudge's NoNMR: the seats abandoned at the end of grace of this phase, whose taker gets a
 # fresh deadline: {"phase": "S1901M", "powers": ["ITALY"]}.
@@ -99,11 +98,6 @@ def grace_end(game: Game) -> datetime | None:
     if override is not None:
         return max(override, game.deadline)
     return game.deadline + phase_timing(game).grace
-
-
-def planned_start(game: Game) -> datetime | None:
-    """The GM's SET START, if any."""
-    return _moment(game.settings.get(START))
 
 
 def not_before(game: Game) -> datetime | None:
