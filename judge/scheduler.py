@@ -36,8 +36,8 @@ from judge.desk.phase_terms import (
     phase_timing,
     set_grace_end,
 )
-from judge.desk.processing import process_phase, seat_orders
-from judge.desk.settlement import settle_missed_turns
+from judge.desk.processing import process_phase
+from judge.desk.settlement import seat_orders, settle_missed_turns
 from judge.games.seats import SeatOrders, SeatStatus
 from judge.games.timing import (
     Absence,

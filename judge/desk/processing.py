@@ -27,15 +27,14 @@ from judge.desk.mail_state import (
     gm_required,
     seat_reply_address,
 )
-from judge.desk.phase_clock import game_timing, phase_kind, start_phase_clock
+from judge.desk.phase_clock import game_timing, start_phase_clock
 from judge.desk.settlement import settle_missed_turns
 from judge.engine.adjudicate import adjudicate
-from judge.engine.calendar import ADJUSTMENTS, RETREATS
 from judge.engine.geography import Map
 from judge.engine.orders import Order
 from judge.engine.position import Position
 from judge.engine.results import PhaseResult
-from judge.games.seats import OrdersState, SeatOrders, SeatStatus, owes_orders
+from judge.games.seats import OrdersState, SeatStatus
 from judge.language import command_values as cv
 from judge.reports import MASTER, OBSERVER, PhaseReport, Viewer, mail_context, template_name
 from judge.store.game_queries import (
@@ -46,7 +45,7 @@ from judge.store.game_queries import (
     players_of,
     record_phase,
 )
-from judge.store.games import Game, GameStatus, Seat
+from judge.store.games import Game, GameStatus
 
 # The style of results mails of a game that has not chosen one (SET REPORT), and where the
 # choice is kept in Game.settings.
@@ -265,37 +264,4 @@ def _next_case(game_map: Map, results: dict[str, Any]) -> dict[str, Any]:
 
 
 # --- the seats as the missed-turn and timing rules read them ------------------------------------
-def seat_orders(game_map: Map, position: Position, phase: str, seat: Seat) -> SeatOrders:
-    """The seat as judge.games.timing and missed_turns see it: who holds it, whether it owes
-    anything this phase, and how far its orders are (the desk's judgement when they arrived)."""
-    return SeatOrders(
-        power=seat.power,
-        status=SeatStatus(seat.status),
-        owes_orders=owes(game_map, position, phase, seat.power),
-        orders=OrdersState(seat.orders_state),
-        wait=seat.wait,
-        changed_at=seat.orders_changed_at,
-    )
-
-
-def owes(game_map: Map, position: Position, phase: str, power: str) -> bool:
-    """Whether the power has anything to order: units in movement, a dislodged unit in retreats,
-    a build it can make (a free home centre it owns) or a disband due in adjustments."""
-    kind = phase_kind(phase)
-    units = [u for u in position.units if u.power == power]
-    dislodged = sum(1 for d in position.dislodged if d.unit.power == power)
-    adjustment = 0
-    if kind == ADJUSTMENTS:
-        centres = position.centers.get(power, ())
-        adjustment = len(centres) - len(units)
-        if adjustment > 0:
-            occupied = {u.province for u in position.units}
-            homes = game_map.powers[power].home_centres
-            free = sum(1 for c in centres if c in homes and c not in occupied)
-            adjustment = min(adjustment, free)
-    elif kind == RETREATS:
-        return owes_orders(kind, units=len(units), dislodged=dislodged)
-    return owes_orders(kind, units=len(units), adjustment=adjustment)
-
-
 HANDLERS = {cv.Process: _process, cv.Preview: _preview}

@@ -33,6 +33,9 @@ from judge.desk.general_orders import standing_orders
 from judge.desk.mail_state import game_readers, gm_reply_address, seat_reply_address
 from judge.desk.phase_clock import phase_kind
 from judge.desk.phase_terms import WAITING, missed_turn_policy
+from judge.engine.calendar import ADJUSTMENTS, RETREATS
+from judge.engine.geography import Map
+from judge.engine.position import Position
 from judge.games.missed_turns import (
     AnnounceOpenSeat,
     Fallback,
@@ -45,7 +48,7 @@ from judge.games.missed_turns import (
     WaitForTaker,
     settle_phase,
 )
-from judge.games.seats import SeatOrders, SeatStatus
+from judge.games.seats import OrdersState, SeatOrders, SeatStatus, owes_orders
 from judge.map_files import load_map
 from judge.store.game_queries import sign_on, vacate_seat
 from judge.store.games import Game, Person, Seat
@@ -78,9 +81,6 @@ def settle_missed_turns(
     """
     assert game.phase is not None and game.position is not None
     if seats is None:
-        # Imported here: judge.desk.processing may call this module for the GM's PROCESS.
-        from judge.desk.processing import seat_orders
-
         game_map, position, _, _ = read_case(game.position, rules=game.rules)
         seats = [seat_orders(game_map, position, game.phase, seat) for seat in game.seats]
     policy = missed_turn_policy(game)
@@ -232,3 +232,36 @@ def _seat_open(
     if old and old not in {r.address for r in readers}:
         mails.append(Reply("seat_open", "seat_open", context, to=old))
     return mails
+
+
+def seat_orders(game_map: Map, position: Position, phase: str, seat: Seat) -> SeatOrders:
+    """The seat as judge.games.timing and missed_turns see it: who holds it, whether it owes
+    anything this phase, and how far its orders are (the desk's judgement when they arrived)."""
+    return SeatOrders(
+        power=seat.power,
+        status=SeatStatus(seat.status),
+        owes_orders=owes(game_map, position, phase, seat.power),
+        orders=OrdersState(seat.orders_state),
+        wait=seat.wait,
+        changed_at=seat.orders_changed_at,
+    )
+
+
+def owes(game_map: Map, position: Position, phase: str, power: str) -> bool:
+    """Whether the power has anything to order: units in movement, a dislodged unit in retreats,
+    a build it can make (a free home centre it owns) or a disband due in adjustments."""
+    kind = phase_kind(phase)
+    units = [u for u in position.units if u.power == power]
+    dislodged = sum(1 for d in position.dislodged if d.unit.power == power)
+    adjustment = 0
+    if kind == ADJUSTMENTS:
+        centres = position.centers.get(power, ())
+        adjustment = len(centres) - len(units)
+        if adjustment > 0:
+            occupied = {u.province for u in position.units}
+            homes = game_map.powers[power].home_centres
+            free = sum(1 for c in centres if c in homes and c not in occupied)
+            adjustment = min(adjustment, free)
+    elif kind == RETREATS:
+        return owes_orders(kind, units=len(units), dislodged=dislodged)
+    return owes_orders(kind, units=len(units), adjustment=adjustment)
