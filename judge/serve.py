@@ -37,6 +37,8 @@ ERROR_PAUSE_SECONDS = 5.0
 
 # The relay connection is closed once nothing was sent for this long, not at every pause, since
 # opening it again costs more round trips than a mail; relays keep idle clients for minutes.
+# The processor wakes the scheduler at most this often (seconds).
+SCHEDULER_WAKE_SECONDS = 2.0
 RELAY_IDLE_SECONDS = 2.0
 
 
@@ -226,15 +228,23 @@ class Daemon:
         if "processor" in self.roles:
             processor = Processor(self.engine, ProcessorSettings.from_config(config))
 
+            last_scheduler_wake = [0.0]
+
             def process() -> bool:
                 done = processor.step() is not None
-                if done:
-                    # A mail may have completed a phase's orders (early processing) or moved a
-                    # deadline: the scheduler looks at once rather than at its next poll. Its
-                    # idle round is two queries, and wake-ups while it works coalesce.
-                    for role in ("sender", "scheduler"):
-                        if role in self.loops:
-                            self.loops[role].wake()
+                if done and "sender" in self.loops:
+                    self.loops["sender"].wake()
+                # A mail may have completed a phase's orders (early processing) or moved a
+                # deadline: the scheduler looks soon rather than at its next poll, but at most
+                # every SCHEDULER_WAKE_SECONDS, as a round per mail slows a burst of mail.
+                moment = time.monotonic()
+                if (
+                    done
+                    and "scheduler" in self.loops
+                    and moment - last_scheduler_wake[0] >= SCHEDULER_WAKE_SECONDS
+                ):
+                    last_scheduler_wake[0] = moment
+                    self.loops["scheduler"].wake()
                 return done
 
             self.loops["processor"] = Loop(
