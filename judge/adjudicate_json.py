@@ -114,7 +114,7 @@ def _rules_of(names: Any) -> Rules:
 def _units(game_map: Map, raw_units: list[Any], field: str) -> list[Unit]:
     """The units of a list; the common well-formed unit takes the quick way through."""
     placements = topology(game_map).placements
-    units = []
+    units: list[Unit] = []
     append = units.append
     for i, raw in enumerate(raw_units):
         if type(raw) is dict:

@@ -431,10 +431,9 @@ def resolve_movement(
     pending: list[tuple[_Order, Order, tuple[str, int]]] = []
 
     by_prov = r.by_prov
-    moves: list[tuple[_Order, Order, tuple[str, int]]] = []
-    supports: list[tuple[_Order, Order, tuple[str, int]]] = []
-    convoys: list[tuple[_Order, Order, tuple[str, int]]] = []
-    lists = {Move: moves, Support: supports, Convoy: convoys}
+    moves: list[tuple[_Order, Move, tuple[str, int]]] = []
+    supports: list[tuple[_Order, Support, tuple[str, int]]] = []
+    convoys: list[tuple[_Order, Convoy, tuple[str, int]]] = []
     for power, power_orders in orders.items():
         for index, order in enumerate(power_orders):
             key = (power, index)
@@ -455,11 +454,13 @@ def resolve_movement(
             if prov in assigned:
                 duplicates.add(prov)
             assigned[prov] = key
-            entry = (o, order, key)
-            pending.append(entry)
-            kind_list = lists.get(type(order))
-            if kind_list is not None:
-                kind_list.append(entry)
+            pending.append((o, order, key))
+            if isinstance(order, Move):
+                moves.append((o, order, key))
+            elif isinstance(order, Support):
+                supports.append((o, order, key))
+            elif isinstance(order, Convoy):
+                convoys.append((o, order, key))
 
     if duplicates:
         for o, _order, key in pending:

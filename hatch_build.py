@@ -1,0 +1,106 @@
+"""Build hook: compile the adjudication path (judge/compiled.py lists it) with mypyc.
+
+Runs on `pip install .` and `pip install -e .`. Where compiling is impossible (no C compiler, no
+Python headers) or JUDGE_PURE_PYTHON is set, it says so and the judge installs as plain Python,
+which does the same work more slowly. The compiled files go beside their sources (an editable
+install) or into the wheel; judge/compiled.py keeps a stale build from shadowing edited source.
+"""
+
+from __future__ import annotations
+
+import os
+import runpy
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from hatchling.builders.hooks.plugin.interface import BuildHookInterface
+
+_SETUP = """\
+from setuptools import setup
+from mypyc.build import mypycify
+
+setup(
+    name="judge-compiled",
+    ext_modules=mypycify({args!r}, opt_level="3", group_name={group!r}),
+)
+"""
+
+
+class CompileHook(BuildHookInterface):
+    PLUGIN_NAME = "custom"
+
+    def initialize(self, version: str, build_data: dict) -> None:
+        root = Path(self.root)
+        listing = runpy.run_path(str(root / "judge" / "compiled.py"))
+        modules: tuple[str, ...] = listing["COMPILED_MODULES"]
+        group: str = listing["SHARED_LIBRARY"].removesuffix("__mypyc")
+        self._remove_old_builds(root, modules, group)
+        if os.environ.get(listing["PURE_ENV"]):
+            self.app.display_info("judge: JUDGE_PURE_PYTHON is set: not compiling")
+            return
+        built = self._compile(root, modules, group)
+        if not built:
+            return
+        for path in built:
+            relative = path.relative_to(root)
+            if version == "editable":
+                continue  # beside the sources, which the editable install imports
+            build_data["force_include"][str(path)] = str(relative)
+        build_data["pure_python"] = False
+        build_data["infer_tag"] = True
+
+    def _remove_old_builds(self, root: Path, modules: tuple[str, ...], group: str) -> None:
+        suffixes = (".so", ".pyd")
+        for module in modules:
+            source = root.joinpath(*module.split(".")).with_suffix(".py")
+            for old in source.parent.glob(source.stem + ".*"):
+                if old.suffix in suffixes:
+                    old.unlink()
+        for old in root.glob(group + "__mypyc.*"):
+            if old.suffix in suffixes:
+                old.unlink()
+
+    def _compile(self, root: Path, modules: tuple[str, ...], group: str) -> list[Path]:
+        """Compile with mypyc in a scratch folder; copy the results beside the sources."""
+        sources = [str(root.joinpath(*m.split(".")).with_suffix(".py")) for m in modules]
+        # Modules the group imports but that are not compiled are read, not checked.
+        args = ["--follow-imports=silent", *sources]
+        with tempfile.TemporaryDirectory(prefix="judge-mypyc-") as scratch:
+            setup = Path(scratch) / "setup.py"
+            setup.write_text(_SETUP.format(args=args, group=group), encoding="utf-8")
+            out = Path(scratch) / "lib"
+            command = [
+                sys.executable,
+                str(setup),
+                "build_ext",
+                "--build-lib",
+                str(out),
+                "--build-temp",
+                str(Path(scratch) / "tmp"),
+            ]
+            self.app.display_info("judge: compiling the adjudication path with mypyc")
+            done = subprocess.run(
+                command,
+                cwd=scratch,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
+                text=True,
+                env={**os.environ, "MYPY_CACHE_DIR": str(Path(scratch) / "mypy-cache")},
+            )
+            if done.returncode != 0:
+                tail = "\n".join(done.stdout.splitlines()[-15:])
+                self.app.display_warning(
+                    f"judge: mypyc could not compile; installing plain Python:\n{tail}"
+                )
+                return []
+            built = []
+            for path in out.rglob("*"):
+                if path.is_file():
+                    target = root / path.relative_to(out)
+                    target.parent.mkdir(parents=True, exist_ok=True)
+                    shutil.copy2(path, target)
+                    built.append(target)
+            return built

@@ -1,0 +1,113 @@
+"""The modules compiled to C by mypyc at install time, and the guard that keeps them honest.
+
+The source of every module below is the reference: it is plain Python that runs as it is, and
+`pip install` (hatch_build.py) also compiles it with mypyc where a C compiler is present, which
+makes adjudication about one and a half times faster (docs/PERFORMANCE.md). Beside each
+compiled module lies its source, and Python would import the compiled file first, so an edit to
+the source after the build would go unseen. `prefer_source_if_needed` (run by judge/__init__.py
+before anything else is imported) prevents that: when any compiled file is older than its
+source, or JUDGE_PURE_PYTHON is set, all of the group are imported from source. All or none,
+because compiled modules reach each other's classes directly.
+"""
+
+from __future__ import annotations
+
+import importlib.machinery
+import importlib.util
+import os
+import sys
+from collections.abc import Iterable, Sequence
+from importlib.machinery import ModuleSpec
+from pathlib import Path
+from types import ModuleType
+
+# Dotted names, each a module of this package. Only modules on the adjudication path belong here:
+# each must type-check under mypy (mypyc refuses code that does not).
+COMPILED_MODULES = (
+    "judge.adjudicate_json",
+    "judge.engine.adjudicate",
+    "judge.engine.orders",
+    "judge.engine.position",
+    "judge.engine.resolve",
+    "judge.engine.results",
+    "judge.language.fast_orders",
+)
+
+# The library mypyc shares between the modules of the group, at the top of the import path.
+SHARED_LIBRARY = "judge_native__mypyc"
+
+PURE_ENV = "JUDGE_PURE_PYTHON"
+
+_PACKAGE_PARENT = Path(__file__).resolve().parent.parent
+
+
+def source_path(root: Path, module: str) -> Path:
+    return root.joinpath(*module.split(".")).with_suffix(".py")
+
+
+def compiled_paths(root: Path, module: str) -> list[Path]:
+    """The extension files of `module` under `root` (none where it was not compiled)."""
+    source = source_path(root, module)
+    stem = source.stem
+    try:
+        names = os.listdir(source.parent)
+    except OSError:
+        return []
+    return [
+        source.parent / name
+        for name in names
+        for suffix in importlib.machinery.EXTENSION_SUFFIXES
+        if name == stem + suffix
+    ]
+
+
+def stale_modules(root: Path, modules: Iterable[str] = COMPILED_MODULES) -> list[str]:
+    """Modules whose compiled file is older than their source (edited since the build)."""
+    stale = []
+    for module in modules:
+        source = source_path(root, module)
+        for compiled in compiled_paths(root, module):
+            try:
+                if source.stat().st_mtime > compiled.stat().st_mtime:
+                    stale.append(module)
+                    break
+            except OSError:
+                continue
+    return stale
+
+
+def is_compiled(module: str) -> bool:
+    """Was `module` loaded from a compiled extension?"""
+    loaded = sys.modules.get(module)
+    origin = getattr(getattr(loaded, "__spec__", None), "origin", None) or ""
+    return origin.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES))
+
+
+class _SourceFirst:
+    """A finder that imports the named modules from their .py files, compiled copies or not."""
+
+    def __init__(self, root: Path, modules: Sequence[str]) -> None:
+        self.root = root
+        self.modules = frozenset(modules)
+
+    def find_spec(
+        self, name: str, path: Sequence[str] | None = None, target: ModuleType | None = None
+    ) -> ModuleSpec | None:
+        if name not in self.modules:
+            return None
+        return importlib.util.spec_from_file_location(name, source_path(self.root, name))
+
+
+def prefer_source_if_needed(root: Path = _PACKAGE_PARENT) -> str:
+    """Import the group from source where it must be; return why ("" when compiled is used)."""
+    if os.environ.get(PURE_ENV):
+        reason = f"{PURE_ENV} is set"
+    else:
+        stale = stale_modules(root)
+        if not stale:
+            return ""
+        reason = f"{', '.join(stale)} changed since it was compiled; rebuild with pip install -e ."
+        print(f"judge: using the Python source of the compiled modules: {reason}", file=sys.stderr)
+    if not any(isinstance(f, _SourceFirst) for f in sys.meta_path):
+        sys.meta_path.insert(0, _SourceFirst(root, COMPILED_MODULES))
+    return reason
