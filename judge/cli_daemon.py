@@ -5,8 +5,10 @@ from __future__ import annotations
 import argparse
 import logging
 import sys
+from typing import TYPE_CHECKING
 
-from judge.config import Config, ConfigError, load
+if TYPE_CHECKING:
+    from judge.config import Config
 
 
 def _add_config(parser: argparse.ArgumentParser) -> None:
@@ -18,6 +20,9 @@ def _add_config(parser: argparse.ArgumentParser) -> None:
 
 
 def _config(args: argparse.Namespace) -> Config:
+    # Imported here: `judge adjudicate` starts without the daemon's configuration reader.
+    from judge.config import ConfigError, load
+
     try:
         return load(args.config)
     except ConfigError as error:

@@ -13,12 +13,12 @@ import getpass
 import sys
 from pathlib import Path
 
-from judge.config import ConfigError, load
-
 
 def _database_url(args: argparse.Namespace) -> str:
     if args.db:
         return str(args.db)
+    from judge.config import ConfigError, load  # only the store's subcommands read it
+
     try:
         return load(args.config).database_url
     except ConfigError as error:

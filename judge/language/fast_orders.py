@@ -81,6 +81,8 @@ _TAIL = (
     + r"|\s+([Hh])"  # hold (the second H group: a lone H after the unit)
     + r")\s*"
 )
+# A unit type written as a word of its own (the scanner's _UNIT, followed by a blank).
+_UNIT_WORDS = {"a": ARMY, "army": ARMY, "f": FLEET, "fleet": FLEET}
 _WORDS_LIMIT = 20_000  # names remembered per map (single words, never whole orders)
 _ORDER = re.compile(r"\s*" + _UNIT + _LOC + _TAIL)
 
@@ -126,6 +128,9 @@ class FastScanner:
 
     def scan(self, line: str) -> Order | None:
         """The order `line` says, or None where the parser must read it."""
+        quick = self._scan_words(line.split())
+        if quick is not None:
+            return quick
         m = self._match(line)
         if m is None:
             return None
@@ -186,3 +191,59 @@ class FastScanner:
         if kind == "c" and dest is not None:
             return Convoy(unit_type, loc, target, dest)
         return None  # a convoy needs its destination: "F Nth C A Lon" is the parser's to refuse
+
+    def _scan_words(self, tokens: list[str]) -> Order | None:
+        """The most common lines, blank-separated words of names met before, without the
+        regular expression: ``A Par - Bur``, ``A Par H``, ``A Mun S A Ber - Sil``, ``F Nth C
+        A Lon - Nwy``, the unit types left out or not. A word counts as a name only when the
+        expression already took it as one (it is then in `_words`, never a keyword), so this
+        gives what the expression gives, or None to let it look."""
+        words = self._words
+        count = len(tokens)
+        if count < 2:
+            return None
+        first = 0
+        unit_type = _UNIT_WORDS.get(tokens[0].lower())
+        if unit_type is not None:
+            first = 1
+        loc = words.get(tokens[first])
+        if loc is None:
+            return None
+        rest = count - first
+        if rest < 2:
+            return None
+        if rest == 2:
+            hold = tokens[first + 1]
+            return Hold(unit_type, loc) if hold == "H" or hold == "h" else None
+        if rest == 3:
+            if tokens[first + 1] != "-":
+                return None
+            dest = words.get(tokens[first + 2])
+            return None if dest is None else Move(unit_type, loc, dest, False)
+        verb = tokens[first + 1]
+        if verb == "S" or verb == "s":
+            support = True
+        elif verb == "C" or verb == "c":
+            support = False
+        else:
+            return None
+        at = first + 2
+        target_type = _UNIT_WORDS.get(tokens[at].lower())
+        if target_type is not None:
+            at += 1
+        if at >= count:
+            return None
+        target = words.get(tokens[at])
+        if target is None:
+            return None
+        at += 1
+        if at == count:
+            return Support(unit_type, loc, target_type, target, None) if support else None
+        if at + 2 != count or tokens[at] != "-":
+            return None
+        to = words.get(tokens[at + 1])
+        if to is None:
+            return None
+        if support:
+            return Support(unit_type, loc, target_type, target, to)
+        return Convoy(unit_type, loc, target, to)

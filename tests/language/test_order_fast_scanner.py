@@ -115,6 +115,8 @@ def _check(lines: list[str], game_map: Map) -> int:
     taken = 0
     for line in lines:
         scanned = parser.scanner.scan(line)
+        # Again, now that the names of the line are known words: the quick path must agree.
+        assert parser.scanner.scan(line) == scanned, line
         if scanned is None:
             continue
         taken += 1
