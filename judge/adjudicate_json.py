@@ -20,7 +20,7 @@ from judge.engine.adjudicate import adjudicate
 from judge.engine.calendar import PhaseError, parse_phase
 from judge.engine.geography import Map, MapError
 from judge.engine.orders import Order
-from judge.engine.position import Dislodged, Position, Unit, province_of
+from judge.engine.position import Dislodged, Position, Unit, make_unit, province_of
 from judge.engine.results import ILLEGAL, OrderResult, PhaseResult
 from judge.engine.rules import Rules, UnknownRuleSet, rules_from_names
 from judge.engine.topology import topology
@@ -125,7 +125,7 @@ def _units(game_map: Map, raw_units: list[Any], field: str) -> list[Unit]:
                 and (raw.get("type"), raw.get("loc")) in placements
                 and "army_power" not in raw
             ):
-                append(Unit(power.upper(), raw["type"], raw["loc"]))
+                append(make_unit(power.upper(), raw["type"], raw["loc"]))
                 continue
         append(_unit(game_map, raw, f"{field}[{i}]"))
     return units

@@ -6,20 +6,38 @@ import argparse
 import importlib
 import sys
 
-# Modules that add subcommands; each defines register(subparsers) and sets `func` on its parsers.
-COMMAND_MODULES = ("judge.cli_adjudicate", "judge.cli_daemon", "judge.cli_game")
+# Modules that add subcommands, with the subcommands each adds; each defines
+# register(subparsers) and sets `func` on its parsers.
+COMMAND_MODULES = {
+    "judge.cli_adjudicate": ("adjudicate", "map"),
+    "judge.cli_daemon": ("serve", "db", "mail"),
+    "judge.cli_game": ("game",),
+}
 
 
-def build_parser() -> argparse.ArgumentParser:
+def _modules_for(argv: list[str] | None) -> list[str]:
+    """The module of the subcommand named in `argv`, or every module (for help or a typo).
+
+    A run of `judge adjudicate` thus starts without the daemon's and the store's imports."""
+    words = sys.argv[1:] if argv is None else argv
+    command = next((w for w in words if not w.startswith("-")), None)
+    for module, commands in COMMAND_MODULES.items():
+        if command in commands:
+            return [module]
+    return list(COMMAND_MODULES)
+
+
+def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="judge", description="A play-by-email Diplomacy judge.")
-    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in COMMAND_MODULES:
+    # prog given: argparse would otherwise build a help formatter (and import shutil) to find it.
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", prog="judge")
+    for name in _modules_for(argv):
         importlib.import_module(name).register(subparsers)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
+    parser = build_parser(argv)
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help()

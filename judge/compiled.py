@@ -13,7 +13,6 @@ because compiled modules reach each other's classes directly.
 from __future__ import annotations
 
 import importlib.machinery
-import importlib.util
 import os
 import sys
 from collections.abc import Iterable, Sequence
@@ -26,10 +25,15 @@ from types import ModuleType
 COMPILED_MODULES = (
     "judge.adjudicate_json",
     "judge.engine.adjudicate",
+    "judge.engine.adjustments",
+    "judge.engine.calendar",
     "judge.engine.orders",
     "judge.engine.position",
     "judge.engine.resolve",
     "judge.engine.results",
+    "judge.engine.retreats",
+    "judge.engine.rules",
+    "judge.engine.topology",
     "judge.language.fast_orders",
 )
 
@@ -95,6 +99,8 @@ class _SourceFirst:
     ) -> ModuleSpec | None:
         if name not in self.modules:
             return None
+        import importlib.util  # only when the source is wanted: it costs a start-up 4 ms
+
         return importlib.util.spec_from_file_location(name, source_path(self.root, name))
 
 

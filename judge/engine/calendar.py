@@ -23,8 +23,10 @@ class PhaseError(ValueError):
     """A phase name that the map's calendar does not know."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Phase:
+    """Never changed once made (not frozen for speed, as the order values: engine/orders.py)."""
+
     season: str  # "S", "F" or "W"
     year: int
     kind: str  # "M", "R" or "A"

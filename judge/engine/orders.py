@@ -3,6 +3,10 @@
 The language layer turns text into these; the engine never sees text. Locations are the
 map's codes in lower case, with a coast where one was given (``"spa/nc"``). A unit type of
 ``None`` means the player did not write one; the engine takes the type of the unit found there.
+
+Order values are never changed once made, and they hash and compare by value. They are not
+frozen dataclasses only because a frozen one is about three times as costly to make where
+mypyc compiles this module (judge/compiled.py), and an adjudication makes one per order.
 """
 
 from __future__ import annotations
@@ -14,13 +18,13 @@ FLEET = "F"
 ARMY_FLEET = "AF"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Hold:
     unit_type: str | None
     loc: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Move:
     unit_type: str | None
     loc: str
@@ -28,7 +32,7 @@ class Move:
     via_convoy: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Support:
     """Support to hold (``dest`` is None) or to move from ``target`` to ``dest``."""
 
@@ -39,7 +43,7 @@ class Support:
     dest: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Convoy:
     unit_type: str | None
     loc: str
@@ -47,26 +51,26 @@ class Convoy:
     dest: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Retreat:
     unit_type: str | None
     loc: str
     dest: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Disband:
     unit_type: str | None
     loc: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Build:
     unit_type: str | None
     loc: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Waive:
     """A build the power declines to make."""
 

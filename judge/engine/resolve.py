@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from judge.engine.geography import Map
 from judge.engine.orders import ARMY, FLEET, Convoy, Hold, Move, Order, Support
-from judge.engine.position import Dislodged, Position, Unit, province_of
+from judge.engine.position import Dislodged, Position, Unit, make_unit, province_of
 from judge.engine.results import FAILURE, ILLEGAL, SUCCESS, VOID, OrderResult
 from judge.engine.rules import Rules
 from judge.engine.topology import Topology, topology
@@ -66,7 +66,7 @@ class _Order:
         self.result = False
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class MovementOutcome:
     results: Mapping[str, tuple[OrderResult, ...]]
     units_after: tuple[Unit, ...]
@@ -575,7 +575,7 @@ def _outcome(
     for o in r.by_prov.values():
         if o.kind == MOVE and o.result:
             u = o.unit
-            units_after.append(Unit(u.power, u.kind, o.dest_loc, u.army_power))
+            units_after.append(make_unit(u.power, u.kind, o.dest_loc, u.army_power))
             occupied.add(o.dest)
         elif o.prov in moved:
             dislodged_by[o.prov] = moved[o.prov]

@@ -13,8 +13,10 @@ ILLEGAL = "illegal"
 VOID = "void"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class OrderResult:
+    """Never changed once made (not frozen for speed, as the order values: engine/orders.py)."""
+
     result: str  # success, failure, illegal or void
     reason: str = ""
 

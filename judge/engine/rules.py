@@ -8,6 +8,7 @@ switches; several rule sets may be combined.
 from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
+from typing import Any
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,7 +42,7 @@ class Rules:
         return [f.name for f in fields(self) if getattr(self, f.name) != getattr(default, f.name)]
 
 
-RULE_SETS: dict[str, dict[str, object]] = {
+RULE_SETS: dict[str, dict[str, Any]] = {
     "key-rule": {"key_rule": True},
     "postal-1972": {
         "convoy_by_all_listed_fleets": True,
