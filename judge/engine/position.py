@@ -34,16 +34,20 @@ def make_unit(power: str, kind: str, loc: str, army_power: str | None = None) ->
     return tuple.__new__(Unit, (power, kind, loc, army_power))
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Dislodged:
+    """Never changed once made (not frozen for speed, as the order values: engine/orders.py)."""
+
     unit: Unit
     attacker_from: str | None  # province the dislodging unit came from
     attacker_convoyed: bool = False
     retreats: tuple[str, ...] = ()  # locations the unit may retreat to
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Position:
+    """Never changed once made (not frozen for speed, as the order values: engine/orders.py)."""
+
     phase: str
     units: tuple[Unit, ...]
     centers: Mapping[str, frozenset[str]] = field(default_factory=dict)

@@ -30,6 +30,8 @@ class _Order:
 
     __slots__ = (
         "unit",
+        "power",
+        "unit_kind",
         "prov",
         "kind",
         "dest",
@@ -48,6 +50,8 @@ class _Order:
 
     def __init__(self, unit: Unit, prov: str) -> None:
         self.unit = unit
+        self.power = unit.power  # the unit's, kept here: read in every decision
+        self.unit_kind = unit.kind
         self.prov = prov
         self.kind = HOLD
         self.dest = ""  # move: destination province
@@ -94,17 +98,19 @@ class _Resolver:
         self.deps: list[_Order] = []
         self.civil_disorder = position.civil_disorder
         self.army_places = self.topo.army_places
+        self.army_edges = self.topo.army_edges
+        self.fleet_targets = self.topo.fleet_targets
         seas = self.topo.seas
         self.fleet_seas = {
-            o.prov for o in self.by_prov.values() if o.unit.kind == FLEET and o.prov in seas
+            o.prov for o in self.by_prov.values() if o.unit_kind == FLEET and o.prov in seas
         }
 
     # --- validation ---------------------------------------------------------------------------
     def can_reach(self, unit: Unit, prov: str) -> bool:
         """May `unit` move (or support into) `prov` without a convoy?"""
         if unit.kind == ARMY:
-            return prov in self.map.army_edges.get(unit.province, ())
-        return bool(self.map.fleet_targets(unit.loc, prov))
+            return prov in self.army_edges.get(unit.province, ())
+        return bool(self.fleet_targets.get((unit.loc, prov), ()))
 
     def could_move(self, unit: Unit, prov: str, supporter: str = "") -> bool:
         """Could `unit` ever move to `prov` (by convoy if need be, not through `supporter`)?"""
@@ -160,7 +166,7 @@ class _Resolver:
         if unit.kind == FLEET:
             if order.via_convoy:
                 return "a fleet cannot be convoyed"
-            targets = self.map.fleet_targets(unit.loc, dest_prov)
+            targets = self.fleet_targets.get((unit.loc, dest_prov), ())
             if not targets:
                 return f"a fleet at {unit.loc.upper()} cannot reach {dest_prov.upper()}"
             if order.dest != dest_prov:
@@ -176,7 +182,7 @@ class _Resolver:
             return None
         if dest_prov not in self.army_places:
             return f"an army cannot go to {dest_prov.upper()}"
-        adjacent = dest_prov in self.map.army_edges.get(o.prov, ())
+        adjacent = dest_prov in self.army_edges.get(o.prov, ())
         if not adjacent or order.via_convoy or convoy_intended:
             if not self.convoy_could_carry(o.prov, dest_prov):
                 if adjacent:
@@ -207,12 +213,12 @@ class _Resolver:
         return None
 
     def check_convoy(self, o: _Order, order: Convoy) -> str | None:
-        if o.unit.kind != FLEET or o.prov not in self.topo.seas:
+        if o.unit_kind != FLEET or o.prov not in self.topo.seas:
             return "only a fleet at sea can convoy"
         army_prov = province_of(order.army_loc)
         dest_prov = province_of(order.dest)
         army = self.by_prov.get(army_prov)
-        if army is not None and army.unit.kind != ARMY:
+        if army is not None and army.unit_kind != ARMY:
             return "only armies can be convoyed"
         if not self.convoy_could_carry(army_prov, dest_prov, via=o.prov):
             return f"a fleet in {o.prov.upper()} cannot help convoy {army_prov.upper()} to {dest_prov.upper()}"
@@ -289,7 +295,7 @@ class _Resolver:
         if not army.convoyed:
             return None
         there = self.by_prov.get(army.dest)
-        if there is None or there.kind != MOVE or there.unit.kind != FLEET:
+        if there is None or there.kind != MOVE or there.unit_kind != FLEET:
             return None
         reach = self.topo.fleet_reach
         if any(f.prov == there.dest and army.dest in reach[f.prov] for f in army.convoys):
@@ -309,7 +315,7 @@ class _Resolver:
         if not self.ordinary_move(o):
             return False
         there = self.by_prov.get(o.dest)
-        if there is not None and o.unit.kind == FLEET:
+        if there is not None and o.unit_kind == FLEET:
             for army in self.moves_into.get(o.prov, ()):
                 if self.duel_partner(army) is o and there in army.convoys:
                     return self.attack_strength(o) > self.attack_strength(army, assume_path=True)
@@ -331,7 +337,7 @@ class _Resolver:
 
     def support_cut(self, o: _Order) -> bool:
         for attacker in self.moves_into.get(o.prov, ()):
-            if attacker.unit.power == o.unit.power:
+            if attacker.power == o.power:
                 continue
             if (
                 self.rules.paradox_rule_1971
@@ -379,7 +385,7 @@ class _Resolver:
     def supports_given(self, o: _Order, exclude_power: str | None = None) -> int:
         count = 0
         for s in o.supports:
-            if (exclude_power is None or s.unit.power != exclude_power) and self.resolve(s):
+            if (exclude_power is None or s.power != exclude_power) and self.resolve(s):
                 count += 1
         return count
 
@@ -391,9 +397,9 @@ class _Resolver:
             there.kind == MOVE and there.opponent is not o and self.resolve(there)
         ):
             return 1 + self.supports_given(o)
-        if there.unit.power == o.unit.power:
+        if there.power == o.power:
             return 0
-        return 1 + self.supports_given(o, exclude_power=there.unit.power)
+        return 1 + self.supports_given(o, exclude_power=there.power)
 
     def hold_strength(self, prov: str, attacker_from: str = "") -> int:
         there = self.by_prov.get(prov)
@@ -447,7 +453,7 @@ def resolve_movement(
             if o is None:
                 static[key] = OrderResult(VOID, f"no unit in {prov.upper()}")
                 continue
-            if o.unit.power != power:
+            if o.power != power:
                 static[key] = OrderResult(VOID, f"the unit in {prov.upper()} is not {power}'s")
                 continue
             # A wrong unit type in an order is ignored (DATC 4.C.2): the unit is known by place.
@@ -478,7 +484,7 @@ def resolve_movement(
         why = r.check_convoy(o, order)
         if why:
             static[key] = OrderResult(ILLEGAL, why)
-        elif (army := by_prov.get(o.target)) and army.unit.power == o.unit.power:
+        elif (army := by_prov.get(o.target)) and army.power == o.power:
             own_convoys.add((o.target, o.target_dest))
     for o, order, key in moves:
         why = r.check_move(
@@ -660,7 +666,7 @@ def _result_of(r: _Resolver, o: _Order, dislodged_by: dict[str, _Order]) -> Orde
             there = r.by_prov.get(o.dest)
             if (
                 there is not None
-                and there.unit.power == o.unit.power
+                and there.power == o.power
                 and not (there.kind == MOVE and there.result)
             ):
                 reason = "a unit cannot dislodge a unit of its own power"

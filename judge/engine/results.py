@@ -21,8 +21,10 @@ class OrderResult:
     reason: str = ""
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class PhaseResult:
+    """Never changed once made (not frozen for speed, as the order values: engine/orders.py)."""
+
     phase: str
     results: Mapping[str, tuple[OrderResult, ...]]  # per power, aligned with the orders given
     units_after: tuple[Unit, ...]

@@ -35,6 +35,14 @@ class Topology:
             + [(kind, loc) for loc in game_map.fleet_edges for kind in ("F", "AF")]
         )
         self.supply_centres = game_map.supply_centres()
+        # (fleet location, province) -> the locations in the province that fleet may move to
+        # (Map.fleet_targets), and an army's neighbours: the resolver's per-order questions.
+        self.fleet_targets: dict[tuple[str, str], tuple[str, ...]] = {
+            (loc, prov): game_map.fleet_targets(loc, prov)
+            for loc, dests in game_map.fleet_edges.items()
+            for prov in {province_of(d) for d in dests}
+        }
+        self.army_edges: dict[str, frozenset[str]] = dict(game_map.army_edges)
         # Provinces an army may stand in (Map.army_may_be_at, asked once per province here).
         self.army_places = frozenset(p for p in game_map.provinces if game_map.army_may_be_at(p))
         self.convoy_possible = lru_cache(maxsize=None)(self._convoy_possible)
