@@ -2,8 +2,9 @@
 
 Runs on `pip install .` and `pip install -e .`. Where compiling is impossible (no C compiler, no
 Python headers) or JUDGE_PURE_PYTHON is set, it says so and the judge installs as plain Python,
-which does the same work more slowly. The compiled files go beside their sources (an editable
-install) or into the wheel; judge/compiled.py keeps a stale build from shadowing edited source.
+which does the same work more slowly. The compiled files are built in build/judge-mypyc and go
+into the wheel, or beside their sources for an editable install; judge/compiled.py keeps a
+stale build from shadowing edited source.
 """
 
 from __future__ import annotations
@@ -37,18 +38,24 @@ class CompileHook(BuildHookInterface):
         listing = runpy.run_path(str(root / "judge" / "compiled.py"))
         modules: tuple[str, ...] = listing["COMPILED_MODULES"]
         group: str = listing["SHARED_LIBRARY"].removesuffix("__mypyc")
-        self._remove_old_builds(root, modules, group)
+        if version == "editable":
+            self._remove_old_builds(root, modules, group)  # a wheel build leaves the tree be
         if os.environ.get(listing["PURE_ENV"]):
             self.app.display_info("judge: JUDGE_PURE_PYTHON is set: not compiling")
             return
-        built = self._compile(root, modules, group)
+        # A wheel takes the compiled files from build/; an editable install imports the
+        # sources in place, so there they go beside the sources.
+        out = root / "build" / "judge-mypyc"
+        shutil.rmtree(out, ignore_errors=True)
+        built = self._compile(root, modules, group, out)
         if not built:
             return
         for path in built:
-            relative = path.relative_to(root)
+            relative = path.relative_to(out)
             if version == "editable":
-                continue  # beside the sources, which the editable install imports
-            build_data["force_include"][str(path)] = str(relative)
+                shutil.copy2(path, root / relative)
+            else:
+                build_data["force_include"][str(path)] = str(relative)
         build_data["pure_python"] = False
         build_data["infer_tag"] = True
 
@@ -63,15 +70,14 @@ class CompileHook(BuildHookInterface):
             if old.suffix in suffixes:
                 old.unlink()
 
-    def _compile(self, root: Path, modules: tuple[str, ...], group: str) -> list[Path]:
-        """Compile with mypyc in a scratch folder; copy the results beside the sources."""
+    def _compile(self, root: Path, modules: tuple[str, ...], group: str, out: Path) -> list[Path]:
+        """Compile with mypyc in a scratch folder; the built files land under `out`."""
         sources = [str(root.joinpath(*m.split(".")).with_suffix(".py")) for m in modules]
         # Modules the group imports but that are not compiled are read, not checked.
         args = ["--follow-imports=silent", *sources]
         with tempfile.TemporaryDirectory(prefix="judge-mypyc-") as scratch:
             setup = Path(scratch) / "setup.py"
             setup.write_text(_SETUP.format(args=args, group=group), encoding="utf-8")
-            out = Path(scratch) / "lib"
             command = [
                 sys.executable,
                 str(setup),
@@ -96,11 +102,4 @@ class CompileHook(BuildHookInterface):
                     f"judge: mypyc could not compile; installing plain Python:\n{tail}"
                 )
                 return []
-            built = []
-            for path in out.rglob("*"):
-                if path.is_file():
-                    target = root / path.relative_to(out)
-                    target.parent.mkdir(parents=True, exist_ok=True)
-                    shutil.copy2(path, target)
-                    built.append(target)
-            return built
+            return [path for path in out.rglob("*") if path.is_file()]

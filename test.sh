@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Run the whole test suite on a fresh Debian machine with Python 3.11: installs the Debian
-# packages the tests need (Postfix, Dovecot, PostgreSQL; root or sudo), makes .venv, installs the
-# judge with its test extras, then runs pytest. Extra arguments go to pytest.
+# packages the tests need (Postfix, Dovecot, PostgreSQL, a C compiler; root or sudo), makes .venv,
+# installs the judge with its test extras (compiling the adjudication path with mypyc), then runs
+# pytest. Extra arguments go to pytest.
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -16,6 +17,8 @@ fi
 .venv/bin/python -m pip install -q --disable-pip-version-check -e '.[test]'
 
 .venv/bin/ruff check .
+# With the compiler installed above the build must have compiled (tests/test_compiled.py).
+if command -v gcc >/dev/null 2>&1; then export JUDGE_REQUIRE_COMPILED=1; fi
 status=0
 .venv/bin/python -m pytest "$@" || status=$?
 if [ "$status" -eq 5 ]; then

@@ -4,7 +4,8 @@
 
 Both sides do the same work per phase: set up the position, take every order as text, process.
 Ours is measured two ways: `judge adjudicate --batch` itself as a process over a JSON-lines file
-(start-up included), and its per-line function in this process (JSON text in, JSON text out).
+(start-up included), and its per-line function in this process (JSON text in, JSON text out);
+the command also on the plain Python source (JUDGE_PURE_PYTHON) where the install compiled it.
 MILA (PyPI package `diplomacy`, the `bench` extra) is measured in this process. Also: order lines
 read per second. Figures go to docs/PERFORMANCE.md with the command above; compare ratios only.
 """
@@ -25,7 +26,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from judge import PURE_PYTHON_REASON  # noqa: E402
 from judge.cli_adjudicate import batch_output  # noqa: E402
+from judge.compiled import COMPILED_MODULES, PURE_ENV, is_compiled  # noqa: E402
 from judge.language.orders import parse_order  # noqa: E402
 from judge.map_files import load_map, start_case  # noqa: E402
 
@@ -164,8 +167,11 @@ def ours_in_process(case: dict[str, Any]) -> Callable[[], Any]:
     return run
 
 
-def ours_as_command(case: dict[str, Any], count: int, jobs: int = 1) -> float:
-    """Phases a second of `judge adjudicate --batch [--jobs N]` over `count` copies of the case."""
+def ours_as_command(
+    case: dict[str, Any], count: int, jobs: int = 1, pure_python: bool = False
+) -> float:
+    """Phases a second of `judge adjudicate --batch [--jobs N]` over `count` copies of the case
+    (with `pure_python`, the adjudication path's source rather than its compiled build)."""
     with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False) as f:
         line = json.dumps(case)
         for _ in range(count):
@@ -190,6 +196,7 @@ def ours_as_command(case: dict[str, Any], count: int, jobs: int = 1) -> float:
                 cwd=ROOT,
                 stdout=out,
                 check=True,
+                env={**os.environ, PURE_ENV: "1"} if pure_python else None,
             )
             elapsed = time.perf_counter() - start
             out.seek(0)
@@ -243,6 +250,17 @@ def main() -> None:
         f"--batch-count {args.batch_count} --rounds {args.rounds} --jobs {args.jobs}"
         f"  ({os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f})"
     )
+    # Bytecode for the judge's own modules, as `pip install` of a wheel writes it: where
+    # PYTHONDONTWRITEBYTECODE is set (this project's machines set it) every start of the command
+    # would otherwise compile them again. The MILA package is installed, so it has its bytecode.
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(ROOT / "judge")], check=True)
+    import judge.adjudicate_json  # noqa: F401  (the group, imported as the command imports it)
+
+    compiled = [m for m in COMPILED_MODULES if is_compiled(m)]
+    if compiled:
+        print(f"adjudication path: compiled by mypyc ({len(compiled)} modules, judge/compiled.py)")
+    else:
+        print(f"adjudication path: plain Python ({PURE_PYTHON_REASON or 'not compiled'})")
     try:
         import diplomacy  # noqa: F401
 
@@ -271,6 +289,14 @@ def main() -> None:
                 f"{ours / mila:.1f}x (in process)"
             )
         print(line)
+        if compiled:
+            # The same command on the plain Python source: what an install without a compiler
+            # runs (a separate figure).
+            pure = max(ours_as_command(case, args.batch_count, pure_python=True) for _ in range(2))
+            line = f"{name}: ours {pure:,.0f}/s as `judge adjudicate --batch` on plain Python"
+            if have_mila:
+                line += f"; ratio {pure / mila:.1f}x"
+            print(line)
         if args.jobs > 1:
             # Several processes: a separate figure, never the only one (it needs free cores).
             jobs = max(ours_as_command(case, args.batch_count, args.jobs) for _ in range(2))

@@ -5,8 +5,8 @@ The source of every module below is the reference: it is plain Python that runs 
 makes adjudication about one and a half times faster (docs/PERFORMANCE.md). Beside each
 compiled module lies its source, and Python would import the compiled file first, so an edit to
 the source after the build would go unseen. `prefer_source_if_needed` (run by judge/__init__.py
-before anything else is imported) prevents that: when any compiled file is older than its
-source, or JUDGE_PURE_PYTHON is set, all of the group are imported from source. All or none,
+before anything else is imported) prevents that: when, in a checkout, any compiled file is older
+than its source, or JUDGE_PURE_PYTHON is set, all of the group are imported from source. All or none,
 because compiled modules reach each other's classes directly.
 """
 
@@ -109,6 +109,9 @@ def prefer_source_if_needed(root: Path = _PACKAGE_PARENT) -> str:
     if os.environ.get(PURE_ENV):
         reason = f"{PURE_ENV} is set"
     else:
+        # Only a checkout is edited; in an installed wheel the files' times say nothing.
+        if not (root / "pyproject.toml").exists():
+            return ""
         stale = stale_modules(root)
         if not stale:
             return ""

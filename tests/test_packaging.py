@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import zipfile
 from pathlib import Path
 
 import pytest
+
+from judge.compiled import COMPILED_MODULES, SHARED_LIBRARY
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -32,3 +35,12 @@ def test_wheel_carries_the_data_folders(tmp_path: Path) -> None:
         "judge/engine/resolve.py",
     ):
         assert needed in names, needed
+    if os.environ.get("JUDGE_REQUIRE_COMPILED"):
+        # Built with a C compiler: the adjudication path is in the wheel compiled, beside its
+        # source, with the library the group shares (hatch_build.py).
+        assert any(n.startswith(f"{SHARED_LIBRARY}.") for n in names), sorted(names)[:20]
+        for module in COMPILED_MODULES:
+            stem = module.replace(".", "/")
+            assert f"{stem}.py" in names
+            assert any(n.startswith(f"{stem}.") and n.endswith(".so") for n in names), module
+        assert "py3-none-any" not in wheel.name

@@ -1,0 +1,127 @@
+"""The adjudication path compiled by mypyc (judge/compiled.py, hatch_build.py), and its source.
+
+The source is the reference: the engine's tests run on it too, in a process where it is forced,
+and a compiled file older than its source is never imported.
+"""
+
+from __future__ import annotations
+
+import importlib.machinery
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from judge import compiled
+from judge.compiled import COMPILED_MODULES, PURE_ENV, compiled_paths, is_compiled, stale_modules
+
+ROOT = Path(__file__).resolve().parent.parent
+SUFFIX = importlib.machinery.EXTENSION_SUFFIXES[0]
+# test.sh sets this: it installs a C compiler, so its build must have compiled the group.
+REQUIRED = bool(os.environ.get("JUDGE_REQUIRE_COMPILED"))
+
+
+def _tree(tmp_path: Path, *, source_newer: bool) -> Path:
+    """A package `pkg.mod` with a compiled file, the source older or newer than it."""
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    source, built = pkg / "mod.py", pkg / f"mod{SUFFIX}"
+    source.write_text("X = 1\n")
+    built.write_bytes(b"")
+    older, newer = 1_700_000_000, 1_700_000_100
+    os.utime(source, (newer, newer) if source_newer else (older, older))
+    os.utime(built, (older, older) if source_newer else (newer, newer))
+    return tmp_path
+
+
+def test_a_compiled_file_older_than_its_source_is_stale(tmp_path: Path) -> None:
+    root = _tree(tmp_path, source_newer=True)
+    assert compiled_paths(root, "pkg.mod") == [root / "pkg" / f"mod{SUFFIX}"]
+    assert stale_modules(root, ["pkg.mod"]) == ["pkg.mod"]
+
+
+def test_a_fresh_build_and_a_module_never_compiled_are_not_stale(tmp_path: Path) -> None:
+    root = _tree(tmp_path, source_newer=False)
+    (root / "pkg" / "plain.py").write_text("Y = 2\n")
+    assert stale_modules(root, ["pkg.mod", "pkg.plain"]) == []
+    assert compiled_paths(root, "pkg.plain") == []
+
+
+def test_the_source_finder_serves_only_the_group(tmp_path: Path) -> None:
+    root = _tree(tmp_path, source_newer=True)
+    finder = compiled._SourceFirst(root, ["pkg.mod"])
+    spec = finder.find_spec("pkg.mod")
+    assert spec is not None and spec.origin == str(root / "pkg" / "mod.py")
+    assert finder.find_spec("pkg.other") is None
+
+
+def _run(code: str, **env: str) -> str:
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        env={**os.environ, **env},
+        cwd=ROOT,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip()
+
+
+def test_the_pure_python_switch_imports_every_module_of_the_group_from_source() -> None:
+    code = (
+        "import judge, importlib\n"
+        "from judge.compiled import COMPILED_MODULES, is_compiled\n"
+        "mods = [importlib.import_module(m) for m in COMPILED_MODULES]\n"
+        "print(judge.PURE_PYTHON_REASON)\n"
+        "print(sum(is_compiled(m) for m in COMPILED_MODULES), "
+        "all(m.__file__.endswith('.py') for m in mods))"
+    )
+    reason, counts = _run(code, **{PURE_ENV: "1"}).splitlines()
+    assert reason == f"{PURE_ENV} is set"
+    assert counts == "0 True"
+
+
+@pytest.mark.skipif(
+    not REQUIRED and not any(compiled_paths(ROOT, m) for m in COMPILED_MODULES),
+    reason="this install is plain Python (no C compiler at build time)",
+)
+def test_the_installed_build_compiles_the_whole_group() -> None:
+    """What test.sh installs is compiled, all of it, and fresh (else the figures in
+    docs/PERFORMANCE.md are not what runs)."""
+    import importlib
+
+    assert not os.environ.get(PURE_ENV)
+    for module in COMPILED_MODULES:
+        importlib.import_module(module)
+    assert [m for m in COMPILED_MODULES if not is_compiled(m)] == []
+    assert stale_modules(ROOT) == []
+
+
+@pytest.mark.slow
+def test_the_engine_tests_pass_on_the_source_too() -> None:
+    """The DATC, the rule sets and the order language, run again on the plain Python source."""
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "tests/engine",
+            "tests/language",
+            "tests/test_adjudication_cases.py",
+            "tests/test_adjudicate_json_codec.py",
+        ],
+        capture_output=True,
+        text=True,
+        env={**os.environ, PURE_ENV: "1"},
+        cwd=ROOT,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stdout[-3000:]
+    assert " passed" in done.stdout
