@@ -24,7 +24,7 @@ from judge.engine.position import Dislodged, Position, Unit, make_unit, province
 from judge.engine.results import ILLEGAL, OrderResult, PhaseResult
 from judge.engine.rules import Rules, UnknownRuleSet, rules_from_names
 from judge.engine.topology import topology
-from judge.language.orders import OrderSyntaxError, order_reader
+from judge.language.orders import OrderSyntaxError, order_scanner, parse_order
 from judge.map_files import load_map
 
 UNIT_TYPES = ("A", "F", "AF")
@@ -167,7 +167,7 @@ def read_case(
     case: Any, *, variant: str | None = None, rules: list[str] | None = None
 ) -> tuple[Map, Position, dict[str, list[str]], Rules]:
     """Check a case and turn it into engine values; the order texts are returned unread."""
-    if not isinstance(case, Mapping):
+    if type(case) is not dict and not isinstance(case, Mapping):
         raise CaseError(f"case: expected a JSON object, got {type(case).__name__}")
     game_map = _load_variant(case.get("variant", variant or "standard"))
     rule_values = _rules(case.get("rules", rules or []))
@@ -192,7 +192,7 @@ def read_case(
             seen.add(unit.province)
 
     raw_centers = case.get("centers", {})
-    if not isinstance(raw_centers, Mapping):
+    if type(raw_centers) is not dict and not isinstance(raw_centers, Mapping):
         raise CaseError(f"centers: expected an object, got {raw_centers!r}")
     centers: dict[str, frozenset[str]] = {}
     scs = topology(game_map).supply_centres
@@ -225,7 +225,7 @@ def read_case(
     contested = frozenset(_province(game_map, c, "contested") for c in raw_contested)
 
     raw_orders = case.get("orders", {})
-    if not isinstance(raw_orders, Mapping):
+    if type(raw_orders) is not dict and not isinstance(raw_orders, Mapping):
         raise CaseError(f"orders: expected an object, got {raw_orders!r}")
     orders: dict[str, list[str]] = {}
     for power, lines in raw_orders.items():
@@ -273,12 +273,16 @@ def parse_power_orders(
     """Read every order text; the unreadable ones become `illegal` results, kept by position."""
     parsed: dict[str, list[Order]] = {}
     unreadable: dict[tuple[str, int], OrderResult] = {}
-    read = order_reader(game_map)
+    scan = order_scanner(game_map)
     for power, lines in orders.items():
         readable: list[Order] = []
         for index, line in enumerate(lines):
+            order = scan(line)
+            if order is not None:
+                readable.append(order)
+                continue
             try:
-                readable.append(read(line))
+                readable.append(parse_order(line, game_map))
             except OrderSyntaxError as exc:
                 unreadable[(power, index)] = OrderResult(ILLEGAL, f"cannot read the order: {exc}")
         parsed[power] = readable

@@ -122,9 +122,16 @@ class FastScanner:
             if len(self._words) < _WORDS_LIMIT:
                 self._words[word] = loc
             return loc
+        key = f"{word}/{coast}"  # never a word the expression takes: it has a "/"
+        known = self._words.get(key)
+        if known is not None:
+            return known
         if word.lower() in KEYWORDS or coast.lower() in KEYWORDS:
             raise KeyError(word)
-        return self._location([word], (coast,))
+        loc = self._location([word], (coast,))
+        if len(self._words) < _WORDS_LIMIT:
+            self._words[key] = loc
+        return loc
 
     def scan(self, line: str) -> Order | None:
         """The order `line` says, or None where the parser must read it."""
@@ -195,9 +202,9 @@ class FastScanner:
     def _scan_words(self, tokens: list[str]) -> Order | None:
         """The most common lines, blank-separated words of names met before, without the
         regular expression: ``A Par - Bur``, ``A Par H``, ``A Mun S A Ber - Sil``, ``F Nth C
-        A Lon - Nwy``, the unit types left out or not. A word counts as a name only when the
-        expression already took it as one (it is then in `_words`, never a keyword), so this
-        gives what the expression gives, or None to let it look."""
+        A Lon - Nwy``, the unit types left out or not. A word (or ``word/coast``) counts as a
+        location only when the expression already took it as one (it is then in `_words`,
+        never a keyword), so this gives what the expression gives, or None to let it look."""
         words = self._words
         count = len(tokens)
         if count < 2:

@@ -575,6 +575,13 @@ def parse_order(line: str, game_map: Map) -> Order:
     return _parse(line, table, parser, 1)[1]
 
 
+def order_scanner(game_map: Map) -> Callable[[str], Order | None]:
+    """The map's scanner of the common notations: a line's order, or None where only
+    `parse_order` can read it (or word its error). For callers that read many lines and can
+    do without `order_reader`'s extra call per line."""
+    return _context(game_map)[1].scanner.scan
+
+
 def order_reader(game_map: Map) -> Callable[[str], Order]:
     """`parse_order` for many lines of one map: the map's scanner and parser found once.
 
