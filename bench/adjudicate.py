@@ -233,6 +233,15 @@ def parse_rate(seconds: float) -> float:
     return rate(run, seconds) * len(lines)
 
 
+def _keeper(best: dict[str, float]) -> Callable[[str, float], None]:
+    """A function that keeps in `best` the highest value given for each key."""
+
+    def keep(key: str, value: float) -> None:
+        best[key] = max(best.get(key, 0.0), value)
+
+    return keep
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seconds", type=float, default=3.0, help="time spent on each measurement")
@@ -272,14 +281,21 @@ def main() -> None:
         ("opening (22 units)", opening_case()),
         ("mid-game (39 units)", midgame_case()),
     ):
-        # Rounds alternate between the two sides and the best round of each is kept, so a
-        # burst of load on this shared machine hurts neither side more than the other.
-        ours = mila = 0.0
+        # Rounds alternate between the sides and the best round of each is kept, so a burst of
+        # load on this shared machine hurts neither side more than the other. Each round runs
+        # every form of ours once: the command, the command on plain Python, with --jobs.
+        best: dict[str, float] = {}
+        keep = _keeper(best)
         for _ in range(args.rounds):
-            ours = max(ours, rate(ours_in_process(case), args.seconds / args.rounds))
+            keep("ours", rate(ours_in_process(case), args.seconds / args.rounds))
             if have_mila:
-                mila = max(mila, rate(mila_phase(case), args.seconds / args.rounds))
-        command = max(ours_as_command(case, args.batch_count) for _ in range(2))
+                keep("mila", rate(mila_phase(case), args.seconds / args.rounds))
+            keep("command", ours_as_command(case, args.batch_count))
+            if compiled:
+                keep("pure", ours_as_command(case, args.batch_count, pure_python=True))
+            if args.jobs > 1:
+                keep("jobs", ours_as_command(case, args.batch_count, args.jobs))
+        ours, command, mila = best["ours"], best["command"], best.get("mila", 0.0)
         line = (
             f"{name}: ours {ours:,.0f}/s in process, {command:,.0f}/s as `judge adjudicate --batch`"
         )
@@ -292,14 +308,15 @@ def main() -> None:
         if compiled:
             # The same command on the plain Python source: what an install without a compiler
             # runs (a separate figure).
-            pure = max(ours_as_command(case, args.batch_count, pure_python=True) for _ in range(2))
-            line = f"{name}: ours {pure:,.0f}/s as `judge adjudicate --batch` on plain Python"
+            line = (
+                f"{name}: ours {best['pure']:,.0f}/s as `judge adjudicate --batch` on plain Python"
+            )
             if have_mila:
-                line += f"; ratio {pure / mila:.1f}x"
+                line += f"; ratio {best['pure'] / mila:.1f}x"
             print(line)
         if args.jobs > 1:
             # Several processes: a separate figure, never the only one (it needs free cores).
-            jobs = max(ours_as_command(case, args.batch_count, args.jobs) for _ in range(2))
+            jobs = best["jobs"]
             line = f"{name}: ours {jobs:,.0f}/s as `judge adjudicate --batch --jobs {args.jobs}`"
             if have_mila:
                 line += f"; ratio {jobs / mila:.1f}x (command, {args.jobs} processes)"
