@@ -276,7 +276,7 @@ def main() -> None:
         have_mila = True
     except ImportError:
         have_mila = False
-        print("MILA adjudicator not installed (pip install '.[bench]'): its column is empty")
+        print("MILA adjudicator not installed (pip install -e '.[bench]'): its column is empty")
     for name, case in (
         ("opening (22 units)", opening_case()),
         ("mid-game (39 units)", midgame_case()),
