@@ -39,7 +39,7 @@ class CompileHook(BuildHookInterface):
         modules: tuple[str, ...] = listing["COMPILED_MODULES"]
         group: str = listing["SHARED_LIBRARY"].removesuffix("__mypyc")
         if version == "editable":
-            self._remove_old_builds(root, modules, group)  # a wheel build leaves the tree be
+            self._remove_old_builds(root, group)  # a wheel build leaves the tree be
         if os.environ.get(listing["PURE_ENV"]):
             self.app.display_info("judge: JUDGE_PURE_PYTHON is set: not compiling")
             return
@@ -59,15 +59,12 @@ class CompileHook(BuildHookInterface):
         build_data["pure_python"] = False
         build_data["infer_tag"] = True
 
-    def _remove_old_builds(self, root: Path, modules: tuple[str, ...], group: str) -> None:
+    def _remove_old_builds(self, root: Path, group: str) -> None:
+        """Every compiled file of an earlier editable build: of the modules listed now and of
+        any a former list named (judge/compiled.py's guard checks only the listed ones)."""
         suffixes = (".so", ".pyd")
-        for module in modules:
-            source = root.joinpath(*module.split(".")).with_suffix(".py")
-            for old in source.parent.glob(source.stem + ".*"):
-                if old.suffix in suffixes:
-                    old.unlink()
-        for old in root.glob(group + "__mypyc.*"):
-            if old.suffix in suffixes:
+        for old in [*(root / "judge").rglob("*"), *root.glob(group + "__mypyc.*")]:
+            if old.suffix in suffixes and old.is_file():
                 old.unlink()
 
     def _compile(self, root: Path, modules: tuple[str, ...], group: str, out: Path) -> list[Path]:
