@@ -314,7 +314,11 @@ def check_game(session: Session, game: Game, identity: Identity) -> Checked:
             waiting = settled.waiting
             if not waiting:
                 processed = str(action.reason)
-                mails.extend(process_phase(session, game, identity.address))
+                mails.extend(
+                    process_phase(
+                        session, game, identity.address, seats_before=settled.seats_before
+                    )
+                )
     if processed is None and mails:
         # What was sent is sent: the next look counts timed mails from here. A look that sent
         # nothing leaves the mark alone, so an idle game's row is not written every round.

@@ -59,6 +59,7 @@ from judge.store.game_queries import (
     find_person_by_address,
     history,
     remove_observer,
+    restore_seats,
     set_order,
     sign_on,
     vacate_seat,
@@ -345,8 +346,12 @@ def _rollback(state: MailState, command: cv.Rollback) -> None:
         _refuse(state, command, f"game {game.name} has not processed {wanted}; it has {done}")
         return
     position, given = dict(record.position_before), dict(record.orders)
+    seats_before = record.seats_before
     dropped = drop_phases_from(state.session, game, record)
     clear_game_orders(state.session, game)
+    # The seats as the phase found them: missed turns, civil disorder, a holder replaced or
+    # gone since then (nothing for a phase recorded without them, e.g. one imported).
+    seats_restored = restore_seats(state.session, game, seats_before) if seats_before else []
     game.position = position
     game.phase = record.phase
     game.status = GameStatus.ACTIVE
@@ -357,6 +362,7 @@ def _rollback(state: MailState, command: cv.Rollback) -> None:
         "phase": game.phase,
         "dropped": dropped,
         "restored": sorted(p.title() for p in restored),
+        "seats_restored": sorted(p.title() for p in seats_restored),
         "deadline": _deadline(game),
     }
     _announce(state, game, "rolled_back", context)

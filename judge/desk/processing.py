@@ -73,7 +73,9 @@ def _process(state: MailState, command: cv.Process) -> None:
     # units fall back instead of the phase waiting for a taker (the GM wants it run).
     settled = settle_missed_turns(state.session, game, judge_address, force=True)
     # The results lead; the GM's missed-turn notices and the calls for a player follow them.
-    state.replies.extend(process_phase(state.session, game, judge_address))
+    state.replies.extend(
+        process_phase(state.session, game, judge_address, seats_before=settled.seats_before)
+    )
     state.replies.extend(settled.mails)
 
 
@@ -186,17 +188,32 @@ def preview_phase(session: Session, game: Game, judge_address: str) -> Reply:
     )
 
 
-def process_phase(session: Session, game: Game, judge_address: str) -> list[Reply]:
+def process_phase(
+    session: Session,
+    game: Game,
+    judge_address: str,
+    *,
+    seats_before: dict[str, Any] | None = None,
+) -> list[Reply]:
     """Adjudicate the game's phase with the stored orders (units without orders hold), keep the
     history, move to the next phase with its deadline, and return the results mails for every
     player, observer and the GM. PROCESS and the scheduler both come here, so a phase run by
     the GM and one run by its deadline are the same. The caller holds the game's row locked
-    and has settled the missed turns first (`settle_missed_turns`).
+    and has settled the missed turns first (`settle_missed_turns`), whose `seats_before` the
+    phase's record keeps for ROLLBACK.
     """
     assert game.phase is not None and game.position is not None
     done = adjudicate_orders(session, game)
     sequence = len(history(session, game)) + 1
-    record_phase(session, game, game.phase, case_with_disorder(game), done.texts, done.results)
+    record_phase(
+        session,
+        game,
+        game.phase,
+        case_with_disorder(game),
+        done.texts,
+        done.results,
+        seats_before=seats_before,
+    )
     clear_orders(session, game)
     for seat in game.seats:
         seat.orders_state = OrdersState.NONE

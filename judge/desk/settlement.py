@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy.orm import Session
 
@@ -50,7 +51,7 @@ from judge.games.missed_turns import (
 )
 from judge.games.seats import OrdersState, SeatOrders, SeatStatus, owes_orders
 from judge.map_files import load_map
-from judge.store.game_queries import sign_on, vacate_seat
+from judge.store.game_queries import seat_snapshot, sign_on, vacate_seat
 from judge.store.games import Game, Person, Seat
 
 
@@ -61,6 +62,9 @@ class Settled:
 
     mails: list[Reply]
     waiting: tuple[str, ...]
+    # The seats as they stood before this settlement (store.game_queries.seat_snapshot), for
+    # the phase's record: ROLLBACK puts them back.
+    seats_before: dict[str, Any]
 
 
 def settle_missed_turns(
@@ -80,6 +84,7 @@ def settle_missed_turns(
     the caller has it.
     """
     assert game.phase is not None and game.position is not None
+    seats_before = seat_snapshot(game)
     if seats is None:
         game_map, position, _, _ = read_case(game.position, rules=game.rules)
         seats = [seat_orders(game_map, position, game.phase, seat) for seat in game.seats]
@@ -161,7 +166,7 @@ def settle_missed_turns(
             mails.extend(_standby_takes_over(session, seat, old_persons[seat.power], judge_address))
     if waiting:
         game.settings = {**game.settings, WAITING: {"phase": game.phase, "powers": waiting}}
-    return Settled(mails, tuple(waiting))
+    return Settled(mails, tuple(waiting), seats_before)
 
 
 def _standby_takes_over(

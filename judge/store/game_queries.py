@@ -7,6 +7,7 @@ mail or runs the engine, so one mail's changes and the mails they cause commit t
 from __future__ import annotations
 
 from collections.abc import Iterable
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import delete, select
@@ -314,6 +315,56 @@ def clear_orders(session: Session, game: Game, power: str | None = None) -> int:
     return int(getattr(result, "rowcount", 0) or 0)
 
 
+# What settling and processing a phase may change on a seat: the missed-turn rule (missed
+# turns, civil disorder, a replacement sought), a volunteer taking the seat or its abandonment
+# (holder, password, reply token), the draw and concession votes an ending clears.
+SEAT_PHASE_FIELDS = (
+    "person_id",
+    "password_hash",
+    "reply_token",
+    "signed_on_at",
+    "status",
+    "missed_turns",
+    "replacement_sought",
+    "standby_person_id",
+    "draw_vote",
+    "concession",
+)
+
+
+def seat_snapshot(game: Game) -> dict[str, Any]:
+    """Each seat's SEAT_PHASE_FIELDS, as JSON, keyed by power."""
+    return {seat.power: _phase_fields(seat) for seat in game.seats}
+
+
+def _phase_fields(seat: Seat) -> dict[str, Any]:
+    fields = {name: getattr(seat, name) for name in SEAT_PHASE_FIELDS}
+    if fields["signed_on_at"] is not None:
+        fields["signed_on_at"] = fields["signed_on_at"].isoformat()
+    fields["status"] = str(fields["status"])
+    return fields
+
+
+def restore_seats(session: Session, game: Game, snapshot: dict[str, Any]) -> list[str]:
+    """Put each seat back as `snapshot` has it; return the powers whose seat changed."""
+    changed = []
+    for seat in game.seats:
+        kept = snapshot.get(seat.power)
+        if kept is None:
+            continue
+        if _phase_fields(seat) != kept:
+            changed.append(seat.power)
+        for name in SEAT_PHASE_FIELDS:
+            value = kept.get(name)
+            if name == "signed_on_at" and value is not None:
+                value = datetime.fromisoformat(value)
+            setattr(seat, name, value)
+    session.flush()
+    for seat in game.seats:
+        session.refresh(seat, ["person", "standby"])  # the holders the restored ids name
+    return changed
+
+
 def record_phase(
     session: Session,
     game: Game,
@@ -321,6 +372,7 @@ def record_phase(
     position_before: dict[str, Any],
     orders: dict[str, Any],
     results: dict[str, Any],
+    seats_before: dict[str, Any] | None = None,
 ) -> PhaseRecord:
     """Add one processed phase to the game's history (one row per phase; a repeat fails on flush)."""
     row = PhaseRecord(
@@ -330,6 +382,7 @@ def record_phase(
         orders=orders,
         results=results,
         processed_at=now(),
+        seats_before=seats_before,
     )
     session.add(row)
     session.flush()

@@ -246,6 +246,9 @@ class PhaseRecord(Base):
     orders: Mapped[dict[str, Any]] = mapped_column(JSON)
     results: Mapped[dict[str, Any]] = mapped_column(JSON)
     processed_at: Mapped[datetime] = mapped_column(UTCDateTime, default=now)
+    # Each seat as it stood before the phase was settled and processed (game_queries.
+    # seat_snapshot), for ROLLBACK; None for phases recorded before it was kept or imported.
+    seats_before: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True))
 
     __table_args__ = (UniqueConstraint("game_id", "phase", name="uq_phases_game_phase"),)
 

@@ -346,6 +346,59 @@ def test_rollback_returns_to_the_phase_with_its_orders(
     assert alpha(engine).phase == "F1901M"
 
 
+def test_rollback_puts_the_seats_back_as_the_phase_found_them(
+    engine: Engine, started: dict[str, str]
+) -> None:
+    """Italy misses spring, a volunteer stands by and takes the seat at the second miss;
+    rolling back to spring gives Italy's player the seat again, with no missed turn, and the
+    volunteer's reply address no longer acts for it."""
+    volunteer = "volunteer@example.org"
+
+    def without_italy() -> list[OutboxMessage]:
+        for power in POWERS:
+            if power != "Italy":
+                send(engine, HOLDS[power], sender=player(power), to=started[power])
+        return send(engine, f"{GM_SIGNON}\nPROCESS", sender=GM)
+
+    def italy() -> dict[str, object]:
+        with session_scope(engine) as session:
+            game = find_game(session, "alpha")
+            assert game is not None
+            seat = next(s for s in game.seats if s.power == "ITALY")
+            return {
+                "holder": seat.person.address_of_record if seat.person else None,
+                "token": seat.reply_token,
+                "status": str(seat.status),
+                "missed": seat.missed_turns,
+                "sought": seat.replacement_sought,
+                "standby": seat.standby_person_id,
+            }
+
+    before = italy()
+    assert before["holder"] == player("Italy") and before["missed"] == 0
+    without_italy()
+    send(engine, "JOIN alpha vpw Italy", sender=volunteer)
+    rows = without_italy()
+    assert "standby_takes_seat" in [r.kind for r in rows]
+    taken = italy()
+    assert taken["holder"] == volunteer and taken["token"] != before["token"]
+
+    rows = send(engine, f"{GM_SIGNON}\nROLLBACK S1901M", sender=GM)
+    told = by_kind(rows, "rolled_back")
+    assert "The seats of Italy are as they were before S1901M" in told[GM]
+    assert player("Italy") in told and volunteer not in told
+    assert italy() == before
+    # The seat answers to its player's reply address again, not to the volunteer's.
+    rows = send(engine, "A ROM H", sender=player("Italy"), to=started["Italy"])
+    assert [r.kind for r in rows] == ["orders_read"]
+    rows = send(engine, "A ROM H", sender=volunteer, to=f"judge+{taken['token']}@example.org")
+    assert "orders_read" not in [r.kind for r in rows]
+    # A rollback to a phase whose seats did not change since says nothing of seats.
+    send(engine, f"{GM_SIGNON}\nPROCESS", sender=GM)
+    rows = send(engine, f"{GM_SIGNON}\nROLLBACK S1901M", sender=GM)
+    assert "The seats of" not in by_kind(rows, "rolled_back")[GM]
+
+
 def test_the_gms_process_settles_missed_turns(engine: Engine, started: dict[str, str]) -> None:
     for power in POWERS:
         if power != "Italy":
