@@ -351,7 +351,13 @@ def _rollback(state: MailState, command: cv.Rollback) -> None:
     clear_game_orders(state.session, game)
     # The seats as the phase found them: missed turns, civil disorder, a holder replaced or
     # gone since then (nothing for a phase recorded without them, e.g. one imported).
+    holders_then = {seat.power: seat.person for seat in game.seats}
     seats_restored = restore_seats(state.session, game, seats_before) if seats_before else []
+    displaced = {
+        seat.power: then
+        for seat in game.seats
+        if (then := holders_then.get(seat.power)) is not None and seat.person is not then
+    }
     game.position = position
     game.phase = record.phase
     game.status = GameStatus.ACTIVE
@@ -364,8 +370,19 @@ def _rollback(state: MailState, command: cv.Rollback) -> None:
         "restored": sorted(p.title() for p in restored),
         "seats_restored": sorted(p.title() for p in seats_restored),
         "deadline": _deadline(game),
+        "displaced": "",
     }
     _announce(state, game, "rolled_back", context)
+    # Whoever held a seat that went back to its earlier holder is told so, once.
+    for power, person in sorted(displaced.items()):
+        state.replies.append(
+            Reply(
+                "rolled_back",
+                "rolled_back",
+                {**context, "displaced": power.title()},
+                to=person.address_of_record,
+            )
+        )
 
 
 def _restore_orders(state: MailState, game: Game, given: dict[str, Any]) -> set[str]:

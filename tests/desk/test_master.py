@@ -386,7 +386,9 @@ def test_rollback_puts_the_seats_back_as_the_phase_found_them(
     rows = send(engine, f"{GM_SIGNON}\nROLLBACK S1901M", sender=GM)
     told = by_kind(rows, "rolled_back")
     assert "The seats of Italy are as they were before S1901M" in told[GM]
-    assert player("Italy") in told and volunteer not in told
+    assert player("Italy") in told
+    assert "You no longer hold Italy" in told[volunteer]
+    assert "You no longer hold" not in told[player("Italy")]
     assert italy() == before
     # The seat answers to its player's reply address again, not to the volunteer's.
     rows = send(engine, "A ROM H", sender=player("Italy"), to=started["Italy"])
