@@ -111,6 +111,7 @@ class Adjudication:
     orders: dict[str, list[Order]]
     result: PhaseResult
     results: dict[str, Any]  # the result as docs/ADJUDICATE.md writes it
+    general: frozenset[str] = frozenset()  # powers that sent nothing and played general orders
 
 
 def adjudicate_orders(session: Session, game: Game) -> Adjudication:
@@ -122,12 +123,17 @@ def adjudicate_orders(session: Session, game: Game) -> Adjudication:
     except CaseError as exc:  # a stored position the engine refuses is the keeper's business
         raise RuntimeError(f"game {game.name}: stored position unreadable: {exc}") from exc
     texts = {power: list(units.values()) for power, units in current_orders(session, game).items()}
+    general: set[str] = set()
     for power, standing in general_orders.standing_orders(session, game, texts).items():
-        texts.setdefault(power, standing)
+        if power not in texts:
+            texts[power] = standing
+            general.add(power)
     parsed, unreadable = parse_power_orders(game_map, texts)
     result = adjudicate(game_map, position, parsed, rules)
     results = result_json(result, texts, unreadable)
-    return Adjudication(game_map, position, texts, dict(parsed), result, results)
+    return Adjudication(
+        game_map, position, texts, dict(parsed), result, results, frozenset(general)
+    )
 
 
 def case_with_disorder(game: Game) -> dict[str, Any]:
@@ -162,6 +168,7 @@ def _report(
         civil_disorder=frozenset(
             s.power for s in game.seats if s.status == SeatStatus.CIVIL_DISORDER
         ),
+        general_orders=done.general,
         next_deadline=(
             game.deadline.astimezone(game_timing(game).tz)
             if next_deadline and game.deadline is not None

@@ -301,6 +301,8 @@ def judge_text(report: PhaseReport) -> str:
         spare = unused_builds(report, power)
         if spare:
             out.append(f"{_pad(power, width)}{spare} build{'' if spare == 1 else 's'} not used.")
+        if power in report.general_orders:
+            out.append(f"({power_title(power)} sent no orders: its general orders were played.)")
     if kind == MOVEMENT and report.result.dislodged:
         out += ["", "", "The following units were dislodged:", ""]
         out += _dislodged_block(report)

@@ -37,6 +37,8 @@ class PhaseReport:
     draw: tuple[str, ...] = ()
     concession: str | None = None
     civil_disorder: frozenset[str] = frozenset()
+    # Powers that sent no orders and whose general orders (seed 004 I.C) were played instead.
+    general_orders: frozenset[str] = frozenset()
 
     @property
     def phase(self) -> Phase:
@@ -79,7 +81,13 @@ class PhaseReport:
             dislodged=tuple(d for d in self.result.dislodged if d.unit.power in keep),
             disbanded=tuple(u for u in self.result.disbanded if u.power in keep),
         )
-        return replace(self, orders=orders, before=before, result=result)
+        return replace(
+            self,
+            orders=orders,
+            before=before,
+            result=result,
+            general_orders=self.general_orders & keep,
+        )
 
 
 @dataclass(frozen=True)

@@ -212,7 +212,7 @@ def postal_text(report: PhaseReport) -> str:
     out = [f"Game {report.game}: {title}" if report.game else title, ""]
     for power, lines in entries(report).items():
         silent = not report.orders.get(power) and phase.kind == MOVEMENT
-        nmr = " (nmr)" if silent else ""
+        nmr = " (nmr)" if silent else " (general orders)" if power in report.general_orders else ""
         items = [entry_text(report, entry, nmr_mark=not silent) for entry in lines]
         spare = unused_builds(report, power)
         if spare:

@@ -72,6 +72,8 @@ def test_general_orders_are_filed_echoed_and_played_when_nothing_is_sent(
     assert "France: Army Marseilles -> Spain." in results
     assert "France: Fleet Brest -> Mid-Atlantic Ocean." in results
     assert "England: Fleet London -> North Sea." in results
+    assert "(France sent no orders: its general orders were played.)" in results
+    assert "England sent no orders" not in results
     with session_scope(engine) as session:
         game = find_game(session, "alpha")
         assert game is not None

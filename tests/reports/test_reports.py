@@ -102,6 +102,18 @@ def test_spring_opening_bounces() -> None:
     assert "ITALY (nmr): F Nap H, A Rom H, A Ven H." in postal
 
 
+def test_orders_played_from_general_orders_are_marked_in_both_styles() -> None:
+    report = replace(spring_1901(), general_orders=frozenset({"FRANCE"}))
+    text = report_text(report, "judge")
+    assert "(France sent no orders: its general orders were played.)" in text
+    assert "(Austria sent no orders" not in text
+    postal = report_text(report, "postal")
+    assert "FRANCE (general orders): " in postal
+    assert "AUSTRIA (general orders)" not in postal
+    # A private view keeps the mark only for its own power.
+    assert report.restricted_to(["AUSTRIA"]).general_orders == frozenset()
+
+
 def test_fall_dislodgement_lists_the_retreat_options() -> None:
     report = fall_1901()
     text = report_text(report, "judge")
