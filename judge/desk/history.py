@@ -1,7 +1,9 @@
 """HISTORY and SUMMARY: a game's past from the store, for anyone who asks.
 
 HISTORY mails the results of the processed phases in a range, in the game's report style, as an
-observer saw them (njudge's HISTORY: "all messages that an observer would have seen"; no press).
+observer saw them (njudge's HISTORY: "all messages that an observer would have seen"), each with
+the press an observer read while it was played (press to everyone, grey press unsigned; never
+partial press).
 The reports are rebuilt from the stored phases (judge.desk.phase_records), never adjudicated
 again. SUMMARY tells who plays each power, the supply centres at the end of every year, and
 where the game stands. Both are public, as on njudge: no password is needed, and neither ever
@@ -34,13 +36,14 @@ from judge.desk.endings import Ending
 from judge.desk.mail_state import MailState
 from judge.desk.phase_clock import deadline_words
 from judge.desk.phase_records import phase_order, phase_report
+from judge.desk.press import may_read, release_view
 from judge.desk.processing import ENDING
 from judge.engine.calendar import RETREATS, parse_phase
 from judge.games.seats import SeatStatus
 from judge.language import command_values as cv
 from judge.map_files import load_map
 from judge.reports import OBSERVER, STYLES, report_text
-from judge.store.game_queries import find_game, history
+from judge.store.game_queries import find_game, history, published_press
 from judge.store.games import Game, GameStatus, PhaseRecord
 
 # njudge's default for LINES, and the most one HISTORY mail carries whatever LINES asks.
@@ -139,7 +142,8 @@ def _history(state: MailState, command: cv.History) -> None:
     chosen = [(n, r) for n, r in numbered if after(r) and before(r)]
     limit = min(command.lines or DEFAULT_LINES, MAX_LINES)
     style = _style(game)
-    phases: list[dict[str, str]] = []
+    press = _press_by_phase(state, game, records)
+    phases: list[dict[str, Any]] = []
     used = 0
     more_from = ""
     for sequence, record in chosen:
@@ -147,7 +151,8 @@ def _history(state: MailState, command: cv.History) -> None:
             text = report_text(phase_report(game, record, sequence), style, OBSERVER)  # type: ignore[arg-type]
         except (CaseError, KeyError, TypeError, ValueError) as exc:
             text = f"The stored results of {record.phase} cannot be read by this judge: {exc}"
-        size = len(text.splitlines())
+        releases = press.get(record.id, [])
+        size = len(text.splitlines()) + sum(len(r["text"].splitlines()) + 2 for r in releases)
         if phases and used + size > limit:
             more_from = record.phase
             break
@@ -157,8 +162,11 @@ def _history(state: MailState, command: cv.History) -> None:
                 "phase": record.phase,
                 "processed": deadline_words(game, record.processed_at),
                 "text": text.rstrip("\n"),
+                "press": releases,
             }
         )
+    # The press of the phase under way, when the history runs to the end of the game so far.
+    since = press.get(None, []) if not more_from and command.end is None else []
     context: dict[str, Any] = {
         "game": game.name,
         "variant": game.variant.title(),
@@ -170,13 +178,37 @@ def _history(state: MailState, command: cv.History) -> None:
         "recorded_last": records[-1].phase if records else "",
         "lines": limit,
         "more_from": more_from,
+        "press_since": since,
         "status": str(game.status),
         "phase": game.phase or "",
     }
     state.replies.append(Reply("history", "history", context))
 
 
-def _span(phases: list[dict[str, str]]) -> str:
+def _press_by_phase(
+    state: MailState, game: Game, records: list[PhaseRecord]
+) -> dict[int | None, list[dict[str, Any]]]:
+    """The press every observer read, as the observers read it (grey press unsigned), under
+    the phase it was written in (the last run of that phase, after a ROLLBACK); None for press
+    of the phase under way. Press stored before phases were kept with it goes under the first
+    phase processed after it was published."""
+    out: dict[int | None, list[dict[str, Any]]] = {}
+    by_phase = {r.phase: r for r in records}
+    for number, row in enumerate(published_press(state.session, game), start=1):
+        if not may_read(row, None):
+            continue  # partial press: its powers' and the GM's alone
+        if row.phase is not None:
+            record = by_phase.get(row.phase)
+        else:
+            published = row.published_at
+            assert published is not None
+            record = next((r for r in records if published <= r.processed_at), None)
+        view = release_view(row, number, master=False)
+        out.setdefault(record.id if record is not None else None, []).append(view)
+    return out
+
+
+def _span(phases: list[dict[str, Any]]) -> str:
     """`S1901M to W1901A`, `S1901M` alone, or nothing."""
     if not phases:
         return ""

@@ -444,6 +444,7 @@ def _press(state: MailState, command: cv.Press | cv.Broadcast) -> None:
         dateline=dateline.printed,
         text=dateline.text,
         created_at=now(),
+        phase=game.phase,
         published_at=None if pending else now(),
         held=False,
     )

@@ -398,6 +398,17 @@ def history(session: Session, game: Game) -> list[PhaseRecord]:
     )
 
 
+def published_press(session: Session, game: Game) -> list[Press]:
+    """The game's press that is out (not held, not waiting for the results), oldest first."""
+    return list(
+        session.scalars(
+            select(Press)
+            .where(Press.game_id == game.id, Press.published_at.is_not(None))
+            .order_by(Press.published_at, Press.id)
+        )
+    )
+
+
 def add_press(
     session: Session,
     game: Game,
@@ -418,6 +429,7 @@ def add_press(
         dateline=dateline,
         text=text,
         created_at=now(),
+        phase=game.phase,
         published_at=None if held else now(),
         held=held,
     )

@@ -272,6 +272,8 @@ class Press(Base):
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=now)
     published_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     held: Mapped[bool] = mapped_column(Boolean, default=False)
+    # The game's phase when it was written (HISTORY files it there); None before migration 0005.
+    phase: Mapped[str | None] = mapped_column(String(PHASE_LENGTH))
 
     author: Mapped[Person] = relationship()
 

@@ -85,6 +85,31 @@ def test_anyone_gets_the_whole_history_as_an_observer_saw_it(
     assert "Game alpha is active, in S1902M." in text
 
 
+def test_history_carries_the_press_every_observer_read_under_its_phase(
+    engine: Engine, started: dict[str, str]
+) -> None:
+    def press(power: str, block: str) -> None:
+        send(engine, block, sender=player(power), to=started[power])
+
+    press("Turkey", "BROADCAST\n(Ankara) The Sultan sleeps.\nENDPRESS")
+    press("Austria", "PRESS GREY\nBeware the Bear.\nENDPRESS")
+    press("Austria", "PRESS TO GI\nLet us share the Balkans.\nENDPRESS")
+    play_1901(engine, started)
+    press("France", "BROADCAST\n(Paris) All is calm.\nENDPRESS")
+
+    text = only_reply(send(engine, "HISTORY alpha", sender=OUTSIDER), "history")
+    spring, rest = text.split(SPRING, 1)
+    assert "Press, Turkey:\n(Ankara) The Sultan sleeps." in spring
+    assert "Press, grey (the writer is not named):\nBeware the Bear." in spring
+    assert "Austria" not in spring.split("Beware the Bear.")[0].split("Sultan sleeps.")[1]
+    assert "Balkans" not in text  # partial press: never an observer's
+    assert "Sultan" not in rest
+    assert "Press since then, France:\n(Paris) All is calm." in rest
+    # A history that stops before the end leaves the later press out.
+    text = only_reply(send(engine, "HISTORY alpha TO S1901M", sender=OUTSIDER), "history")
+    assert "The Sultan sleeps." in text and "All is calm." not in text
+
+
 def test_phase_bounds_choose_the_phases(engine: Engine, played: dict[str, str]) -> None:
     text = only_reply(
         send(engine, "HISTORY alpha FROM F1901M TO F1901M", sender=OUTSIDER), "history"
