@@ -44,7 +44,7 @@ from judge.language import command_values as cv
 from judge.map_files import load_map
 from judge.reports import OBSERVER, STYLES, report_text
 from judge.store.game_queries import find_game, history, published_press
-from judge.store.games import Game, GameStatus, PhaseRecord
+from judge.store.games import Game, GameStatus, Person, PhaseRecord
 
 # njudge's default for LINES, and the most one HISTORY mail carries whatever LINES asks.
 DEFAULT_LINES = 1000
@@ -276,6 +276,34 @@ def _outcome(game: Game, records: list[PhaseRecord]) -> str:
     return ending.sentence() if ending is not None else "The game is over."
 
 
+def _earlier_holders(
+    state: MailState, records: list[PhaseRecord], power: str, current: int | None
+) -> list[dict[str, str]]:
+    """Who held the seat in the processed phases, as their seats were kept with each phase
+    (`PhaseRecord.seats_before`), oldest first, without the holder of the seat now at the end:
+    a name and the first and last phase each played. Phases kept without seats are skipped."""
+    runs: list[tuple[int | None, str, str]] = []  # (person id, first phase, last phase)
+    for record in records:
+        kept = (record.seats_before or {}).get(power)
+        if kept is None:
+            continue
+        person = kept.get("person_id")
+        if runs and runs[-1][0] == person:
+            runs[-1] = (person, runs[-1][1], record.phase)
+        else:
+            runs.append((person, record.phase, record.phase))
+    if runs and runs[-1][0] == current:
+        runs.pop()  # the holder now, named on the power's own line
+    earlier = []
+    for person_id, first, last in runs:
+        if person_id is None:
+            continue
+        person = state.session.get(Person, person_id)
+        name = (person.name if person is not None else None) or "name not given"
+        earlier.append({"player": name, "first": first, "last": last})
+    return earlier
+
+
 def _summary(state: MailState, command: cv.Summary) -> None:
     """SUMMARY [game]: who plays each power, centres per year, the game's status."""
     game = _game_for(state, command.game, command)
@@ -304,6 +332,7 @@ def _summary(state: MailState, command: cv.Summary) -> None:
                 "player": player,
                 "since": _since(game, records, seat.signed_on_at) if holder is not None else "",
                 "standing": standing,
+                "earlier": _earlier_holders(state, records, power, seat.person_id),
             }
         )
     table = _year_end_centres(records)
