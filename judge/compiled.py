@@ -2,11 +2,11 @@
 
 The source of every module below is the reference: it is plain Python that runs as it is, and
 `pip install` (hatch_build.py) also compiles it with mypyc where a C compiler is present, which
-makes adjudication about one and a half times faster (docs/PERFORMANCE.md). Beside each
-compiled module lies its source, and Python would import the compiled file first, so an edit to
-the source after the build would go unseen. `prefer_source_if_needed` (run by judge/__init__.py
-before anything else is imported) prevents that: when, in a checkout, any compiled file is older
-than its source, or JUDGE_PURE_PYTHON is set, all of the group are imported from source. All or none,
+makes adjudication about twice as fast (docs/PERFORMANCE.md). Beside each compiled module lies
+its source, and Python would import the compiled file first, so an edit to the source after
+the build would go unseen. `prefer_source_if_needed` (run by judge/__init__.py before anything
+else is imported) prevents that: when, in a checkout, any compiled file is older than its
+source, or JUDGE_PURE_PYTHON is set, all of the group are imported from source. All or none,
 because compiled modules reach each other's classes directly.
 """
 
