@@ -47,7 +47,8 @@ class CompileHook(BuildHookInterface):
         # sources in place, so there they go beside the sources.
         out = root / "build" / "judge-mypyc"
         shutil.rmtree(out, ignore_errors=True)
-        built = self._compile(root, modules, group, out)
+        sources = [listing["source_path"](root, module) for module in modules]
+        built = self._compile(sources, group, out)
         if not built:
             return
         for path in built:
@@ -67,13 +68,12 @@ class CompileHook(BuildHookInterface):
             if old.suffix in suffixes and old.is_file():
                 old.unlink()
 
-    def _compile(self, root: Path, modules: tuple[str, ...], group: str, out: Path) -> list[Path]:
+    def _compile(self, sources: list[Path], group: str, out: Path) -> list[Path]:
         """Compile with mypyc in a scratch folder; the built files land under `out`."""
-        sources = [str(root.joinpath(*m.split(".")).with_suffix(".py")) for m in modules]
         # Modules the group imports but that are not compiled are read, not checked; the
         # build's own environment lacks the judge's dependencies (orjson, lark): mypy takes
         # them as untyped.
-        args = ["--follow-imports=silent", "--ignore-missing-imports", *sources]
+        args = ["--follow-imports=silent", "--ignore-missing-imports", *map(str, sources)]
         with tempfile.TemporaryDirectory(prefix="judge-mypyc-") as scratch:
             setup = Path(scratch) / "setup.py"
             setup.write_text(_SETUP.format(args=args, group=group), encoding="utf-8")

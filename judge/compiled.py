@@ -49,28 +49,32 @@ def source_path(root: Path, module: str) -> Path:
     return root.joinpath(*module.split(".")).with_suffix(".py")
 
 
-def compiled_paths(root: Path, module: str) -> list[Path]:
-    """The extension files of `module` under `root` (none where it was not compiled)."""
+def compiled_paths(
+    root: Path, module: str, listed: dict[Path, list[str]] | None = None
+) -> list[Path]:
+    """The extension files of `module` under `root` (none where it was not compiled);
+    `listed` keeps each folder's listing for the next module of the same folder."""
     source = source_path(root, module)
-    stem = source.stem
-    try:
-        names = os.listdir(source.parent)
-    except OSError:
-        return []
-    return [
-        source.parent / name
-        for name in names
-        for suffix in importlib.machinery.EXTENSION_SUFFIXES
-        if name == stem + suffix
-    ]
+    folder = source.parent
+    names = None if listed is None else listed.get(folder)
+    if names is None:
+        try:
+            names = os.listdir(folder)
+        except OSError:
+            names = []
+        if listed is not None:
+            listed[folder] = names
+    wanted = {source.stem + suffix for suffix in importlib.machinery.EXTENSION_SUFFIXES}
+    return [folder / name for name in names if name in wanted]
 
 
 def stale_modules(root: Path, modules: Iterable[str] = COMPILED_MODULES) -> list[str]:
     """Modules whose compiled file is older than their source (edited since the build)."""
     stale = []
+    listed: dict[Path, list[str]] = {}  # three folders for the whole group, each read once
     for module in modules:
         source = source_path(root, module)
-        for compiled in compiled_paths(root, module):
+        for compiled in compiled_paths(root, module, listed):
             try:
                 if source.stat().st_mtime > compiled.stat().st_mtime:
                     stale.append(module)

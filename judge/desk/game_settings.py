@@ -193,17 +193,29 @@ def _announce(
         )
 
 
-def _set_deadline(state: MailState, command: cv.SetDeadline) -> None:
-    """SET DEADLINE date: the current phase is due then."""
+def _running_phase_moment(
+    state: MailState, command: cv.SetDeadline | cv.SetGrace
+) -> tuple[Game, datetime] | None:
+    """The GM's game with a phase running and the moment the command names, still ahead;
+    else None, the reason among the problems."""
     game = _gm_game(state, command, RUNNING)
     if game is None:
-        return
+        return None
     if game.phase is None or game.deadline is None:
         state.problems.append(f"line {command.line_no}: game {game.name} has no phase running")
-        return
+        return None
     moment = _ahead(state, command, game, command.when)
     if moment is None:
+        return None
+    return game, moment
+
+
+def _set_deadline(state: MailState, command: cv.SetDeadline) -> None:
+    """SET DEADLINE date: the current phase is due then."""
+    found = _running_phase_moment(state, command)
+    if found is None:
         return
+    game, moment = found
     old_deadline, old_grace = game.deadline, grace_end(game)
     override = grace_override(game)
     game.deadline = moment
@@ -218,15 +230,10 @@ def _set_deadline(state: MailState, command: cv.SetDeadline) -> None:
 
 def _set_grace(state: MailState, command: cv.SetGrace) -> None:
     """SET GRACE date: the end of the current phase's grace period."""
-    game = _gm_game(state, command, RUNNING)
-    if game is None:
+    found = _running_phase_moment(state, command)
+    if found is None:
         return
-    if game.phase is None or game.deadline is None:
-        state.problems.append(f"line {command.line_no}: game {game.name} has no phase running")
-        return
-    moment = _ahead(state, command, game, command.when)
-    if moment is None:
-        return
+    game, moment = found
     if moment < game.deadline:
         state.problems.append(
             f"line {command.line_no}: {command.redacted()}: grace cannot end before the "

@@ -350,19 +350,18 @@ def restore_seats(session: Session, game: Game, snapshot: dict[str, Any]) -> lis
     changed = []
     for seat in game.seats:
         kept = snapshot.get(seat.power)
-        if kept is None:
+        if kept is None or _phase_fields(seat) == kept:
             continue
-        if _phase_fields(seat) != kept:
-            changed.append(seat.power)
+        changed.append(seat)
         for name in SEAT_PHASE_FIELDS:
             value = kept.get(name)
             if name == "signed_on_at" and value is not None:
                 value = datetime.fromisoformat(value)
             setattr(seat, name, value)
     session.flush()
-    for seat in game.seats:
+    for seat in changed:
         session.refresh(seat, ["person", "standby"])  # the holders the restored ids name
-    return changed
+    return [seat.power for seat in changed]
 
 
 def record_phase(
