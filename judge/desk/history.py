@@ -41,10 +41,10 @@ from judge.desk.processing import ENDING
 from judge.engine.calendar import RETREATS, parse_phase
 from judge.games.seats import SeatStatus
 from judge.language import command_values as cv
-from judge.map_files import load_map
 from judge.reports import OBSERVER, STYLES, report_text
 from judge.store.game_queries import find_game, history, published_press
 from judge.store.games import Game, GameStatus, Person, PhaseRecord
+from judge.variants import board_of, variant
 
 # njudge's default for LINES, and the most one HISTORY mail carries whatever LINES asks.
 DEFAULT_LINES = 1000
@@ -101,7 +101,7 @@ def _bound_test(
     if bound is None:
         return lambda record: True
     if isinstance(bound, str):
-        calendar = load_map(game.variant).calendar
+        calendar = variant(game.variant).calendar
         limit = phase_order(bound, calendar)
         if limit is None:
             word = "TO" if end else "FROM"
@@ -311,7 +311,7 @@ def _summary(state: MailState, command: cv.Summary) -> None:
         return
     records = history(state.session, game)
     try:
-        powers = list(load_map(game.variant).powers)
+        powers = list(board_of(game.variant).powers)
     except (FileNotFoundError, KeyError, ValueError):
         powers = sorted(seat.power for seat in game.seats)
     seats = {seat.power: seat for seat in game.seats}

@@ -62,7 +62,6 @@ from judge.games.missed_turns import (
 from judge.games.seats import OrdersState, SeatStatus
 from judge.identity import hash_password, normalise_address
 from judge.language import command_values as cv
-from judge.map_files import load_map
 from judge.store.game_queries import (
     add_address,
     clear_orders,
@@ -71,6 +70,7 @@ from judge.store.game_queries import (
     vacate_seat,
 )
 from judge.store.games import ADDRESS_LENGTH, Game, GameStatus, Person, Seat
+from judge.variants import board_of
 
 NO_SEAT = (
     "no seat is named: sign on with SIGNON power game password on a line before it, or reply "
@@ -275,7 +275,7 @@ def _voter(state: MailState, command: cv.Command) -> tuple[Seat, Map, frozenset[
             "no unit and no supply centre left, so it has no vote"
         )
         return None
-    return seat, load_map(game.variant), survivors
+    return seat, board_of(game.variant), survivors
 
 
 def _named_powers(
