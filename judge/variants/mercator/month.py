@@ -262,7 +262,10 @@ class _Month:
             if key[0] == carrier.power and self.results[key].reason.startswith("the army's own"):
                 del self.results[key]
                 self.set_result(
-                    chosen[0], FAILURE, f"{dest.upper()} was occupied: the fleet's order was used", 3
+                    chosen[0],
+                    FAILURE,
+                    f"{dest.upper()} was occupied: the fleet's order was used",
+                    3,
                 )
                 return (key, order)
         return chosen
@@ -424,9 +427,7 @@ class _Month:
             fleet = board[boarding.sea]
             partner = army.power if army.power != fleet.power else None
             board[boarding.sea] = Unit(fleet.power, ARMY_FLEET, fleet.loc, partner)
-            self.moved_into.setdefault(boarding.sea, []).append(
-                (scale, army.power, boarding.land)
-            )
+            self.moved_into.setdefault(boarding.sea, []).append((scale, army.power, boarding.land))
             self.entered_by.setdefault(boarding.land, []).append((scale, boarding.sea))
             if scale == 3:
                 self.ts3_movers.add(boarding.sea)
@@ -524,7 +525,11 @@ class _Month:
         """Where each successful move was supported from (rule 4 (g) 2)."""
         for power, power_orders in given.items():
             for order, key in zip(power_orders, keys[power], strict=True):
-                if isinstance(order, Support) and order.dest and self.results[key].result == SUCCESS:
+                if (
+                    isinstance(order, Support)
+                    and order.dest
+                    and self.results[key].result == SUCCESS
+                ):
                     target = (scale, province_of(order.dest))
                     self.attack_support.setdefault(target, set()).add(province_of(order.loc))
 

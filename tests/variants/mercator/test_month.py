@@ -8,7 +8,7 @@ the adjudication cases.
 from __future__ import annotations
 
 from judge.engine.orders import Hold, Move, Support
-from judge.engine.position import Position, Unit
+from judge.engine.position import Dislodged, Position, Unit
 from judge.engine.rules import rules_from_names
 from judge.map_files import load_map
 from judge.variants.mercator.month import MonthOutcome, resolve_month
@@ -75,8 +75,14 @@ def test_a_supported_landing_beats_a_defender_and_two_supported_landings_stand_o
     out = month(
         [Unit("FRANCE", "AF", "eng"), Unit("GERMANY", "AF", "nth"), Unit("ENGLAND", "A", "lon")],
         {
-            "FRANCE": [Scaled(1, Land("eng", "lon")), Scaled(1, SupportLanding("eng", "eng", "lon"))],
-            "GERMANY": [Scaled(1, Land("nth", "lon")), Scaled(1, SupportLanding("nth", "nth", "lon"))],
+            "FRANCE": [
+                Scaled(1, Land("eng", "lon")),
+                Scaled(1, SupportLanding("eng", "eng", "lon")),
+            ],
+            "GERMANY": [
+                Scaled(1, Land("nth", "lon")),
+                Scaled(1, SupportLanding("nth", "nth", "lon")),
+            ],
         },
     )
     assert ("ENGLAND", "A", "lon", None) in board_of(out)
@@ -271,6 +277,7 @@ def test_mixed_boarding_needs_both_owners_and_the_fleets_nationality_counts() ->
 
 def test_mixed_example_a_the_army_lands_in_denmark_else_norway() -> None:
     """2.6 (a): the army's Denmark if untenanted, otherwise the fleet's Norway."""
+
     def play(extra: list[Unit]) -> MonthOutcome:
         return month(
             [Unit("GERMANY", "A", "bel"), Unit("FRANCE", "F", "eng"), *extra],
@@ -299,10 +306,50 @@ def test_key_rule_retreats_barred_from_the_attackers_side() -> None:
     out = month(
         [Unit("FRANCE", "A", "bur"), Unit("GERMANY", "A", "ruh"), Unit("GERMANY", "A", "mun")],
         {
-            "GERMANY": [Scaled(2, Move("A", "mun", "bur")), Scaled(2, Support("A", "ruh", "A", "mun", "bur"))],
+            "GERMANY": [
+                Scaled(2, Move("A", "mun", "bur")),
+                Scaled(2, Support("A", "ruh", "A", "mun", "bur")),
+            ],
         },
     )
     (d,) = out.dislodged
     assert d.unit.loc == "bur" and d.time_scale == 2
     assert "mun" not in d.retreats and "ruh" not in d.retreats and "bur" not in d.retreats
     assert set(d.retreats) == {"bel", "gas", "mar", "par", "pic"}
+
+
+def test_retreats_take_precedence_by_time_scale_and_an_army_fleet_may_split() -> None:
+    """4 (a): the unit dislodged in the earlier time scale gets the space; 4 (c): the army of
+    a dislodged army/fleet lands while its fleet goes to sea; 4 (e): a fleet part that does
+    not get away takes its army with it."""
+    from judge.engine.orders import Disband, Retreat
+    from judge.variants.mercator.retreats import resolve_mercator_retreats
+
+    position = Position(
+        "JAN1901R",
+        (Unit("ENGLAND", "F", "nth"),),
+        dislodged=(
+            Dislodged(Unit("FRANCE", "A", "bur"), "mun", False, ("gas", "par"), 2),
+            Dislodged(Unit("ITALY", "A", "mar"), "pie", False, ("gas", "spa"), 1),
+            Dislodged(Unit("FRANCE", "AF", "mao"), "eng", False, ("wes", "por", "spa"), 2),
+            Dislodged(Unit("GERMANY", "AF", "hel"), "nth", False, ("hol", "kie"), 3),
+        ),
+    )
+    out = resolve_mercator_retreats(
+        MAP,
+        position,
+        {
+            "FRANCE": [
+                Scaled(4, Retreat("A", "bur", "gas")),
+                Scaled(4, Retreat("A", "mao", "por")),
+                Scaled(4, Retreat("F", "mao", "wes")),
+            ],
+            "ITALY": [Scaled(4, Retreat("A", "mar", "gas"))],
+            "GERMANY": [Scaled(4, Disband("F", "hel"))],
+        },
+    )
+    after = {(u.power, u.kind, u.loc) for u in out.units_after}
+    assert ("ITALY", "A", "gas") in after and ("FRANCE", "A", "gas") not in after
+    assert ("FRANCE", "A", "por") in after and ("FRANCE", "F", "wes") in after
+    gone = {(u.power, u.kind, u.loc) for u in out.disbanded}
+    assert gone == {("FRANCE", "A", "bur"), ("GERMANY", "F", "hel"), ("GERMANY", "A", "hel")}
