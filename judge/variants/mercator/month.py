@@ -18,9 +18,9 @@ The module is pure: it imports only the engine and the standard library.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
-from judge.engine.geography import Map, Terrain
+from judge.engine.geography import Map, Province, Terrain
 from judge.engine.orders import Convoy, Hold, Move, Support
 from judge.engine.position import Dislodged, Position, Unit, province_of
 from judge.engine.resolve import resolve_movement
@@ -45,6 +45,51 @@ _KIND_WORDS = {ARMY: "an army", FLEET: "a fleet", ARMY_FLEET: "an army/fleet"}
 _AF_MARK = "\x00AF:"
 
 Key = tuple[str, int]  # (power, index of the order in the power's list)
+_FERRY_FLEET = "a fleet of a ferry's chain"
+
+
+@dataclass(slots=True)
+class _Ferry:
+    """A fast ferry or chain convoy in time scale 2 (rule 3)."""
+
+    key: Key
+    space: str  # the army's own space beside its first fleet ("~eng")
+    named: str  # where the order says the army began the month
+    seas: tuple[str, ...]  # the chain's fleets, the carrier first
+    fleet_keys: list[Key] = field(default_factory=list)
+
+    def fall_back(self, dislodged: set[str], board: Mapping[str, Unit]) -> str | None:
+        """Where the army is aboard when its landing fails (rule 3 (c)): the last fleet of the
+        chain, or the fleet before the first one dislodged; None if its carrier was."""
+        home: str | None = None
+        for sea in self.seas:
+            if sea in dislodged:
+                break
+            fleet = board.get(sea)
+            if fleet is None or fleet.kind != FLEET:
+                break
+            home = sea
+        return home
+
+
+def _with_ferry_spaces(game_map: Map, ferries: Mapping[str, _Ferry]) -> Map:
+    """The board with a coastal space beside each ferry's first sea, where its army stands for
+    the standard resolver."""
+    provinces = dict(game_map.provinces)
+    army_edges = dict(game_map.army_edges)
+    fleet_edges = {loc: set(dests) for loc, dests in game_map.fleet_edges.items()}
+    for space, ferry in ferries.items():
+        sea = ferry.seas[0]
+        provinces[space] = Province(space, f"aboard in {sea.upper()}", Terrain.COAST)
+        army_edges[space] = frozenset()
+        fleet_edges[space] = {sea}
+        fleet_edges[sea].add(space)
+    return replace(
+        game_map,
+        provinces=provinces,
+        army_edges=army_edges,
+        fleet_edges={loc: frozenset(d) for loc, d in fleet_edges.items()},
+    )
 
 
 @dataclass(slots=True)
@@ -444,44 +489,154 @@ class _Month:
     # --- TS2, and the supplementary moves of TS3: the standard resolver -----------------------
     def standard_moves(self, scale: int, wanted: list[tuple[Key, Scaled]]) -> None:
         """Adjudicate moves, supports, holds and convoys with the standard resolver, each
-        army/fleet standing as its fleet, and put the board back together after."""
-        units = [_as_fleet(u) for u in self.board.values()]
+        army/fleet standing as its fleet, and put the board back together after.
+
+        A ferried army (rule 3 (b) to (d)) is carried by convoy from a space of its own beside
+        its first fleet's sea (``~eng``), added to the board for this time scale only: the
+        standard resolver then gives it the strength, supports and disruption of a convoyed
+        army, and the fall-backs of rule 3 (c) put it back aboard where the move fails."""
+        units = {u.province: _as_fleet(u) for u in self.board.values()}
         given: dict[str, list[object]] = {}
         keys: dict[str, list[Key]] = {}
+        ferries: dict[str, _Ferry] = {}  # by the army's own space
+        if scale == 2:
+            for key, scaled in wanted:
+                if isinstance(scaled.order, FastFerry | ChainConvoy):
+                    self.add_ferry(key, scaled.order, units, given, keys, ferries)
+        aliases = {f.named: f.space for f in ferries.values()}
         for key, scaled in wanted:
+            if key in self.results or isinstance(scaled.order, FastFerry | ChainConvoy):
+                continue
             why = self.check_standard(scale, scaled)
             if why:
                 result, reason = why
                 self.set_result(key, result, reason, scale)
                 continue
-            given.setdefault(key[0], []).append(_untyped(scaled.order))
+            given.setdefault(key[0], []).append(_untyped(scaled.order, aliases))
             keys.setdefault(key[0], []).append(key)
-        position = Position(phase="", units=tuple(units))
-        outcome = resolve_movement(self.map, position, given, self.rules)  # type: ignore[arg-type]
+        game_map = _with_ferry_spaces(self.map, ferries) if ferries else self.map
+        position = Position(phase="", units=tuple(units.values()))
+        outcome = resolve_movement(game_map, position, given, self.rules)  # type: ignore[arg-type]
         for power, power_keys in keys.items():
             for key, result in zip(power_keys, outcome.results[power], strict=True):
+                if key in self.results and key[1] < 0:
+                    continue
+                old = self.results.get(key)
+                if old is not None and old.reason == _FERRY_FLEET:
+                    continue  # a ferry's fleet: the ferry's own result is the army's
                 self.results[key] = OrderResult(result.result, result.reason, scale)
         self.note_supports(scale, given, keys)
         for power, power_orders in given.items():
             for order, key in zip(power_orders, keys[power], strict=True):
                 if isinstance(order, Move) and self.results[key].result == SUCCESS:
                     origin, dest = province_of(order.loc), province_of(order.dest)
+                    origin = origin[1:] if origin.startswith("~") else origin
                     self.moved_into.setdefault(dest, []).append((scale, power, origin))
                     self.entered_by.setdefault(origin, []).append((scale, dest))
         board: dict[str, Unit] = {}
+        stranded: dict[str, Unit] = {}
         for unit in outcome.units_after:
+            if unit.province.startswith("~"):
+                stranded[unit.province] = unit
+                continue
             restored = _from_fleet(unit)
             board[restored.province] = restored
+        dislodged_seas = {d.unit.province for d in outcome.dislodged}
+        for space, ferry in ferries.items():
+            army = stranded.get(space)
+            for key in ferry.fleet_keys:
+                self.results.pop(key, None)
+            if army is None:
+                continue  # landed, or dislodged with its carrier below
+            home = ferry.fall_back(dislodged_seas, board)
+            if home is None:
+                continue
+            fleet = board[home]
+            partner = army.power if army.power != fleet.power else None
+            board[home] = Unit(fleet.power, ARMY_FLEET, fleet.loc, partner)
         self.board = board
         for d in outcome.dislodged:
             unit = _from_fleet(d.unit)
-            self.dislodged.append(Dislodged(unit, d.attacker_from, d.attacker_convoyed, (), scale))
+            ferry = next((f for f in ferries.values() if f.seas[0] == unit.province), None)
+            if (
+                ferry is not None
+                and ferry.space in stranded
+                and ferry.fall_back(dislodged_seas, board) is None
+            ):
+                army = stranded[ferry.space]
+                partner = army.power if army.power != unit.power else None
+                unit = Unit(unit.power, ARMY_FLEET, unit.loc, partner)
+            attacker = d.attacker_from
+            if attacker is not None and attacker.startswith("~"):
+                attacker = attacker[1:]
+            if unit.province.startswith("~"):
+                continue
+            self.dislodged.append(Dislodged(unit, attacker, d.attacker_convoyed, (), scale))
         self.contested[scale] |= set(outcome.contested)
+
+    def add_ferry(
+        self,
+        key: Key,
+        order: FastFerry | ChainConvoy,
+        units: dict[str, Unit],
+        given: dict[str, list[object]],
+        keys: dict[str, list[Key]],
+        ferries: dict[str, _Ferry],
+    ) -> None:
+        """Check a fast ferry or chain convoy and give the resolver its army's convoyed move
+        and the convoy orders of its fleets."""
+        seas = (
+            (province_of(order.fleet_loc),)
+            if isinstance(order, FastFerry)
+            else tuple(province_of(f) for f in order.fleet_locs)
+        )
+        first = seas[0]
+        carrier = self.board.get(first)
+        dest = province_of(order.dest)
+        if carrier is None or carrier.kind != ARMY_FLEET:
+            self.set_result(key, VOID, f"no army aboard a fleet in {first.upper()}", 2)
+            return
+        if carrier.power != key[0]:
+            self.set_result(key, VOID, f"the fleet in {first.upper()} is not {key[0]}'s", 2)
+            return
+        if first in self.busy:
+            self.set_result(
+                key, VOID, "the fleet supported a landing in time scale 1: it waits until TS3", 2
+            )
+            return
+        for sea in seas[1:]:
+            fleet = self.board.get(sea)
+            if fleet is None or fleet.kind != FLEET:
+                self.set_result(key, VOID, f"no fleet in {sea.upper()} for the chain", 2)
+                return
+        if self.map.provinces[dest].terrain in (Terrain.SEA, Terrain.CANAL) or not any(
+            self.fleet_touches(sea, dest) for sea in seas[-1:]
+        ):
+            self.set_result(
+                key,
+                ILLEGAL,
+                f"the last fleet of the convoy cannot land an army in {dest.upper()}",
+                2,
+            )
+            return
+        space = "~" + first
+        army_power = army_owner(carrier)
+        ferry = _Ferry(key, space, province_of(order.army_loc), seas)
+        ferries[space] = ferry
+        units[first] = Unit(carrier.power, FLEET, carrier.loc)
+        units[space] = Unit(army_power, ARMY, space)
+        given.setdefault(army_power, []).append(Move(None, space, dest, True))
+        keys.setdefault(army_power, []).append(key)
+        for sea in seas:
+            owner = units[sea].power
+            given.setdefault(owner, []).append(Convoy(None, sea, space, dest))
+            fleet_key = (owner, -1 - len(ferry.fleet_keys) - 100 * len(ferries))
+            ferry.fleet_keys.append(fleet_key)
+            keys.setdefault(owner, []).append(fleet_key)
+            self.results[fleet_key] = OrderResult(VOID, _FERRY_FLEET, 2)
 
     def check_standard(self, scale: int, scaled: Scaled) -> tuple[str, str] | None:
         order = scaled.order
-        if isinstance(order, FastFerry | ChainConvoy):
-            return ILLEGAL, "fast ferries and extended convoys are not adjudicated yet"
         if not isinstance(order, Hold | Move | Support | Convoy):
             return ILLEGAL, _misplaced(order, scale)
         prov = province_of(order.loc)
@@ -687,14 +842,18 @@ def _from_fleet(unit: Unit) -> Unit:
     return Unit(unit.power, ARMY_FLEET, unit.loc, mark[len(_AF_MARK) :] or None)
 
 
-def _untyped(order: object) -> object:
-    """The order as the standard resolver takes it: the types were checked here already."""
+def _untyped(order: object, aliases: Mapping[str, str]) -> object:
+    """The order as the standard resolver takes it: the types were checked here already; a
+    support of a ferried army, named where it began the month, is given to its own space."""
     if isinstance(order, Hold):
         return Hold(None, order.loc)
     if isinstance(order, Move):
         return Move(None, order.loc, order.dest, order.via_convoy)
     if isinstance(order, Support):
-        return Support(None, order.loc, None, order.target, order.dest)
+        target = (
+            aliases.get(province_of(order.target), order.target) if order.dest else order.target
+        )
+        return Support(None, order.loc, None, target, order.dest)
     assert isinstance(order, Convoy)
     return Convoy(None, order.loc, order.army_loc, order.dest)
 

@@ -68,9 +68,7 @@ def adjudicate_mercator(
         contested = frozenset()
         if phase.is_fall:
             centers = update_centres(game_map, units, centers)
-    nxt = following_phase(
-        phase, retreats_due=bool(dislodged), adjustments_due=phase.is_fall
-    )
+    nxt = following_phase(phase, retreats_due=bool(dislodged), adjustments_due=phase.is_fall)
     return PhaseResult(
         phase=phase.name,
         results=results,

@@ -353,3 +353,61 @@ def test_retreats_take_precedence_by_time_scale_and_an_army_fleet_may_split() ->
     assert ("FRANCE", "A", "por") in after and ("FRANCE", "F", "wes") in after
     gone = {(u.power, u.kind, u.loc) for u in out.disbanded}
     assert gone == {("FRANCE", "A", "bur"), ("GERMANY", "F", "hel"), ("GERMANY", "A", "hel")}
+
+
+def test_fast_ferry_lands_in_time_scale_2_and_takes_support() -> None:
+    """3 (b): TS1 A(Lon) B F(ENC), TS2 F(ENC) F/F A(Lon) - Bre, with A(Par) S A(Lon) - Bre
+    the ferried army dislodges the holder of Brest; unsupported it bounces and stays aboard."""
+    from judge.variants.mercator.orders import FastFerry
+
+    units = [
+        Unit("FRANCE", "A", "lon"),
+        Unit("FRANCE", "F", "eng"),
+        Unit("FRANCE", "A", "par"),
+        Unit("GERMANY", "A", "bre"),
+    ]
+    ferry = [Scaled(1, Board("lon", "eng")), Scaled(2, FastFerry("eng", "lon", "bre"))]
+    out = month(units, {"FRANCE": [*ferry, Scaled(2, Support("A", "par", "A", "lon", "bre"))]})
+    assert ("FRANCE", "A", "bre", None) in board_of(out)
+    assert ("FRANCE", "F", "eng", None) in board_of(out)
+    assert [(d.unit.loc, d.time_scale) for d in out.dislodged] == [("bre", 2)]
+    assert out.results[("FRANCE", 1)].result == "success"
+    assert out.results[("FRANCE", 1)].time_scale == 2
+    out = month(units, {"FRANCE": ferry})
+    assert ("FRANCE", "AF", "eng", None) in board_of(out)
+    assert out.results[("FRANCE", 1)].result == "failure"
+    assert ("GERMANY", "A", "bre", None) in board_of(out)
+
+
+def test_extended_convoy_falls_back_aboard_the_fleet_before_a_dislodged_one() -> None:
+    """3 (c): TS1 A(Den) B F(NTH), TS2 F(NTH), F(ENC) & F(MAO) C A(Den) - Por: the army lands
+    in Portugal; if F(MAO) is dislodged the result is A/F(ENC)."""
+    from judge.variants.mercator.orders import ChainConvoy
+
+    units = [
+        Unit("ENGLAND", "A", "den"),
+        Unit("ENGLAND", "F", "nth"),
+        Unit("ENGLAND", "F", "eng"),
+        Unit("ENGLAND", "F", "mao"),
+    ]
+    orders = [
+        Scaled(1, Board("den", "nth")),
+        Scaled(2, ChainConvoy(("nth", "eng", "mao"), "den", "por")),
+    ]
+    out = month(units, {"ENGLAND": orders})
+    assert ("ENGLAND", "A", "por", None) in board_of(out)
+    assert ("ENGLAND", "F", "nth", None) in board_of(out)
+    attack = {
+        "FRANCE": [
+            Scaled(2, Move("F", "bre", "mao")),
+            Scaled(2, Support("F", "gas", "F", "bre", "mao")),
+        ]
+    }
+    out = month(
+        units + [Unit("FRANCE", "F", "bre"), Unit("FRANCE", "F", "gas")],
+        {"ENGLAND": orders, **attack},
+    )
+    assert ("ENGLAND", "AF", "eng", "") not in board_of(out)
+    assert ("ENGLAND", "AF", "eng", None) in board_of(out)
+    assert ("ENGLAND", "F", "nth", None) in board_of(out)
+    assert [(d.unit.loc, d.unit.kind) for d in out.dislodged] == [("mao", "F")]
