@@ -38,7 +38,7 @@ from judge.desk.phase_clock import deadline_words
 from judge.desk.phase_records import phase_order, phase_report
 from judge.desk.press import may_read, release_view
 from judge.desk.processing import ENDING
-from judge.engine.calendar import RETREATS, parse_phase
+from judge.engine.calendar import ANY, RETREATS, parse_phase
 from judge.games.seats import SeatStatus
 from judge.language import command_values as cv
 from judge.reports import OBSERVER, STYLES, report_text
@@ -239,8 +239,8 @@ def _year_end_centres(records: list[PhaseRecord]) -> list[tuple[str, dict[str, i
     by_year: dict[int, dict[str, int]] = {}
     for record in records:
         try:
-            phase = parse_phase(record.phase)
-            following = parse_phase(record.results["next_phase"])
+            phase = parse_phase(record.phase, ANY)
+            following = parse_phase(record.results["next_phase"], ANY)
         except (KeyError, ValueError):
             continue
         if phase.season == "S":

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from judge.adjudicate_json import parse_power_orders, read_case
-from judge.engine.calendar import PhaseError, parse_phase
+from judge.engine.calendar import MONTHS, PhaseError, parse_phase
 from judge.engine.position import Dislodged, Unit
 from judge.engine.results import OrderResult, PhaseResult
 from judge.reports import PhaseReport
@@ -87,4 +87,5 @@ def phase_order(name: str, calendar: str = "standard") -> tuple[int, int, int] |
         phase = parse_phase(name, calendar)
     except PhaseError:
         return None
-    return (phase.year, "SFW".index(phase.season), "MRA".index(phase.kind))
+    season = MONTHS.index(phase.season) if phase.is_monthly else "SFW".index(phase.season)
+    return (phase.year, season, "MRA".index(phase.kind))

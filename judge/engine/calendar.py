@@ -20,6 +20,9 @@ ADJUSTMENTS = "A"
 STANDARD = "standard"
 MONTHLY = "monthly"
 CALENDARS = (STANDARD, MONTHLY)
+# For readers of stored phase names (reports, history), which know the name is valid in its
+# game's calendar: either form.
+ANY = "any"
 
 _STANDARD = re.compile(r"^([SFW])(\d{4})([MRA])$")
 _MONTHLY = re.compile(r"^([A-Z]{3})(\d{4})([MRA])$")
@@ -78,6 +81,9 @@ class Phase:
 def parse_phase(name: str, calendar: str = STANDARD) -> Phase:
     if calendar == MONTHLY:
         return _parse_monthly(name)
+    if calendar == ANY:
+        text = name.strip().upper()
+        return _parse_monthly(text) if _MONTHLY.match(text) else parse_phase(text)
     if calendar != STANDARD:
         raise PhaseError(f"calendar {calendar!r} is not known")
     match = _STANDARD.match(name.strip().upper())

@@ -25,7 +25,7 @@ from typing import Any
 from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
-from judge.engine.calendar import PhaseError, parse_phase
+from judge.engine.calendar import ANY, PhaseError, parse_phase
 from judge.language import command_values as cv
 from judge.language.command_values import CommandError, CommandLine, OrderLine, When
 from judge.resources import data_dir
@@ -632,7 +632,7 @@ def _phase_bound(written: tuple[Any, ...], *, first: bool) -> str:
     if written[0] == "code":
         token = written[1]
         try:
-            return parse_phase(str(token)).name
+            return parse_phase(str(token), ANY).name
         except PhaseError as exc:
             raise _Fault(_col(token), str(exc), ("a phase (S1901M)",)) from None
     if written[0] == "year":
@@ -650,7 +650,7 @@ def _phase_bound(written: tuple[Any, ...], *, first: bool) -> str:
         kind = "M" if first else "R"
     name = f"{season}{year}{kind}"
     try:
-        return parse_phase(name).name
+        return parse_phase(name, ANY).name
     except PhaseError as exc:
         raise _Fault(_col(season_token), str(exc), ("a phase (S1901M)",)) from None
 

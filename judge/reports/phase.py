@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
-from judge.engine.calendar import ADJUSTMENTS, MOVEMENT, RETREATS, Phase, parse_phase
+from judge.engine.calendar import ADJUSTMENTS, ANY, MOVEMENT, RETREATS, Phase, parse_phase
 from judge.engine.geography import Map
 from judge.engine.orders import Build, Disband, Order, Waive
 from judge.engine.position import Dislodged, Position, Unit, province_of
@@ -42,11 +42,11 @@ class PhaseReport:
 
     @property
     def phase(self) -> Phase:
-        return parse_phase(self.result.phase, self.game_map.calendar)
+        return parse_phase(self.result.phase, ANY)
 
     @property
     def next_phase(self) -> Phase:
-        return parse_phase(self.result.next_phase, self.game_map.calendar)
+        return parse_phase(self.result.next_phase, ANY)
 
     @property
     def game_over(self) -> bool:
