@@ -409,7 +409,7 @@ def result_json(
                 entry["time_scale"] = r.time_scale
             out.append(entry)
         results[power] = out
-    out_json = {
+    out_json: dict[str, Any] = {
         "phase": result.phase,
         "results": results,
         "dislodged": [
