@@ -72,6 +72,15 @@ class _Ferry:
         return home
 
 
+@dataclass(slots=True)
+class _HandOver:
+    """A chain convoy that puts its army aboard the chain's last fleet (rule 3 (d))."""
+
+    key: Key
+    army_power: str
+    seas: tuple[str, ...]
+
+
 def _with_ferry_spaces(game_map: Map, ferries: Mapping[str, _Ferry]) -> Map:
     """The board with a coastal space beside each ferry's first sea, where its army stands for
     the standard resolver."""
@@ -495,13 +504,14 @@ class _Month:
         its first fleet's sea (``~eng``), added to the board for this time scale only: the
         standard resolver then gives it the strength, supports and disruption of a convoyed
         army, and the fall-backs of rule 3 (c) put it back aboard where the move fails."""
+        handed = self.hand_over(wanted) if scale == 2 else []
         units = {u.province: _as_fleet(u) for u in self.board.values()}
         given: dict[str, list[object]] = {}
         keys: dict[str, list[Key]] = {}
         ferries: dict[str, _Ferry] = {}  # by the army's own space
         if scale == 2:
             for key, scaled in wanted:
-                if isinstance(scaled.order, FastFerry | ChainConvoy):
+                if isinstance(scaled.order, FastFerry | ChainConvoy) and key not in self.results:
                     self.add_ferry(key, scaled.order, units, given, keys, ferries)
         aliases = {f.named: f.space for f in ferries.values()}
         for key, scaled in wanted:
@@ -555,8 +565,10 @@ class _Month:
             partner = army.power if army.power != fleet.power else None
             board[home] = Unit(fleet.power, ARMY_FLEET, fleet.loc, partner)
         self.board = board
-        for d in outcome.dislodged:
-            unit = _from_fleet(d.unit)
+        dislodged_units = [_from_fleet(d.unit) for d in outcome.dislodged]
+        for hand in handed:
+            self.fall_back_from_hand_over(hand, given, keys, dislodged_units)
+        for d, unit in zip(outcome.dislodged, dislodged_units, strict=True):
             ferry = next((f for f in ferries.values() if f.seas[0] == unit.province), None)
             if (
                 ferry is not None
@@ -573,6 +585,80 @@ class _Month:
                 continue
             self.dislodged.append(Dislodged(unit, attacker, d.attacker_convoyed, (), scale))
         self.contested[scale] |= set(outcome.contested)
+
+    def hand_over(self, wanted: list[tuple[Key, Scaled]]) -> list[_HandOver]:
+        """Rule 3 (d): a chain convoy to the sea of its last fleet puts the army aboard that
+        fleet, which may move on with it in the same time scale (``F(NTH) & F(ENC) C A(Den) -
+        ENC, A/F(ENC) - MAO``); the chain's fleets do nothing else."""
+        out: list[_HandOver] = []
+        for key, scaled in wanted:
+            order = scaled.order
+            if not isinstance(order, ChainConvoy) or key in self.results:
+                continue
+            seas = tuple(province_of(f) for f in order.fleet_locs)
+            if province_of(order.dest) != seas[-1] or len(seas) < 2:
+                continue
+            carrier, last = self.board.get(seas[0]), self.board.get(seas[-1])
+            if carrier is None or carrier.kind != ARMY_FLEET or carrier.power != key[0]:
+                self.set_result(
+                    key, VOID, f"no army aboard a fleet of {key[0]}'s in {seas[0].upper()}", 2
+                )
+                continue
+            if (
+                last is None
+                or last.kind != FLEET
+                or any((f := self.board.get(sea)) is None or f.kind != FLEET for sea in seas[1:-1])
+            ):
+                self.set_result(key, VOID, "the chain's fleets are not all there", 2)
+                continue
+            army = army_owner(carrier)
+            self.board[seas[0]] = Unit(carrier.power, FLEET, carrier.loc)
+            self.board[seas[-1]] = Unit(
+                last.power, ARMY_FLEET, last.loc, army if army != last.power else None
+            )
+            self.set_result(key, SUCCESS, f"aboard the fleet in {seas[-1].upper()}", 2)
+            out.append(_HandOver(key, army, seas))
+        return out
+
+    def fall_back_from_hand_over(
+        self,
+        hand: _HandOver,
+        given: Mapping[str, list[object]],
+        keys: Mapping[str, list[Key]],
+        dislodged: list[Unit],
+    ) -> None:
+        """Rule 3 (c): a fleet of the chain dislodged leaves the army aboard the fleet before it
+        (with the first fleet itself dislodged, the army goes with it)."""
+        hit = [i for i, sea in enumerate(hand.seas) if any(u.province == sea for u in dislodged)]
+        if not hit:
+            return
+        first_hit = hit[0]
+        last = hand.seas[-1]
+        where = last
+        for power_orders, power_keys in ((given[p], keys[p]) for p in given):
+            for order, key in zip(power_orders, power_keys, strict=True):
+                if (
+                    isinstance(order, Move)
+                    and province_of(order.loc) == last
+                    and self.results[key].result == SUCCESS
+                ):
+                    where = province_of(order.dest)
+        for i, unit in enumerate(dislodged):
+            if unit.province == where and unit.kind == ARMY_FLEET:
+                dislodged[i] = Unit(unit.power, FLEET, unit.loc)
+        carrying = self.board.get(where)
+        if carrying is not None and carrying.kind == ARMY_FLEET and where != hand.seas[first_hit]:
+            self.board[where] = Unit(carrying.power, FLEET, carrying.loc)
+        if first_hit == 0:
+            for i, unit in enumerate(dislodged):
+                if unit.province == hand.seas[0]:
+                    partner = hand.army_power if hand.army_power != unit.power else None
+                    dislodged[i] = Unit(unit.power, ARMY_FLEET, unit.loc, partner)
+            return
+        home = self.board.get(hand.seas[first_hit - 1])
+        if home is not None and home.kind == FLEET:
+            partner = hand.army_power if hand.army_power != home.power else None
+            self.board[home.province] = Unit(home.power, ARMY_FLEET, home.loc, partner)
 
     def add_ferry(
         self,

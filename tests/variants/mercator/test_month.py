@@ -411,3 +411,30 @@ def test_extended_convoy_falls_back_aboard_the_fleet_before_a_dislodged_one() ->
     assert ("ENGLAND", "AF", "eng", None) in board_of(out)
     assert ("ENGLAND", "F", "nth", None) in board_of(out)
     assert [(d.unit.loc, d.unit.kind) for d in out.dislodged] == [("mao", "F")]
+
+
+def test_extended_convoy_onto_the_last_fleet_which_moves_on_with_the_army() -> None:
+    """3 (d): TS1 A(Den) B F(NTH); TS2 F(NTH) & F(ENC) C A(Den) - ENC, A/F(ENC) - MAO;
+    TS3 A(MAO) D Por."""
+    from judge.variants.mercator.orders import ChainConvoy
+
+    units = [Unit("ENGLAND", "A", "den"), Unit("ENGLAND", "F", "nth"), Unit("ENGLAND", "F", "eng")]
+    orders = [
+        Scaled(1, Board("den", "nth")),
+        Scaled(2, ChainConvoy(("nth", "eng"), "den", "eng")),
+        Scaled(2, Move("AF", "eng", "mao")),
+        Scaled(3, Disembark("mao", "por")),
+    ]
+    out = month(units, {"ENGLAND": orders})
+    assert board_of(out) == {
+        ("ENGLAND", "F", "nth", None),
+        ("ENGLAND", "F", "mao", None),
+        ("ENGLAND", "A", "por", None),
+    }
+    assert results(out, "ENGLAND") == ["success"] * 4
+    # The Channel fleet bounced back by a French fleet: the army is still aboard it.
+    out = month(
+        units + [Unit("FRANCE", "F", "mao")],
+        {"ENGLAND": orders, "FRANCE": [Scaled(2, Hold("F", "mao"))]},
+    )
+    assert ("ENGLAND", "AF", "eng", None) in board_of(out)
