@@ -395,6 +395,7 @@ def result_json(
     orders: Mapping[str, list[str]],
     unreadable: Mapping[tuple[str, int], OrderResult],
     headings: frozenset[tuple[str, int]] = frozenset(),
+    parts: Mapping[tuple[str, int], list[str]] | None = None,
 ) -> dict[str, Any]:
     results: dict[str, list[dict[str, Any]]] = {}
     for power, lines in orders.items():
@@ -403,11 +404,14 @@ def result_json(
         for index, line in enumerate(lines):
             if headings and (power, index) in headings:
                 continue
-            r = unreadable.get((power, index)) or next(engine_results)
-            entry: dict[str, Any] = {"order": line, "result": r.result, "reason": r.reason}
-            if r.time_scale:
-                entry["time_scale"] = r.time_scale
-            out.append(entry)
+            failed = unreadable.get((power, index))
+            texts = parts.get((power, index), [line]) if parts and not failed else [line]
+            for text in texts:
+                r = failed or next(engine_results)
+                entry: dict[str, Any] = {"order": text, "result": r.result, "reason": r.reason}
+                if r.time_scale:
+                    entry["time_scale"] = r.time_scale
+                out.append(entry)
         results[power] = out
     out_json: dict[str, Any] = {
         "phase": result.phase,
@@ -431,9 +435,9 @@ def result_json(
     if result.dislodged and any(d.time_scale for d in result.dislodged):
         for entry, d in zip(out_json["dislodged"], result.dislodged, strict=True):
             entry["time_scale"] = d.time_scale
-    if result.owners_after or result.state_after:
+    if result.owners_after is not None:
         out_json["owners_after"] = dict(sorted(result.owners_after.items()))
-        out_json["state_after"] = dict(result.state_after)
+        out_json["state_after"] = dict(result.state_after or {})
     return out_json
 
 
@@ -446,7 +450,7 @@ def run_case(
     result = checked.variant.adjudicate(
         checked.game_map, checked.position, read.orders, checked.rules
     )
-    return result_json(result, checked.orders, read.unreadable, read.headings)
+    return result_json(result, checked.orders, read.unreadable, read.headings, read.parts)
 
 
 def read_orders(checked: Case) -> ReadOrders:

@@ -130,7 +130,7 @@ def adjudicate_orders(session: Session, game: Game) -> Adjudication:
     game_map, position = case.game_map, case.position
     read = case.variant.read_orders(game_map, texts)
     result = case.variant.adjudicate(game_map, position, read.orders, case.rules)
-    results = result_json(result, texts, read.unreadable, read.headings)
+    results = result_json(result, texts, read.unreadable, read.headings, read.parts)
     return Adjudication(
         game_map, position, texts, dict(read.orders), result, results, frozenset(general)
     )

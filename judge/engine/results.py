@@ -37,5 +37,6 @@ class PhaseResult:
     disbanded: tuple[Unit, ...] = ()
     victory: tuple[str, ...] = ()
     notes: tuple[str, ...] = field(default=())
-    owners_after: Mapping[str, str] = field(default_factory=dict)  # as Position.owners
-    state_after: Mapping[str, Any] = field(default_factory=dict)  # as Position.state
+    # A variant that keeps them (Mercator): as Position.owners and Position.state; None elsewhere.
+    owners_after: Mapping[str, str] | None = None
+    state_after: Mapping[str, Any] | None = None

@@ -33,6 +33,9 @@ class ReadOrders:
     orders: dict[str, list[Any]]
     unreadable: dict[tuple[str, int], OrderResult]
     headings: frozenset[tuple[str, int]] = frozenset()
+    # Lines that held several orders (Mercator's split retreat "A(MAO) - Por, F(MAO) - WMS"):
+    # each order's own text, for a result per order.
+    parts: dict[tuple[str, int], list[str]] = field(default_factory=dict)
 
 
 OrderReader = Callable[[Map, Mapping[str, Sequence[str]]], ReadOrders]

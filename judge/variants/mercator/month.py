@@ -106,7 +106,7 @@ class MonthOutcome:
     results: dict[Key, OrderResult]
     units_after: tuple[Unit, ...]
     dislodged: tuple[Dislodged, ...]
-    contested: frozenset[str]  # provinces left empty by a stand-off in the last time scale
+    contested: frozenset[str]  # provinces left empty by a stand-off in any time scale
     dumped: dict[str, int]  # armies dumped in a polar cap this month, per power (rule 6.2)
     moments: tuple[tuple[Unit, ...], ...]  # the board at the start and after each time scale
 
@@ -509,10 +509,17 @@ class _Month:
         given: dict[str, list[object]] = {}
         keys: dict[str, list[Key]] = {}
         ferries: dict[str, _Ferry] = {}  # by the army's own space
+        plain_chains: dict[Key, list[Key]] = {}
         if scale == 2:
             for key, scaled in wanted:
-                if isinstance(scaled.order, FastFerry | ChainConvoy) and key not in self.results:
-                    self.add_ferry(key, scaled.order, units, given, keys, ferries)
+                order = scaled.order
+                if not isinstance(order, FastFerry | ChainConvoy) or key in self.results:
+                    continue
+                army = self.board.get(province_of(order.army_loc))
+                if isinstance(order, ChainConvoy) and army is not None and army.kind == ARMY:
+                    plain_chains[key] = self.add_plain_convoy(key, order, given, keys)
+                else:
+                    self.add_ferry(key, order, units, given, keys, ferries)
         aliases = {f.named: f.space for f in ferries.values()}
         for key, scaled in wanted:
             if key in self.results or isinstance(scaled.order, FastFerry | ChainConvoy):
@@ -529,12 +536,18 @@ class _Month:
         outcome = resolve_movement(game_map, position, given, self.rules)  # type: ignore[arg-type]
         for power, power_keys in keys.items():
             for key, result in zip(power_keys, outcome.results[power], strict=True):
-                if key in self.results and key[1] < 0:
-                    continue
                 old = self.results.get(key)
                 if old is not None and old.reason == _FERRY_FLEET:
                     continue  # a ferry's fleet: the ferry's own result is the army's
                 self.results[key] = OrderResult(result.result, result.reason, scale)
+        for key, fleet_keys in plain_chains.items():
+            worst = next(
+                (self.results[k] for k in fleet_keys if self.results[k].result != SUCCESS),
+                OrderResult(SUCCESS, "", scale),
+            )
+            self.results[key] = OrderResult(worst.result, worst.reason, scale)
+            for fleet_key in fleet_keys:
+                del self.results[fleet_key]
         self.note_supports(scale, given, keys)
         for power, power_orders in given.items():
             for order, key in zip(power_orders, keys[power], strict=True):
@@ -659,6 +672,25 @@ class _Month:
         if home is not None and home.kind == FLEET:
             partner = hand.army_power if hand.army_power != home.power else None
             self.board[home.province] = Unit(home.power, ARMY_FLEET, home.loc, partner)
+
+    def add_plain_convoy(
+        self,
+        key: Key,
+        order: ChainConvoy,
+        given: dict[str, list[object]],
+        keys: dict[str, list[Key]],
+    ) -> list[Key]:
+        """Rule 3 (a): ``F(ENC) & F(MAO) C A(Lon) - Por`` for an army still on land is the
+        regular convoy, one convoy order per fleet; the line's result is the worst of theirs."""
+        fleet_keys: list[Key] = []
+        for sea in order.fleet_locs:
+            fleet = self.board.get(province_of(sea))
+            owner = fleet.power if fleet is not None else key[0]
+            fleet_key = (owner, -1000 - len(fleet_keys) - 10 * key[1])
+            given.setdefault(owner, []).append(Convoy(None, sea, order.army_loc, order.dest))
+            keys.setdefault(owner, []).append(fleet_key)
+            fleet_keys.append(fleet_key)
+        return fleet_keys
 
     def add_ferry(
         self,
@@ -954,7 +986,7 @@ def resolve_month(
         results=month.results,
         units_after=tuple(month.board.values()),
         dislodged=tuple(month.dislodged),
-        contested=frozenset(month.contested[3]),
+        contested=frozenset(set().union(*month.contested.values())),
         dumped=month.dumped,
         moments=tuple(month.moments),
     )

@@ -8,17 +8,16 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from judge.variants.mercator.adjustments import resolve_mercator_adjustments
-from judge.variants.mercator.ownership import owners_after_month
-
 from judge.engine.adjudicate import update_centres
 from judge.engine.calendar import ADJUSTMENTS, MOVEMENT, following_phase, parse_phase
 from judge.engine.geography import Map
 from judge.engine.position import Position
 from judge.engine.results import OrderResult, PhaseResult
 from judge.engine.rules import Rules
+from judge.variants.mercator.adjustments import resolve_mercator_adjustments
 from judge.variants.mercator.month import resolve_month
 from judge.variants.mercator.orders import Scaled
+from judge.variants.mercator.ownership import owners_after_month
 from judge.variants.mercator.retreats import resolve_mercator_retreats
 
 MONTHLY = "monthly"

@@ -1,0 +1,423 @@
+"""Reading Mercator's order lines: grammar/mercator.lark, time-scale sections, echo text.
+
+A month's orders come in sections (rule 2.8): "TS1", "Time scale 2:", "T.S. 3" and the like, on a
+line of their own or in front of an order ("TS1 A(Lon) B F(NTH)"), even several on one line as
+the rules' own example writes them ("TS1 A (ENC) L Lon TS2 F(IRI) S F(ENC) – MAO"). Each order is
+read into a `Scaled` value: the order and its time scale. An order before any heading takes the
+time scale its kind allows (a landing is TS1, an embarkation TS3, a plain move TS2); an order in
+a section where it cannot be is refused with the section it belongs in. Several orders on one
+line, separated by commas (an army/fleet's split retreat, rule 4 (c)), are several orders.
+
+Adjustment orders (builds, removals, waives) are the standard game's and are read by the
+standard reader.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+import weakref
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from judge.engine.geography import Map
+from judge.engine.orders import Build, Convoy, Disband, Hold, Move, Retreat, Support, Waive
+from judge.engine.results import ILLEGAL, OrderResult
+from judge.language.format import location_name
+from judge.language.names import NameLookupError, name_table
+from judge.language.orders import (
+    LocationCallbacks,
+    NameFault,
+    OrderSyntaxError,
+    name_error,
+    parse_order,
+    syntax_error,
+)
+from judge.resources import data_dir
+from judge.variants import ReadOrders
+from judge.variants.mercator.orders import (
+    Board,
+    ChainConvoy,
+    Disembark,
+    Embark,
+    FastFerry,
+    Land,
+    Scaled,
+    SupportLanding,
+)
+
+HEADING = re.compile(
+    r"(?i)(?<![\w/])(?:t\s*\.?\s*s\s*\.?|time\s*-?\s*scale)\s*([1-4])(?![\w/])\s*[:.)]?\s*"
+)
+RETREAT_HEADING = re.compile(r"(?i)^\s*retreats?\s*:?\s*$")
+# The time scales each kind of order may be written in, the first being its own.
+_SCALES: dict[type, tuple[int, ...]] = {
+    Land: (1,),
+    Board: (1,),
+    SupportLanding: (1,),
+    Support: (2,),
+    Convoy: (2,),
+    FastFerry: (2,),
+    ChainConvoy: (2,),
+    Move: (2, 3, 4),
+    Hold: (2, 3),
+    Embark: (3,),
+    Disembark: (3,),
+    Retreat: (4,),
+    Disband: (4,),
+}
+_WHAT = {
+    Land: "a landing (L)",
+    Board: "a boarding (B)",
+    SupportLanding: "a supported landing",
+    Support: "a support",
+    Convoy: "a convoy",
+    FastFerry: "a fast ferry (F/F)",
+    ChainConvoy: "an extended convoy",
+    Embark: "an embarkation (E)",
+    Disembark: "a disembarkation (D)",
+    Hold: "a hold",
+    Retreat: "a retreat",
+    Disband: "a disband",
+}
+_KINDS = {"a": "A", "army": "A", "f": "F", "fleet": "F"}
+
+
+def _kind(token: str) -> str:
+    word = re.sub(r"\s+", "", str(token)).lower()
+    if "/" in word:
+        return "AF"
+    return _KINDS[word]
+
+
+class _MercatorCallbacks(LocationCallbacks):  # type: ignore[misc, valid-type]
+    """Grammar callbacks: each rule's children -> a value (places resolved by the map)."""
+
+    def orders__word_loc(self, children: list[Any]) -> str:  # noqa: N802 - Lark's name
+        return self.word_loc(children)
+
+    def unit(self, children: list[Any]) -> tuple[str | None, str, str]:
+        return None, _kind(children[0]), children[1]
+
+    def partner_unit(self, children: list[Any]) -> tuple[str | None, str, str]:
+        try:
+            power = self.table.power(str(children[0]))
+        except NameLookupError as fault:
+            raise NameFault(fault, getattr(children[0], "column", 0), "a power") from None
+        return power, _kind(children[1]), children[2]
+
+    def orders(self, children: list[Any]) -> list[Any]:
+        return children
+
+    def chain_convoy(self, children: list[Any]) -> ChainConvoy:
+        # [fleet, fleet ..., AND, fleet, CONVOY, army, MOVE_OP, loc] (commas are dropped)
+        fleets = [c for c in children[:-4] if type(c) is tuple]
+        army = children[-3]
+        return ChainConvoy(tuple(f[2] for f in fleets), army[2], children[-1], army[0])
+
+    def hold(self, c: list[Any]) -> Hold:
+        return Hold(c[0][1], c[0][2])
+
+    def move(self, c: list[Any]) -> Move:
+        return Move(c[0][1], c[0][2], c[2], False)
+
+    def move_via(self, c: list[Any]) -> Move:
+        return Move(c[0][1], c[0][2], c[2], True)
+
+    def support_hold(self, c: list[Any]) -> Support:
+        return Support(c[0][1], c[0][2], c[2][1], c[2][2], None)
+
+    def support_move(self, c: list[Any]) -> Support:
+        return Support(c[0][1], c[0][2], c[2][1], c[2][2], c[4])
+
+    def support_landing(self, c: list[Any]) -> SupportLanding:
+        return SupportLanding(c[0][2], c[2][2], c[4], c[2][0])
+
+    def convoy(self, c: list[Any]) -> Convoy:
+        return Convoy(c[0][1], c[0][2], c[2][2], c[4])
+
+    def land(self, c: list[Any]) -> Land:
+        return Land(c[0][2], c[2], c[0][0])
+
+    def board(self, c: list[Any]) -> Board:
+        return Board(c[0][2], c[2][2], c[0][0], c[2][0])
+
+    def embark(self, c: list[Any]) -> Embark:
+        return Embark(c[0][2], c[2][2], c[0][0], c[2][0])
+
+    def disembark(self, c: list[Any]) -> Disembark:
+        return Disembark(c[0][2], c[2], c[0][0])
+
+    def disband(self, c: list[Any]) -> Disband:
+        return Disband(c[0][1], c[0][2])
+
+    def retreat(self, c: list[Any]) -> Retreat:
+        return Retreat(c[0][1], c[0][2], c[-1])
+
+    def fast_ferry(self, c: list[Any]) -> FastFerry:
+        return FastFerry(c[0][2], c[2][2], c[4], c[2][0])
+
+
+_PARSERS: dict[int, tuple[weakref.ref[Map], Any]] = {}
+_LOCK = threading.Lock()
+
+
+def _parser(game_map: Map) -> Any:
+    """The map's Mercator parser (Lark, LALR, values built during the parse), made once."""
+    entry = _PARSERS.get(id(game_map))
+    if entry is not None and entry[0]() is game_map:
+        return entry[1]
+    from lark import Lark, Transformer
+
+    builder = type("_MercatorBuilder", (_MercatorCallbacks, Transformer), {})
+    grammar = data_dir("grammar")
+    lark = Lark(
+        (grammar / "mercator.lark").read_text(encoding="utf-8"),
+        parser="lalr",
+        lexer="basic",
+        transformer=builder(name_table(game_map)),
+        import_paths=[str(grammar)],
+        propagate_positions=False,
+        maybe_placeholders=False,
+    )
+    key = id(game_map)
+    with _LOCK:
+        _PARSERS[key] = (weakref.ref(game_map, lambda _r: _PARSERS.pop(key, None)), lark)
+    return lark
+
+
+def parse_mercator(text: str, game_map: Map, line_no: int = 1) -> list[Any]:
+    """The orders of one piece of a line (no heading in it); raises OrderSyntaxError."""
+    from lark.exceptions import UnexpectedInput
+
+    table = name_table(game_map)
+    glued = text
+    if table.hyphen_re is not None and "-" in glued:
+        glued = table.hyphen_re.sub(lambda m: m.group().replace("-", "_"), glued)
+    try:
+        return list(_parser(game_map).parse(glued))
+    except NameFault as fault:
+        raise OrderSyntaxError(name_error(text, line_no, fault)) from None
+    except UnexpectedInput as exc:
+        raise OrderSyntaxError(syntax_error(text, line_no, exc)) from None
+
+
+@dataclass(slots=True)
+class LineReading:
+    """One line of a month's orders: the time scale it leaves open for the next line, its
+    orders (with their texts, one per order) or the error that stopped it."""
+
+    section: int | None
+    orders: list[Scaled]
+    texts: list[str]
+    error: str | None = None
+    heading_only: bool = False
+
+
+def _pieces(text: str) -> list[tuple[int | None, str]]:
+    """The line cut at its headings: (the time scale of the heading before it or None, the
+    text), the last piece perhaps empty (a heading alone, or at the end of the line)."""
+    out: list[tuple[int | None, str]] = []
+    position, scale = 0, None
+    for match in HEADING.finditer(text):
+        before = text[position : match.start()].strip()
+        if before:
+            out.append((scale, before))
+        scale = int(match.group(1))
+        position = match.end()
+    out.append((scale, text[position:].strip()))
+    return out
+
+
+def read_line(game_map: Map, text: str, section: int | None, line_no: int = 1) -> LineReading:
+    """Read one line of a month in the section the lines before it left open."""
+    if RETREAT_HEADING.match(text):
+        return LineReading(4, [], [], heading_only=True)
+    pieces = _pieces(text)
+    if all(piece == "" for _s, piece in pieces):
+        return LineReading(pieces[-1][0] or section, [], [], heading_only=True)
+    orders: list[Scaled] = []
+    texts: list[str] = []
+    for scale, piece in pieces:
+        if scale is not None:
+            section = scale
+        if not piece:
+            continue
+        try:
+            values = parse_mercator(piece, game_map, line_no)
+        except OrderSyntaxError as exc:
+            standard = _standard_order(piece, game_map)
+            if standard is None:
+                return LineReading(section, [], [], str(exc))
+            values = [standard]
+        parts = _split_texts(piece, len(values))
+        for value, part in zip(values, parts, strict=True):
+            placed = _place(value, section, line_no)
+            if isinstance(placed, str):
+                return LineReading(section, [], [], placed)
+            orders.append(placed)
+            texts.append(part)
+    return LineReading(section, orders, texts)
+
+
+def _standard_order(text: str, game_map: Map) -> Any:
+    """An adjustment order (build, remove, waive), which the standard language reads."""
+    try:
+        order = parse_order(text, game_map)
+    except OrderSyntaxError:
+        return None
+    return order if isinstance(order, Build | Waive | Disband) else None
+
+
+def _split_texts(piece: str, count: int) -> list[str]:
+    if count == 1:
+        return [piece]
+    parts = [p.strip() for p in piece.split(",")]
+    if len(parts) == count:
+        return parts
+    return [piece] * count
+
+
+def _place(value: Any, section: int | None, line_no: int) -> Scaled | str:
+    """The value with its time scale, or why it cannot stand in this section."""
+    if isinstance(value, Build | Waive):
+        return Scaled(0, value, getattr(value, "unit_type", None))
+    allowed = _SCALES.get(type(value), (2,))
+    if section is None:
+        scale = allowed[0]
+    elif section in allowed:
+        scale = section
+    elif section == 4 and isinstance(value, Move):
+        scale = 4
+    else:
+        what = _WHAT.get(type(value), "this order")
+        own = allowed[0]
+        return f"line {line_no}: {what} belongs in time scale {own}, not time scale {section}"
+    if scale == 4 and isinstance(value, Move):
+        value = Retreat(value.unit_type, value.loc, value.dest)
+    return Scaled(scale, value, getattr(value, "unit_type", None))
+
+
+def read_mercator_orders(game_map: Map, texts: Mapping[str, Sequence[str]]) -> ReadOrders:
+    """Every power's lines of a phase, section by section (the Variant's `read_orders`)."""
+    orders: dict[str, list[Any]] = {}
+    unreadable: dict[tuple[str, int], OrderResult] = {}
+    headings: set[tuple[str, int]] = set()
+    parts: dict[tuple[str, int], list[str]] = {}
+    for power, lines in texts.items():
+        section: int | None = None
+        out: list[Any] = []
+        for index, line in enumerate(lines):
+            reading = read_line(game_map, line, section, index + 1)
+            section = reading.section
+            if reading.heading_only:
+                headings.add((power, index))
+            elif reading.error is not None:
+                unreadable[(power, index)] = OrderResult(
+                    ILLEGAL, f"cannot read the order: {reading.error}"
+                )
+            else:
+                out.extend(reading.orders)
+                if len(reading.orders) > 1:
+                    parts[(power, index)] = reading.texts
+        orders[power] = out
+    return ReadOrders(orders, unreadable, frozenset(headings), parts)
+
+
+# --- writing orders back -------------------------------------------------------------------------
+def _unit_words(game_map: Map, kind: str | None, loc: str, power: str | None = None) -> str:
+    word = {"A": "Army", "F": "Fleet", "AF": "Army/Fleet"}.get(kind or "", "Unit")
+    owner = f"{game_map.powers[power].adjective} " if power and power in game_map.powers else ""
+    return f"{owner}{word} {location_name(game_map, loc)}"
+
+
+def format_scaled(order: Any, game_map: Map) -> str:
+    """An order in full, as the echo and the results write it."""
+    value = order.order if isinstance(order, Scaled) else order
+
+    def place(loc: str) -> str:
+        return location_name(game_map, loc)
+
+    if isinstance(value, Land):
+        return f"{_unit_words(game_map, 'A', value.army_loc)} lands in {place(value.dest)}"
+    if isinstance(value, Disembark):
+        return f"{_unit_words(game_map, 'A', value.army_loc)} disembarks in {place(value.dest)}"
+    if isinstance(value, Board | Embark):
+        verb = "boards" if isinstance(value, Board) else "embarks on"
+        army = _unit_words(game_map, "A", value.army_loc, value.army_power)
+        return f"{army} {verb} {_unit_words(game_map, 'F', value.fleet_loc, value.fleet_power)}"
+    if isinstance(value, SupportLanding):
+        return (
+            f"{_unit_words(game_map, 'F', value.fleet_loc)} supports the landing of "
+            f"{_unit_words(game_map, 'A', value.army_loc)} in {place(value.dest)}"
+        )
+    if isinstance(value, FastFerry):
+        return (
+            f"{_unit_words(game_map, 'F', value.fleet_loc)} ferries "
+            f"{_unit_words(game_map, 'A', value.army_loc)} -> {place(value.dest)}"
+        )
+    if isinstance(value, ChainConvoy):
+        fleets = ", ".join(_unit_words(game_map, "F", f) for f in value.fleet_locs)
+        army = _unit_words(game_map, "A", value.army_loc)
+        return f"{fleets} convoy {army} -> {place(value.dest)}"
+    from judge.language.format import format_order
+
+    return format_order(value, game_map, "full")
+
+
+def format_scaled_short(order: Any, game_map: Map) -> str:
+    """An order as a line that reads back alone, its time scale in front ("TS1 A(LON) B F(NTH)")."""
+    value = order.order if isinstance(order, Scaled) else order
+    scale = order.time_scale if isinstance(order, Scaled) else 0
+
+    def unit(kind: str | None, loc: str, power: str | None = None) -> str:
+        owner = f"{game_map.powers[power].adjective} " if power and power in game_map.powers else ""
+        letter = {"AF": "A/F"}.get(kind or "", kind or "")
+        return f"{owner}{letter}({loc.upper()})"
+
+    if isinstance(value, Land):
+        text = f"{unit('A', value.army_loc)} L {value.dest.upper()}"
+    elif isinstance(value, Disembark):
+        text = f"{unit('A', value.army_loc)} D {value.dest.upper()}"
+    elif isinstance(value, Board | Embark):
+        verb = "B" if isinstance(value, Board) else "E"
+        text = (
+            f"{unit('A', value.army_loc, value.army_power)} {verb} "
+            f"{unit('F', value.fleet_loc, value.fleet_power)}"
+        )
+    elif isinstance(value, SupportLanding):
+        text = f"{unit('F', value.fleet_loc)} S {unit('A', value.army_loc)} L {value.dest.upper()}"
+    elif isinstance(value, FastFerry):
+        text = (
+            f"{unit('F', value.fleet_loc)} F/F {unit('A', value.army_loc)} - {value.dest.upper()}"
+        )
+    elif isinstance(value, ChainConvoy):
+        fleets = [unit("F", f) for f in value.fleet_locs]
+        chain = ", ".join(fleets[:-1]) + f" & {fleets[-1]}"
+        text = f"{chain} C {unit('A', value.army_loc)} - {value.dest.upper()}"
+    elif isinstance(value, Hold):
+        text = f"{unit(value.unit_type, value.loc)} H"
+    elif isinstance(value, Move | Retreat):
+        text = f"{unit(value.unit_type, value.loc)} - {value.dest.upper()}"
+    elif isinstance(value, Support):
+        target = unit(value.target_type, value.target)
+        text = f"{unit(value.unit_type, value.loc)} S {target}" + (
+            f" - {value.dest.upper()}" if value.dest else ""
+        )
+    elif isinstance(value, Convoy):
+        text = (
+            f"{unit(value.unit_type, value.loc)} C A({value.army_loc.upper()}) - "
+            f"{value.dest.upper()}"
+        )
+    elif isinstance(value, Disband):
+        text = (
+            f"{unit(value.unit_type, value.loc)} D"
+            if scale
+            else f"Remove {unit(value.unit_type, value.loc)}"
+        )
+    else:
+        from judge.language.format import format_order
+
+        text = format_order(value, game_map, "short")
+    return f"TS{scale} {text}" if scale in (1, 2, 3) else text
