@@ -329,7 +329,7 @@ def read_mercator_orders(game_map: Map, texts: Mapping[str, Sequence[str]]) -> R
 def _unit_words(game_map: Map, kind: str | None, loc: str, power: str | None = None) -> str:
     word = {"A": "Army", "F": "Fleet", "AF": "Army/Fleet"}.get(kind or "", "Unit")
     owner = f"{game_map.powers[power].adjective} " if power and power in game_map.powers else ""
-    return f"{owner}{word} {location_name(game_map, loc)}"
+    return f"{owner}{word} {location_name(loc, game_map)}"
 
 
 def format_scaled(order: Any, game_map: Map) -> str:
@@ -337,7 +337,7 @@ def format_scaled(order: Any, game_map: Map) -> str:
     value = order.order if isinstance(order, Scaled) else order
 
     def place(loc: str) -> str:
-        return location_name(game_map, loc)
+        return location_name(loc, game_map)
 
     if isinstance(value, Land):
         return f"{_unit_words(game_map, 'A', value.army_loc)} lands in {place(value.dest)}"
