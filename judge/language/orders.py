@@ -710,6 +710,8 @@ def _syntax_error(line: str, line_no: int, exc: UnexpectedInput) -> OrderError:
 # A variant's grammar imports places and keywords from orders.lark; its reader builds values with
 # these callbacks for places and words its errors as the standard reader does.
 LocationCallbacks = _BuilderCallbacks
+FastLALR = _FastLALR
+FAILED = _FAILED
 NameFault = _NameFault
 name_error = _name_error
 syntax_error = _syntax_error

@@ -27,6 +27,8 @@ from judge.engine.results import ILLEGAL, OrderResult
 from judge.language.format import location_name
 from judge.language.names import NameLookupError, name_table
 from judge.language.orders import (
+    FAILED,
+    FastLALR,
     LocationCallbacks,
     NameFault,
     OrderSyntaxError,
@@ -50,6 +52,7 @@ from judge.variants.mercator.orders import (
 HEADING = re.compile(
     r"(?i)(?<![\w/])(?:t\s*\.?\s*s\s*\.?|time\s*-?\s*scale)\s*([1-4])(?![\w/])\s*[:.)]?\s*"
 )
+_DIGIT = re.compile(r"\d")
 RETREAT_HEADING = re.compile(r"(?i)^\s*retreats?\s*:?\s*$")
 # The time scales each kind of order may be written in, the first being its own.
 _SCALES: dict[type, tuple[int, ...]] = {
@@ -159,12 +162,13 @@ class _MercatorCallbacks(LocationCallbacks):  # type: ignore[misc, valid-type]
         return FastFerry(c[0][2], c[2][2], c[4], c[2][0])
 
 
-_PARSERS: dict[int, tuple[weakref.ref[Map], Any]] = {}
+_PARSERS: dict[int, tuple[weakref.ref[Map], tuple[Any, Any]]] = {}
 _LOCK = threading.Lock()
 
 
-def _parser(game_map: Map) -> Any:
-    """The map's Mercator parser (Lark, LALR, values built during the parse), made once."""
+def _parser(game_map: Map) -> tuple[Any, Any]:
+    """The map's Mercator parser (Lark, LALR, values built during the parse) and the lean loop
+    over its tables that the standard reader uses too (judge/language/orders.py), made once."""
     entry = _PARSERS.get(id(game_map))
     if entry is not None and entry[0]() is game_map:
         return entry[1]
@@ -181,22 +185,96 @@ def _parser(game_map: Map) -> Any:
         propagate_positions=False,
         maybe_placeholders=False,
     )
+    table = name_table(game_map)
+    try:
+        fast = FastLALR(lark, table.hyphen_re)
+    except (AttributeError, KeyError, TypeError, ValueError, re.error):
+        fast = FastLALR.disabled()  # Lark's own front end for every line: slower, the same
     key = id(game_map)
     with _LOCK:
-        _PARSERS[key] = (weakref.ref(game_map, lambda _r: _PARSERS.pop(key, None)), lark)
-    return lark
+        _PARSERS[key] = (
+            weakref.ref(game_map, lambda _r: _PARSERS.pop(key, None)),
+            (lark, fast),
+        )
+    return lark, fast
+
+
+# The common shapes of a Mercator line, read without the parser when every name in them has
+# been read before (the map's name table remembers): "A(Lon) B F(NTH)", "A/F(MAO) - NAO",
+# "A(ENC) L Lon", "A(NTH) D Hol", "F(IRI) S F(ENC) - MAO", "A(Ven) H". Anything else, and any
+# name not yet known, goes to the grammar; tests/variants/mercator check both read alike.
+_UNIT = r"(a\s*/\s*f|a|f)\s*\(\s*([^\W\d_][\w.']*)\s*\)"
+_DASH = "[-\u2013\u2014\u2212]+>?"
+_SCAN = re.compile(
+    rf"^{_UNIT}\s*(?:({_DASH}|l\b|d\b)\s*([^\W\d_][\w.']*)|(h|d)\b"
+    rf"|(b|e|s)\s+{_UNIT}(?:\s*({_DASH})\s*([^\W\d_][\w.']*))?)\s*$",
+    re.IGNORECASE,
+)
+
+
+def _scan(text: str, known: Mapping[str, str]) -> Any:
+    match = _SCAN.match(text)
+    if match is None:
+        return None
+    kind_word, at, verb, dest, alone, pair, kind2, at2, dash2, dest2 = match.groups()
+    loc = known.get(at)
+    if loc is None:
+        return None
+    kind = "AF" if "/" in kind_word else kind_word.upper()
+    if verb is not None:
+        there = known.get(dest)
+        if there is None:
+            return None
+        letter = verb.lower()
+        if letter == "l":
+            return Land(loc, there, None)
+        if letter == "d":
+            return Disembark(loc, there, None)
+        return Move(kind, loc, there, False)
+    if alone is not None:
+        return Hold(kind, loc) if alone.lower() == "h" else Disband(kind, loc)
+    loc2 = known.get(at2)
+    if loc2 is None:
+        return None
+    kind2 = "AF" if "/" in kind2 else kind2.upper()
+    letter = pair.lower()
+    if letter == "s":
+        if dash2 is None:
+            return Support(kind, loc, kind2, loc2, None)
+        there = known.get(dest2)
+        return None if there is None else Support(kind, loc, kind2, loc2, there)
+    if dash2 is not None:
+        return None
+    return Board(loc, loc2) if letter == "b" else Embark(loc, loc2)
 
 
 def parse_mercator(text: str, game_map: Map, line_no: int = 1) -> list[Any]:
     """The orders of one piece of a line (no heading in it); raises OrderSyntaxError."""
+
+    scanned = _scan(text, name_table(game_map).known_locations)
+    if scanned is not None:
+        return [scanned]
+    return _parse_with_grammar(text, game_map, line_no)
+
+
+def _parse_with_grammar(text: str, game_map: Map, line_no: int) -> list[Any]:
     from lark.exceptions import UnexpectedInput
 
-    table = name_table(game_map)
-    glued = text
-    if table.hyphen_re is not None and "-" in glued:
-        glued = table.hyphen_re.sub(lambda m: m.group().replace("-", "_"), glued)
+    lark, fast = _parser(game_map)
     try:
-        return list(_parser(game_map).parse(glued))
+        try:
+            result = fast.parse(text)
+        except NameFault as fault:
+            if fault.column:
+                raise
+            result = FAILED  # Lark's own tokens carry the column the message needs
+        if result is not FAILED:
+            return list(result)
+        table = name_table(game_map)
+        glued = text
+        if table.hyphen_re is not None and "-" in glued:
+            glued = table.hyphen_re.sub(lambda m: m.group().replace("-", "_"), glued)
+        return list(lark.parse(glued))
     except NameFault as fault:
         raise OrderSyntaxError(name_error(text, line_no, fault)) from None
     except UnexpectedInput as exc:
@@ -232,9 +310,12 @@ def _pieces(text: str) -> list[tuple[int | None, str]]:
 
 def read_line(game_map: Map, text: str, section: int | None, line_no: int = 1) -> LineReading:
     """Read one line of a month in the section the lines before it left open."""
-    if RETREAT_HEADING.match(text):
-        return LineReading(4, [], [], heading_only=True)
-    pieces = _pieces(text)
+    if _DIGIT.search(text) is None:  # no heading without its number: the common line
+        if text[:1] in "rR" and RETREAT_HEADING.match(text):
+            return LineReading(4, [], [], heading_only=True)
+        pieces: list[tuple[int | None, str]] = [(None, text.strip())]
+    else:
+        pieces = _pieces(text)
     if all(piece == "" for _s, piece in pieces):
         return LineReading(pieces[-1][0] or section, [], [], heading_only=True)
     orders: list[Scaled] = []

@@ -83,12 +83,27 @@ class _HandOver:
 
 def _with_ferry_spaces(game_map: Map, ferries: Mapping[str, _Ferry]) -> Map:
     """The board with a coastal space beside each ferry's first sea, where its army stands for
-    the standard resolver."""
+    the standard resolver. Kept on the board value, as the engine keeps its derived tables
+    (judge/engine/topology.py), so the resolver's tables for it are built once."""
+    seas = frozenset(f.seas[0] for f in ferries.values())
+    made: dict[frozenset[str], Map] | None = game_map.__dict__.get("_ferry_boards")
+    if made is None:
+        made = {}
+        object.__setattr__(game_map, "_ferry_boards", made)
+    board = made.get(seas)
+    if board is None:
+        board = _ferry_board(game_map, seas)
+        if len(made) < 256:
+            made[seas] = board
+    return board
+
+
+def _ferry_board(game_map: Map, seas: frozenset[str]) -> Map:
     provinces = dict(game_map.provinces)
     army_edges = dict(game_map.army_edges)
     fleet_edges = {loc: set(dests) for loc, dests in game_map.fleet_edges.items()}
-    for space, ferry in ferries.items():
-        sea = ferry.seas[0]
+    for sea in sorted(seas):
+        space = "~" + sea
         provinces[space] = Province(space, f"aboard in {sea.upper()}", Terrain.COAST)
         army_edges[space] = frozenset()
         fleet_edges[space] = {sea}
@@ -174,6 +189,7 @@ class _Month:
         self.attack_support: dict[tuple[int, str], set[str]] = {}
         self.busy: set[str] = set()  # fleets that supported a landing: idle until TS3
         self.ts3_movers: set[str] = set()  # provinces whose fleet may move in TS3's second part
+        self._stack: list[_Landing | _Boarding] = []  # decisions guessed, for settle_exchange
         for power, power_orders in orders.items():
             for index, scaled in enumerate(power_orders):
                 scale = scaled.time_scale
@@ -239,10 +255,10 @@ class _Month:
                 continue  # the supplementary moves, read after the exchange
             else:
                 self.set_result(key, ILLEGAL, _misplaced(order, scale), scale)
-        for sea, candidates in landing_orders.items():
-            self.pick_landing(ex, scale, sea, candidates)
-        for (land, sea), candidates in boarding_orders.items():
-            self.agree_boarding(ex, scale, land, sea, candidates)
+        for sea, landings in landing_orders.items():
+            self.pick_landing(ex, scale, sea, landings)
+        for (land, sea), boardings in boarding_orders.items():
+            self.agree_boarding(ex, scale, land, sea, boardings)
         for key, support in supports:
             sea = province_of(support.fleet_loc)
             landing = ex.landings.get(sea)
@@ -366,7 +382,7 @@ class _Month:
     def settle_exchange(self, ex: _Exchange, scale: int) -> None:
         """Decide every landing and boarding together (guess and check, as the standard
         resolver; a cycle of landings and boardings succeeds like circular movement)."""
-        self._stack: list[object] = []
+        self._stack = []
         for landing in ex.landings.values():
             self.decide(ex, landing)
         for boarding in ex.boardings.values():
@@ -391,7 +407,7 @@ class _Month:
             d.result = first
             return first
         for other in self._stack[start:]:
-            other.state = 0  # type: ignore[attr-defined]
+            other.state = 0
         del self._stack[start:]
         d.state, d.result = 1, True
         second = self.judge(ex, d)
@@ -399,12 +415,12 @@ class _Month:
         del self._stack[start:]
         if first == second:
             for other in cycle:
-                other.state = 0  # type: ignore[attr-defined]
+                other.state = 0
             d.state, d.result = 2, first
             return first
         # Both guesses hold: the cycle of landings and boardings all succeed.
         for other in [d, *cycle]:
-            other.state, other.result = 2, True  # type: ignore[attr-defined]
+            other.state, other.result = 2, True
         return True
 
     def judge(self, ex: _Exchange, d: _Landing | _Boarding) -> bool:
@@ -414,13 +430,13 @@ class _Month:
             if rivals:
                 return False  # two armies for one fleet: neither gets aboard
             if fleet.kind == ARMY_FLEET:
-                leaving = ex.landings.get(d.sea)
-                if d.sea in ex.busy or leaving is None:
+                landing = ex.landings.get(d.sea)
+                if d.sea in ex.busy or landing is None:
                     return False
-                return self.decide(ex, leaving)
+                return self.decide(ex, landing)
             return True
-        rivals = [o for o in ex.landings.values() if o.dest == d.dest and o is not d]
-        if any(o.strength >= d.strength for o in rivals):
+        other_landings = [o for o in ex.landings.values() if o.dest == d.dest and o is not d]
+        if any(o.strength >= d.strength for o in other_landings):
             return False
         there = self.board.get(d.dest)
         if there is None:
@@ -532,14 +548,27 @@ class _Month:
             given.setdefault(key[0], []).append(_untyped(scaled.order, aliases))
             keys.setdefault(key[0], []).append(key)
         game_map = _with_ferry_spaces(self.map, ferries) if ferries else self.map
+        kept: dict[str, Unit] = {}
+        if scale == 3:
+            # The supplementary moves go to sea spaces unsupported: only the units they move
+            # and the ones where they go can matter, so the resolver is given those alone.
+            relevant = {province_of(o.loc) for orders in given.values() for o in orders}  # type: ignore[attr-defined]
+            relevant |= {
+                province_of(o.dest)
+                for orders in given.values()
+                for o in orders
+                if isinstance(o, Move)
+            }
+            kept = {p: u for p, u in self.board.items() if p not in relevant}
+            units = {p: u for p, u in units.items() if p in relevant}
         position = Position(phase="", units=tuple(units.values()))
         outcome = resolve_movement(game_map, position, given, self.rules)  # type: ignore[arg-type]
         for power, power_keys in keys.items():
-            for key, result in zip(power_keys, outcome.results[power], strict=True):
+            for key, outcome_result in zip(power_keys, outcome.results[power], strict=True):
                 old = self.results.get(key)
                 if old is not None and old.reason == _FERRY_FLEET:
                     continue  # a ferry's fleet: the ferry's own result is the army's
-                self.results[key] = OrderResult(result.result, result.reason, scale)
+                self.results[key] = OrderResult(outcome_result.result, outcome_result.reason, scale)
         for key, fleet_keys in plain_chains.items():
             worst = next(
                 (self.results[k] for k in fleet_keys if self.results[k].result != SUCCESS),
@@ -556,7 +585,7 @@ class _Month:
                     origin = origin[1:] if origin.startswith("~") else origin
                     self.moved_into.setdefault(dest, []).append((scale, power, origin))
                     self.entered_by.setdefault(origin, []).append((scale, dest))
-        board: dict[str, Unit] = {}
+        board: dict[str, Unit] = dict(kept)
         stranded: dict[str, Unit] = {}
         for unit in outcome.units_after:
             if unit.province.startswith("~"):
@@ -582,13 +611,13 @@ class _Month:
         for hand in handed:
             self.fall_back_from_hand_over(hand, given, keys, dislodged_units)
         for d, unit in zip(outcome.dislodged, dislodged_units, strict=True):
-            ferry = next((f for f in ferries.values() if f.seas[0] == unit.province), None)
+            carried = next((f for f in ferries.values() if f.seas[0] == unit.province), None)
             if (
-                ferry is not None
-                and ferry.space in stranded
-                and ferry.fall_back(dislodged_seas, board) is None
+                carried is not None
+                and carried.space in stranded
+                and carried.fall_back(dislodged_seas, board) is None
             ):
-                army = stranded[ferry.space]
+                army = stranded[carried.space]
                 partner = army.power if army.power != unit.power else None
                 unit = Unit(unit.power, ARMY_FLEET, unit.loc, partner)
             attacker = d.attacker_from
@@ -811,8 +840,16 @@ class _Month:
         """An army (or fleet) that could meet more than one embarkation or disembarkation order
         of its power, by the places it might be at the start of TS3, hedges its bets: all
         those orders are illegal (rule 2.5 (b))."""
-        places = self.possible_places()
-        claims: dict[tuple[str, str], set[Key]] = {}
+        if not any(isinstance(s.order, Embark | Disembark) for _k, s in self.scales[3]):
+            return
+        places = self.possible_places(
+            {key[0] for key, s in self.scales[3] if isinstance(s.order, Embark | Disembark)}
+        )
+        by_spot: dict[tuple[str, str, str], list[tuple[str, str, str]]] = {}
+        for ident, where in places.items():
+            for spot in where:
+                by_spot.setdefault((ident[0], ident[1], spot), []).append(ident)
+        claims: dict[tuple[str, str, str], set[Key]] = {}
         for key, scaled in self.scales[3]:
             order = scaled.order
             if isinstance(order, Embark):
@@ -822,9 +859,8 @@ class _Month:
             else:
                 continue
             for kind, spot in spots:
-                for ident, where in places.items():
-                    if ident[0] == kind and ident[1] == key[0] and spot in where:
-                        claims.setdefault(ident, set()).add(key)
+                for ident in by_spot.get((kind, key[0], spot), ()):
+                    claims.setdefault(ident, set()).add(key)
         for ident, keys in claims.items():
             if len(keys) > 1 and len(places[ident]) > 1:
                 for key in keys:
@@ -836,13 +872,15 @@ class _Month:
                         3,
                     )
 
-    def possible_places(self) -> dict[tuple[str, str, str], set[str]]:
+    def possible_places(self, powers: set[str]) -> dict[tuple[str, str, str], set[str]]:
         """(kind, power, where it began) -> every province it might be in at the start of TS3,
         by its own orders of TS1 and TS2, whether they succeed or fail."""
         start = self.moments[0]
         places: dict[tuple[str, str, str], set[str]] = {}
         moves: dict[str, set[str]] = {}
-        for _key, scaled in self.scales[1] + self.scales[2]:
+        for key, scaled in self.scales[1] + self.scales[2]:
+            if key[0] not in powers:
+                continue
             order = scaled.order
             if isinstance(order, Land):
                 moves.setdefault(province_of(order.army_loc), set()).add(province_of(order.dest))
@@ -853,6 +891,8 @@ class _Month:
             elif isinstance(order, Move):
                 moves.setdefault(province_of(order.loc), set()).add(province_of(order.dest))
         for unit in start:
+            if unit.power not in powers and (unit.army_power or unit.power) not in powers:
+                continue
             kinds = [ARMY, FLEET] if unit.kind == ARMY_FLEET else [unit.kind]
             for kind in kinds:
                 power = army_owner(unit) if kind == ARMY and unit.kind == ARMY_FLEET else unit.power

@@ -125,3 +125,33 @@ def test_orders_are_written_back_in_full_and_as_lines_that_read_back() -> None:
         "TS2 F(NTH), F(ENG) & F(MAO) C A(DEN) - POR",
     ):
         assert format_scaled_short(read_line(MAP, line, None).orders[0], MAP) == line
+
+
+SCANNED = [
+    "A(Lon) B F(NTH)",
+    "a(lon) b f(nth)",
+    "A(Spa) E F(MAO)",
+    "A/F(MAO) - NAO",
+    "a/F(ENC) – NTH",
+    "A/f(ENC) – NTH",
+    "A / F (MAO) -> NAO",
+    "A(ENC) L Lon",
+    "A(NTH) D Hol",
+    "F(IRI) S F(ENC) - MAO",
+    "A(Par) S A(Lon) – Bre",
+    "A(Bud) S F(Tri)",
+    "A(Ven) H",
+    "F(BAL) D",
+    "F(ENC) L Lon",
+]
+
+
+@pytest.mark.parametrize("text", SCANNED)
+def test_the_quick_reader_reads_as_the_grammar(text: str) -> None:
+    from judge.language.names import name_table
+    from judge.variants.mercator.language import _parse_with_grammar, _scan
+
+    grammar = _parse_with_grammar(text, MAP, 1)  # also teaches the name table the names
+    scanned = _scan(text, name_table(MAP).known_locations)
+    assert scanned is not None, "the quick reader should take this line"
+    assert [scanned] == grammar
