@@ -45,6 +45,7 @@ from judge.store.game_queries import (
     record_phase,
 )
 from judge.store.games import Game, GameStatus
+from judge.variants import variant
 
 # The style of results mails of a game that has not chosen one (SET REPORT), and where the
 # choice is kept in Game.settings.
@@ -111,6 +112,7 @@ class Adjudication:
     result: PhaseResult
     results: dict[str, Any]  # the result as docs/ADJUDICATE.md writes it
     general: frozenset[str] = frozenset()  # powers that sent nothing and played general orders
+    results_text: Any = None  # the variant's own results layout, if it has one
 
 
 def adjudicate_orders(session: Session, game: Game) -> Adjudication:
@@ -132,7 +134,14 @@ def adjudicate_orders(session: Session, game: Game) -> Adjudication:
     result = case.variant.adjudicate(game_map, position, read.orders, case.rules)
     results = result_json(result, texts, read.unreadable, read.headings, read.parts)
     return Adjudication(
-        game_map, position, texts, dict(read.orders), result, results, frozenset(general)
+        game_map,
+        position,
+        texts,
+        dict(read.orders),
+        result,
+        results,
+        frozenset(general),
+        case.variant.results_text,
     )
 
 
@@ -169,12 +178,18 @@ def _report(
             s.power for s in game.seats if s.status == SeatStatus.CIVIL_DISORDER
         ),
         general_orders=done.general,
+        text_writer=done.results_text,
         next_deadline=(
             game.deadline.astimezone(game_timing(game).tz)
             if next_deadline and game.deadline is not None
             else None
         ),
     )
+
+
+def _variant_title(game: Game) -> str:
+    """njudge's "Variant:" word in the results header: the variant's own title."""
+    return variant(game.variant).title
 
 
 def _style(game: Game) -> str:
@@ -187,7 +202,7 @@ def preview_phase(session: Session, game: Game, judge_address: str) -> Reply:
     done = adjudicate_orders(session, game)
     sequence = len(history(session, game)) + 1
     report = _report(game, done, sequence, next_deadline=False)
-    context = mail_context(report, _style(game), MASTER)
+    context = mail_context(report, _style(game), MASTER, variant=_variant_title(game))
     context["deadline"] = ""
     # Back to the sender, who proved to be the GM: nobody else sees it.
     return Reply(
@@ -238,7 +253,13 @@ def process_phase(
     style = _style(game)
     template = template_name(style)
     replies = [
-        Reply("results", template, mail_context(report, style, viewer), to=address, reply_to=to)
+        Reply(
+            "results",
+            template,
+            mail_context(report, style, viewer, variant=_variant_title(game)),
+            to=address,
+            reply_to=to,
+        )
         for address, viewer, to in _results_readers(session, game, judge_address)
     ]
     replies.extend(press.press_with_results(session, game, judge_address))

@@ -67,7 +67,7 @@ def _create(state: MailState, command: cv.Create) -> None:
         state.problems.append(f"{where}: a game named {name} exists already")
         return
     try:
-        variant = find_variant(command.variant).name
+        chosen = find_variant(command.variant)
     except UnknownVariant:
         known = ", ".join(variant_names())
         state.problems.append(f"{where}: no variant {command.variant}; this judge has {known}")
@@ -77,6 +77,7 @@ def _create(state: MailState, command: cv.Create) -> None:
     except UnknownRuleSet as exc:
         state.problems.append(f"{where}: {exc}")
         return
+    variant = chosen.name
     game_map = board_of(variant)
     game = create_game(
         state.session,
@@ -93,7 +94,9 @@ def _create(state: MailState, command: cv.Create) -> None:
             "game_created",
             {
                 "game": game.name,
-                "variant": game_map.title,
+                "variant": game_map.title
+                if chosen.default_map == chosen.name
+                else f"{chosen.title}, on the board of {game_map.title}",
                 "rules": list(command.rule_sets),
                 "powers": [power.title() for power in game_map.powers],
                 "reply_address": gm_reply_address(state.where.judge_address, game),
@@ -319,7 +322,7 @@ def start_game(state: MailState, game: Game) -> None:
     """Every seat is taken: the opening position, the first phase, and a mail to every player."""
     game_map = board_of(game.variant)
     game.position = start_case(game.variant)
-    game.phase = game_map.start_phase
+    game.phase = game.position["phase"]
     game.status = GameStatus.ACTIVE
     start_phase_clock(game)
     state.session.flush()

@@ -7,7 +7,7 @@ out once here keeps the judge and postal writers to layout alone.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
@@ -39,6 +39,9 @@ class PhaseReport:
     civil_disorder: frozenset[str] = frozenset()
     # Powers that sent no orders and whose general orders (seed 004 I.C) were played instead.
     general_orders: frozenset[str] = frozenset()
+    # A variant's own results layout (its Variant record's `results_text`), used for every
+    # style; None: the standard game's styles.
+    text_writer: Callable[[PhaseReport], str] | None = None
 
     @property
     def phase(self) -> Phase:

@@ -38,7 +38,22 @@ class ReadOrders:
     parts: dict[tuple[str, int], list[str]] = field(default_factory=dict)
 
 
+@dataclass(slots=True)
+class DeskLine:
+    """One order line of a mail as the desk keeps it: each order's key (one order a key, the
+    last one standing: the unit's province, with Mercator's time scale in front), the text
+    stored (a line that reads back alone), the text echoed in full; or why the line is refused.
+    A heading line (Mercator's "TS2") has no orders and opens its section for the lines after
+    it, in `context`."""
+
+    orders: list[tuple[str, str, str]] = field(default_factory=list)  # (key, stored, full)
+    error: str | None = None
+    heading: str | None = None  # the heading's words, echoed for a heading line
+
+
 OrderReader = Callable[[Map, Mapping[str, Sequence[str]]], ReadOrders]
+# (board, line, line number, the mail's reading context for this seat, mutable) -> DeskLine
+DeskLineReader = Callable[[Map, str, int, dict[str, Any]], DeskLine]
 Adjudicator = Callable[[Map, Position, Mapping[str, Sequence[Order]], Rules], PhaseResult]
 
 
@@ -56,8 +71,11 @@ class Variant:
     rules_text: str = ""  # where a player reads the rules (a path under docs/ or a title)
     # Extra lines for the results of a phase, after the orders: (result) -> lines. The
     # standard game adds none; Mercator names the time scale of each dislodgement.
-    report_lines: Callable[[PhaseResult], list[str]] | None = None
-    notes: Mapping[str, str] = field(default_factory=dict)
+    # A results text of its own (a time scale's orders apart, owned provinces), given the report
+    # (judge.reports.PhaseReport) a reader may see; None: the standard game's styles.
+    results_text: Callable[[Any], str] | None = None
+    # How the desk reads one order line of a mail; None: one standard order a line.
+    read_desk_line: DeskLineReader | None = None
 
     def first_phase(self, game_map: Map) -> str:
         """The phase a new game starts in: the board's own, in this variant's calendar."""

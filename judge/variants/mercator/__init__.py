@@ -7,8 +7,17 @@ from __future__ import annotations
 
 from judge.engine.calendar import MONTHLY
 from judge.variants import Variant
-from judge.variants.mercator.language import read_mercator_orders
+from judge.variants.mercator.language import read_desk_line, read_mercator_orders
 from judge.variants.mercator.phases import adjudicate_mercator
+
+
+def _results_text(report: object) -> str:
+    """The results layout (judge.variants.mercator.report), imported when results are written:
+    `judge adjudicate` never needs the reports."""
+    from judge.variants.mercator.report import mercator_text
+
+    return mercator_text(report)  # type: ignore[arg-type]
+
 
 MERCATOR = Variant(
     name="mercator",
@@ -21,4 +30,6 @@ MERCATOR = Variant(
     rule_sets=("key-rule",),
     unit_kinds=("A", "F", "AF"),
     rules_text="Mercator Rules (1985 edition), with the readings in docs/RULES.md",
+    read_desk_line=read_desk_line,
+    results_text=_results_text,
 )

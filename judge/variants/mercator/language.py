@@ -37,7 +37,7 @@ from judge.language.orders import (
     syntax_error,
 )
 from judge.resources import data_dir
-from judge.variants import ReadOrders
+from judge.variants import DeskLine, ReadOrders
 from judge.variants.mercator.orders import (
     Board,
     ChainConvoy,
@@ -502,3 +502,71 @@ def format_scaled_short(order: Any, game_map: Map) -> str:
 
         text = format_order(value, game_map, "short")
     return f"TS{scale} {text}" if scale in (1, 2, 3) else text
+
+
+# --- the desk: one line of a mail at a time ------------------------------------------------------
+def _time_scale_1_problem(game_map: Map, position: Any, power: str, value: Any) -> str | None:
+    """What a time scale 1 order asks of the board at the start of the month that is not there
+    (time scale 1 comes first, so this is known when the order arrives)."""
+    units = {u.province: u for u in position.units}
+
+    def name(loc: str) -> str:
+        return location_name(loc, game_map)
+
+    if isinstance(value, Land | SupportLanding):
+        sea = value.army_loc if isinstance(value, Land) else value.fleet_loc
+        carrier = units.get(sea)
+        if carrier is None or carrier.kind != "AF":
+            there = "nothing" if carrier is None else {"A": "an army", "F": "a fleet"}[carrier.kind]
+            return f"there is no army aboard a fleet in {name(sea)} ({there} is there)"
+        if power not in (carrier.power, carrier.army_power or carrier.power):
+            return f"the army/fleet in {name(sea)} is not {power.title()}'s"
+    if isinstance(value, Board):
+        army, fleet = units.get(value.army_loc), units.get(value.fleet_loc)
+        if army is None or army.kind != "A":
+            return f"there is no army in {name(value.army_loc)}"
+        if fleet is None or fleet.kind == "A":
+            return f"there is no fleet in {name(value.fleet_loc)}"
+        terrain = game_map.provinces[fleet.province].terrain.value
+        if terrain not in ("sea", "canal"):
+            return (
+                f"an army boards a fleet at sea or in a canal province, and {name(value.fleet_loc)} "
+                "is neither (rule 2.2)"
+            )
+    return None
+
+
+SECTION = "mercator_section"  # where the desk's per-seat context keeps the open time scale
+
+
+def read_desk_line(game_map: Map, text: str, line_no: int, context: dict[str, Any]) -> DeskLine:
+    """A mail's order line for the desk: its orders keyed by time scale and unit (the last
+    order for a unit in a time scale stands), stored as lines that read back alone."""
+    reading = read_line(game_map, text, context.get(SECTION), line_no)
+    context[SECTION] = reading.section
+    if reading.heading_only:
+        scale = reading.section
+        return DeskLine(heading=f"time scale {scale}" if scale in (1, 2, 3) else "retreats")
+    if reading.error is not None:
+        message = reading.error
+        if not message.startswith("line "):
+            message = f"line {line_no}: {message}"
+        return DeskLine(error=message)
+    position = context.get("position")
+    power = context.get("power")
+    orders = []
+    for scaled in reading.orders:
+        value = scaled.order
+        if position is not None and power is not None and scaled.time_scale == 1:
+            why = _time_scale_1_problem(game_map, position, power, value)
+            if why:
+                return DeskLine(error=f"line {line_no}: {why}")
+        loc = getattr(value, "loc", None) or getattr(value, "army_loc", None)
+        if loc is None:
+            loc = getattr(value, "fleet_loc", None) or getattr(value, "fleet_locs", ("",))[0]
+        key = f"ts{scaled.time_scale} {loc}" if loc else f"ts{scaled.time_scale} line{line_no}"
+        scale = f"TS{scaled.time_scale}: " if scaled.time_scale in (1, 2, 3) else ""
+        orders.append(
+            (key, format_scaled_short(scaled, game_map), scale + format_scaled(scaled, game_map))
+        )
+    return DeskLine(orders=orders)

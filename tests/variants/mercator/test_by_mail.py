@@ -1,0 +1,69 @@
+"""A Mercator game by mail through the processor: CREATE, seven sign-ons, a month's orders in
+sections echoed as read, the GM's PROCESS, and the month's results as each player reads them."""
+
+from __future__ import annotations
+
+from sqlalchemy import Engine
+from test_games_by_mail import GM, POWERS, body_of, player, reply_address, send
+
+from judge.store import session_scope
+from judge.store.game_queries import current_orders, find_game
+
+
+def start_mercator(engine: Engine) -> dict[str, str]:
+    created = send(engine, "CREATE merc gmsecret mercator", sender=GM)
+    assert [r.kind for r in created] == ["game_created"]
+    assert "Mercator" in body_of(created[0])
+    addresses: dict[str, str] = {}
+    for power in POWERS:
+        rows = send(engine, f"SIGNON {power} merc pw-{power}", sender=player(power))
+        own = next(r for r in rows if r.kind == "signed_on")
+        addresses[power] = reply_address(own)
+    with session_scope(engine) as session:
+        game = find_game(session, "merc")
+        assert game is not None and game.phase == "JAN1901M"
+        assert game.position["variant"] == "mercator"
+    return addresses
+
+
+def test_a_month_by_mail(engine: Engine) -> None:
+    seats = start_mercator(engine)
+    rows = send(engine, "TS1\nA(Lon) B F(NTH)\n", sender=player("England"), to=seats["England"])
+    echo = body_of(next(r for r in rows if r.kind == "orders_read"))
+    # England begins with fleets in London and Edinburgh: time scale 1 is checked on arrival.
+    assert "ERROR: line 2: there is no army in London" in echo
+    rows = send(
+        engine,
+        "TS2\nF(Edi) - NTH\nA(Lvp) - Yor\nF(Lon) - ENC\nTS3\nA(Yor) E F(NTH)\nA/F(NTH) - HEL\n",
+        sender=player("England"),
+        to=seats["England"],
+    )
+    echo = body_of(next(r for r in rows if r.kind == "orders_read"))
+    assert "(time scale 2)" in echo
+    assert "= TS2: Fleet Edinburgh -> North Sea" in echo
+    assert "= TS3: Army Yorkshire embarks on Fleet North Sea" in echo
+    assert "0 of 7 lines had errors." in echo
+    rows = send(engine, "TS1\nA(Par) L Bre\n", sender=player("France"), to=seats["France"])
+    echo = body_of(next(r for r in rows if r.kind == "orders_read"))
+    assert "ERROR: line 2: there is no army aboard a fleet in Paris (an army is there)" in echo
+    rows = send(engine, "TS3\nA(Par) L Bre\n", sender=player("France"), to=seats["France"])
+    echo = body_of(next(r for r in rows if r.kind == "orders_read"))
+    assert "a landing (L) belongs in time scale 1, not time scale 3" in echo
+    with session_scope(engine) as session:
+        game = find_game(session, "merc")
+        assert game is not None
+        stored = current_orders(session, game)["ENGLAND"]
+    assert stored["ts3 yor"] == "TS3 A(YOR) E F(NTH)"
+    results = send(engine, "SIGNON M merc gmsecret\nPROCESS\n", sender=GM)
+    mails = {r.to_addr: body_of(r) for r in results if r.kind == "results"}
+    england = mails[player("England")]
+    assert "Movement results for January 1901." in england
+    assert "  Time scale 2:\n    Fleet Edinburgh -> North Sea." in england.replace("\r\n", "\n")
+    assert "Army Yorkshire embarks on Fleet North Sea." in england
+    assert "Yorkshire" in england.split("Provinces owned")[1]  # the army passed through it
+    with session_scope(engine) as session:
+        game = find_game(session, "merc")
+        assert game is not None and game.phase == "FEB1901M"
+        units = {(u["type"], u["loc"]) for u in game.position["units"] if u["power"] == "ENGLAND"}
+        assert game.position["owners"] == {"yor": "ENGLAND"}
+    assert units == {("F", "eng"), ("AF", "hel")}
