@@ -1,0 +1,215 @@
+"""No text from a received mail may become a header, or a line break in a header, of the judge's.
+
+Each hostile mail goes through the processor (the desk's replies echo its Subject) and the
+sender into a Maildir; the test reads the bytes written there, as a mail program would.
+"""
+
+from __future__ import annotations
+
+import base64
+import unicodedata
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from email import message_from_bytes
+from email.policy import default as default_policy
+from pathlib import Path
+
+import pytest
+from sqlalchemy import Engine, select
+
+from judge import clock
+from judge.mail.headers import clean_text, decode_words, header_value
+from judge.mail.outbound import MaildirTransport, RetryPolicy, send_one
+from judge.processor import ProcessorSettings, process_next
+from judge.store import InboxMessage, InboxState, OutboxMessage, make_engine, session_scope
+from judge.store import upgrade
+from judge.store.inbox import accept
+from judge.store.outbox import Identity, compose_bytes
+
+SETTINGS = ProcessorSettings(identity=Identity("judge@example.org", "Test Judge"))
+POLICY = RetryPolicy(first=timedelta(minutes=1))
+SENDER = "ann@example.org"
+# Every header the judge writes into a reply (and the Maildir's two delivery headers).
+JUDGES_HEADERS = {
+    "return-path",
+    "delivered-to",
+    "from",
+    "to",
+    "reply-to",
+    "subject",
+    "date",
+    "message-id",
+    "in-reply-to",
+    "references",
+    "auto-submitted",
+    "x-auto-response-suppress",
+    "x-judge-loop",
+    "content-type",
+    "content-transfer-encoding",
+    "mime-version",
+}
+INJECTED = "\r\nReply-To: evil@attacker.test\r\nBcc: victim@attacker.test\r\n\r\nINJECTED BODY"
+
+
+def q_word(text: str, charset: str = "utf-8", prefix: bytes = b"") -> str:
+    data = prefix + text.encode("utf-8")
+    encoded = "".join(
+        chr(b) if b < 128 and chr(b).isalnum() else "_" if b == 32 else f"={b:02X}" for b in data
+    )
+    return f"=?{charset}?Q?{encoded}?="
+
+
+def b_word(text: str, charset: str = "utf-8") -> str:
+    return f"=?{charset}?B?{base64.b64encode(text.encode('utf-8')).decode()}?="
+
+
+# Hostile header values: (name, raw bytes of the value as they arrive).
+SUBJECTS = {
+    "q-encoded": q_word(INJECTED).encode(),
+    "b-encoded": b_word(INJECTED).encode(),
+    "invalid-utf8-then-word": (q_word("", prefix=b"\xff") + " " + q_word(INJECTED)).encode(),
+    "unknown-charset": (q_word("hi", "x-klingon") + " " + q_word(INJECTED, "x-klingon")).encode(),
+    "rfc2231-language": q_word(INJECTED, "utf-8*en").encode(),
+    "folded-words": (q_word("orders") + "\r\n " + q_word(INJECTED) + "\r\n\t" + b_word("x")).encode(),
+    "encoded-twice": q_word(q_word(INJECTED)).encode(),
+    "latin1-cr-lf": q_word(INJECTED, "iso-8859-1").encode(),
+    "raw-utf8-separators": "orders \u2028Reply-To: evil@attacker.test\u2029 \x85x".encode(),
+    "nul-and-c0": b"orders\x00Reply-To: evil@attacker.test\x0b\x0c\x1b",
+    "bare-cr": b"orders\rReply-To: evil@attacker.test",
+    "c1-encoded": q_word("orders\u0085Reply-To: evil@attacker.test\u2028x").encode(),
+    "long-with-words": (" ".join([q_word("word")] * 60) + " " + b_word(INJECTED)).encode(),
+}
+DISPLAY_NAMES = {
+    "name-q": q_word(INJECTED).encode(),
+    "name-b": b_word(INJECTED).encode(),
+    "name-unknown-charset": q_word(INJECTED, "x-unknown").encode(),
+    "name-raw-utf8": "J\u00f6rg\u2028\u0085Reply-To victim\u2029x".encode(),
+    "name-quoted-folded": b'"Eve\r\n Bcc: victim@attacker.test\\x0d"',
+}
+
+
+@pytest.fixture
+def engine(tmp_path: Path) -> Iterator[Engine]:
+    made = make_engine(f"sqlite:///{tmp_path / 'judge.sqlite3'}")
+    upgrade(made)
+    clock.set_now(datetime(2026, 4, 1, 8, tzinfo=UTC))
+    yield made
+    clock.reset()
+    made.dispose()
+
+
+def hostile(subject: bytes, name: bytes = b"Ann", address: bytes = SENDER.encode()) -> bytes:
+    return (
+        b"From: " + name + b" <" + address + b">\r\nTo: judge@example.org\r\n"
+        b"Subject: " + subject + b"\r\nMessage-ID: <m-" + str(abs(hash(subject + name))).encode()
+        + b"@example.org>\r\n\r\nA PAR-BUR\r\n"
+    )
+
+
+def answer_written(engine: Engine, tmp_path: Path, raw: bytes) -> list[bytes]:
+    """Process one mail, send its replies into a Maildir; the bytes of each mail written."""
+    with session_scope(engine) as session:
+        accept(session, raw, source="test", envelope_from=SENDER)
+    while process_next(engine, SETTINGS) is not None:
+        pass
+    box = tmp_path / "maildir"
+    transport = MaildirTransport(box)
+    while send_one(engine, transport, POLICY):
+        pass
+    return [path.read_bytes() for path in sorted((box / "new").iterdir())]
+
+
+def assert_only_the_judges_headers(written: bytes) -> None:
+    """The header block holds only the judge's headers, once each, none with a line break,
+    and none that a reader decodes into a control character or a line break."""
+    head, separator, body = written.partition(b"\n\n")
+    assert separator, written
+    names: list[str] = []
+    for line in head.split(b"\n"):
+        assert b"\r" not in line and b"\x00" not in line, line
+        if line[:1] in (b" ", b"\t"):
+            continue  # a folded continuation of the header above
+        name, colon, _ = line.partition(b":")
+        assert colon, f"a line of the header block is no header: {line!r}"
+        names.append(name.decode("ascii").lower())
+    assert set(names) <= JUDGES_HEADERS, names
+    assert len(names) == len(set(names)), names
+    assert b"INJECTED" not in body and b"attacker.test" not in body
+    message = message_from_bytes(written, policy=default_policy)
+    assert not message.defects
+    for name in names:
+        value = str(message[name])
+        breaks = [ch for ch in value if unicodedata.category(ch)[0] in "CZ" and ch != " "]
+        assert not breaks, (name, value)
+    for name in ("to", "reply-to", "return-path", "delivered-to"):
+        assert "attacker.test" not in str(message.get(name, ""))
+
+
+@pytest.mark.parametrize("case", sorted(SUBJECTS))
+def test_an_encoded_subject_never_becomes_a_header(
+    engine: Engine, tmp_path: Path, case: str
+) -> None:
+    [written] = answer_written(engine, tmp_path, hostile(SUBJECTS[case]))
+    assert_only_the_judges_headers(written)
+    reply = message_from_bytes(written, policy=default_policy)
+    assert reply["To"] == SENDER
+    assert str(reply["Subject"]).startswith("Orders read:")
+
+
+@pytest.mark.parametrize("case", sorted(DISPLAY_NAMES))
+def test_an_encoded_display_name_never_becomes_a_header(
+    engine: Engine, tmp_path: Path, case: str
+) -> None:
+    [written] = answer_written(engine, tmp_path, hostile(b"orders", name=DISPLAY_NAMES[case]))
+    assert_only_the_judges_headers(written)
+    assert message_from_bytes(written, policy=default_policy)["To"] == SENDER
+
+
+@pytest.mark.parametrize(
+    "address",
+    [
+        q_word("a\r\nBcc: victim@attacker.test").encode() + b"@example.org",
+        b"=?utf-8?B?YQ0KQmNjOiB2aWN0aW1AYXR0YWNrZXIudGVzdA==?=@example.org",
+        b"ann\x00@example.org",
+    ],
+)
+def test_an_address_that_would_change_a_header_is_not_answered(
+    engine: Engine, tmp_path: Path, address: bytes
+) -> None:
+    assert answer_written(engine, tmp_path, hostile(b"orders", address=address)) == []
+    with session_scope(engine) as session:
+        [row] = session.scalars(select(InboxMessage)).all()
+        assert row.state == InboxState.IGNORED and row.outcome
+        assert session.scalars(select(OutboxMessage)).all() == []
+
+
+def test_decoding_is_full_and_cleaning_leaves_one_plain_line() -> None:
+    assert decode_words(q_word(q_word("a\r\nb"))) == "a\r\nb"
+    assert decode_words(q_word("x", "utf-8*de") + " \r\n " + b_word("y")) == "xy"
+    assert decode_words(q_word("", prefix=b"\xff")) == "\ufffd"
+    assert decode_words("=?x-klingon?Q?hi?=") == "hi"
+    assert clean_text(q_word("a\r\nReply-To: b\u2028c\x85d\x00e")) == "a Reply-To: b c d e"
+    # What is left can no longer be read as an encoded word by the mail library.
+    assert "=?" not in clean_text("=?utf-8?Q?=3D=3F?=utf-8?Q?=0A?=")
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [
+        ("To", "ann@example.org\r\nBcc: v@x"),
+        ("To", "=?utf-8?q?a?=@example.org"),
+        ("To", "ann@example.org, v@x"),
+        ("Reply-To", "ann\u2028@example.org"),
+        ("References", "<a@b>\n<c@d>"),
+        ("In-Reply-To", " <a@b>"),
+    ],
+)
+def test_an_unsafe_address_or_id_is_refused_where_the_header_is_made(
+    name: str, value: str
+) -> None:
+    with pytest.raises(ValueError):
+        header_value(name, value)
+    args = {"to": "ann@example.org", "subject": "s", "body": "b\n"}
+    args[{"To": "to", "Reply-To": "reply_to", "References": "in_reply_to"}.get(name, "in_reply_to")] = value
+    with pytest.raises(ValueError):
+        compose_bytes(SETTINGS.identity, **args)  # type: ignore[arg-type]
