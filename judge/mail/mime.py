@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import codecs
 import re
-import unicodedata
 from dataclasses import dataclass, field
 from email.message import Message
 from email.parser import BytesHeaderParser, BytesParser
@@ -275,7 +274,9 @@ def read_mail(raw: bytes) -> ReadMail:
     try:
         message = parse_message(raw)
     except Exception as error:  # too deeply nested (RecursionError) or worse: headers only
-        unparsed = f"its MIME parts could not be taken apart ({error}), so only its headers were read"
+        unparsed = (
+            f"its MIME parts could not be taken apart ({error}), so only its headers were read"
+        )
         message = parse_headers(raw)
     headers = {name.lower(): header_text(message, name) for name in set(message.keys())}
     # Addresses come from the raw header: decoding first would let an encoded word smuggle in

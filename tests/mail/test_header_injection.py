@@ -21,8 +21,7 @@ from judge import clock
 from judge.mail.headers import clean_text, decode_words, header_value
 from judge.mail.outbound import MaildirTransport, RetryPolicy, send_one
 from judge.processor import ProcessorSettings, process_next
-from judge.store import InboxMessage, InboxState, OutboxMessage, make_engine, session_scope
-from judge.store import upgrade
+from judge.store import InboxMessage, InboxState, OutboxMessage, make_engine, session_scope, upgrade
 from judge.store.inbox import accept
 from judge.store.outbox import Identity, compose_bytes
 
@@ -70,7 +69,9 @@ SUBJECTS = {
     "invalid-utf8-then-word": (q_word("", prefix=b"\xff") + " " + q_word(INJECTED)).encode(),
     "unknown-charset": (q_word("hi", "x-klingon") + " " + q_word(INJECTED, "x-klingon")).encode(),
     "rfc2231-language": q_word(INJECTED, "utf-8*en").encode(),
-    "folded-words": (q_word("orders") + "\r\n " + q_word(INJECTED) + "\r\n\t" + b_word("x")).encode(),
+    "folded-words": (
+        q_word("orders") + "\r\n " + q_word(INJECTED) + "\r\n\t" + b_word("x")
+    ).encode(),
     "encoded-twice": q_word(q_word(INJECTED)).encode(),
     "latin1-cr-lf": q_word(INJECTED, "iso-8859-1").encode(),
     "raw-utf8-separators": "orders \u2028Reply-To: evil@attacker.test\u2029 \x85x".encode(),
@@ -101,7 +102,10 @@ def engine(tmp_path: Path) -> Iterator[Engine]:
 def hostile(subject: bytes, name: bytes = b"Ann", address: bytes = SENDER.encode()) -> bytes:
     return (
         b"From: " + name + b" <" + address + b">\r\nTo: judge@example.org\r\n"
-        b"Subject: " + subject + b"\r\nMessage-ID: <m-" + str(abs(hash(subject + name))).encode()
+        b"Subject: "
+        + subject
+        + b"\r\nMessage-ID: <m-"
+        + str(abs(hash(subject + name))).encode()
         + b"@example.org>\r\n\r\nA PAR-BUR\r\n"
     )
 
@@ -204,12 +208,38 @@ def test_decoding_is_full_and_cleaning_leaves_one_plain_line() -> None:
         ("In-Reply-To", " <a@b>"),
     ],
 )
-def test_an_unsafe_address_or_id_is_refused_where_the_header_is_made(
-    name: str, value: str
-) -> None:
+def test_an_unsafe_address_or_id_is_refused_where_the_header_is_made(name: str, value: str) -> None:
     with pytest.raises(ValueError):
         header_value(name, value)
     args = {"to": "ann@example.org", "subject": "s", "body": "b\n"}
-    args[{"To": "to", "Reply-To": "reply_to", "References": "in_reply_to"}.get(name, "in_reply_to")] = value
+    args[
+        {"To": "to", "Reply-To": "reply_to", "References": "in_reply_to"}.get(name, "in_reply_to")
+    ] = value
     with pytest.raises(ValueError):
         compose_bytes(SETTINGS.identity, **args)  # type: ignore[arg-type]
+
+
+def test_the_maildir_refuses_delivery_headers_that_would_break_a_line(
+    engine: Engine, tmp_path: Path
+) -> None:
+    with session_scope(engine) as session:
+        session.add(
+            OutboxMessage(
+                message_id="<forged@example.org>",
+                kind="test",
+                envelope_from="judge@example.org",
+                to_addr="ann@example.org\nBcc: victim@attacker.test",
+                subject="s",
+                raw=b"Subject: s\r\n\r\nbody\r\n",
+                created_at=clock.now(),
+                state="pending",
+                attempts=0,
+                next_attempt_at=clock.now(),
+            )
+        )
+    box = tmp_path / "maildir"
+    assert send_one(engine, MaildirTransport(box), POLICY)
+    assert list((box / "new").iterdir()) == []
+    with session_scope(engine) as session:
+        [row] = session.scalars(select(OutboxMessage)).all()
+        assert row.state == "failed" and "control" in (row.last_error or "")
