@@ -265,7 +265,13 @@ def _next_is_quote(lines: list[str], index: int) -> bool:
 
 
 def _ids(value: str) -> tuple[str, ...]:
-    return tuple(re.findall(r"<[^<>\s]+>", value))
+    """The Message-IDs in a header; one the judge could not write back in its own References
+    (a control character, an encoded word) is not one it threads by."""
+    return tuple(
+        found
+        for found in re.findall(r"<[^<>\s]+>", value)
+        if found.isprintable() and "=?" not in found
+    )
 
 
 def read_mail(raw: bytes) -> ReadMail:
@@ -283,12 +289,14 @@ def read_mail(raw: bytes) -> ReadMail:
     # another address (or a line break) that the reply would then be sent to.
     name, address = first_address(raw_header(message, "From"))
     # An address that reads as an encoded word is nobody's: the stdlib would decode it.
-    sender = address if _ADDRESS.fullmatch(address) and "=?" not in address else None
+    # Nor is one holding bytes that were not UTF-8 (U+FFFD) or characters nobody can type.
+    usable = _ADDRESS.fullmatch(address) and address.isprintable() and "\ufffd" not in address
+    sender = address if usable and "=?" not in address else None
     name = one_line(name)
     subject = one_line(strip_subject_prefixes(one_line(headers.get("subject", ""))))
-    message_ids = _ids(headers.get("message-id", ""))
-    references = _ids(headers.get("references", ""))
-    in_reply_to = _ids(headers.get("in-reply-to", ""))
+    message_ids = _ids(raw_header(message, "message-id") or "")
+    references = _ids(raw_header(message, "references") or "")
+    in_reply_to = _ids(raw_header(message, "in-reply-to") or "")
     refs = tuple(dict.fromkeys(references + in_reply_to))
     problem: str | None = unparsed
     body, source = "", "none"

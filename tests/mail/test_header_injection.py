@@ -7,7 +7,6 @@ sender into a Maildir; the test reads the bytes written there, as a mail program
 from __future__ import annotations
 
 import base64
-import unicodedata
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from email import message_from_bytes
@@ -16,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from sqlalchemy import Engine, select
+from written_mail import assert_only_the_judges_headers
 
 from judge import clock
 from judge.mail.headers import clean_text, decode_words, header_value
@@ -28,25 +28,6 @@ from judge.store.outbox import Identity, compose_bytes
 SETTINGS = ProcessorSettings(identity=Identity("judge@example.org", "Test Judge"))
 POLICY = RetryPolicy(first=timedelta(minutes=1))
 SENDER = "ann@example.org"
-# Every header the judge writes into a reply (and the Maildir's two delivery headers).
-JUDGES_HEADERS = {
-    "return-path",
-    "delivered-to",
-    "from",
-    "to",
-    "reply-to",
-    "subject",
-    "date",
-    "message-id",
-    "in-reply-to",
-    "references",
-    "auto-submitted",
-    "x-auto-response-suppress",
-    "x-judge-loop",
-    "content-type",
-    "content-transfer-encoding",
-    "mime-version",
-}
 INJECTED = "\r\nReply-To: evil@attacker.test\r\nBcc: victim@attacker.test\r\n\r\nINJECTED BODY"
 
 
@@ -121,32 +102,6 @@ def answer_written(engine: Engine, tmp_path: Path, raw: bytes) -> list[bytes]:
     while send_one(engine, transport, POLICY):
         pass
     return [path.read_bytes() for path in sorted((box / "new").iterdir())]
-
-
-def assert_only_the_judges_headers(written: bytes) -> None:
-    """The header block holds only the judge's headers, once each, none with a line break,
-    and none that a reader decodes into a control character or a line break."""
-    head, separator, body = written.partition(b"\n\n")
-    assert separator, written
-    names: list[str] = []
-    for line in head.split(b"\n"):
-        assert b"\r" not in line and b"\x00" not in line, line
-        if line[:1] in (b" ", b"\t"):
-            continue  # a folded continuation of the header above
-        name, colon, _ = line.partition(b":")
-        assert colon, f"a line of the header block is no header: {line!r}"
-        names.append(name.decode("ascii").lower())
-    assert set(names) <= JUDGES_HEADERS, names
-    assert len(names) == len(set(names)), names
-    assert b"INJECTED" not in body and b"attacker.test" not in body
-    message = message_from_bytes(written, policy=default_policy)
-    assert not message.defects
-    for name in names:
-        value = str(message[name])
-        breaks = [ch for ch in value if unicodedata.category(ch)[0] in "CZ" and ch != " "]
-        assert not breaks, (name, value)
-    for name in ("to", "reply-to", "return-path", "delivered-to"):
-        assert "attacker.test" not in str(message.get(name, ""))
 
 
 @pytest.mark.parametrize("case", sorted(SUBJECTS))

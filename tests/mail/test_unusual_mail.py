@@ -154,3 +154,11 @@ def test_a_mail_too_deeply_nested_to_parse_is_answered_from_its_headers(
 def test_a_mail_nested_within_reason_is_still_read() -> None:
     mail = read_mail(nested(60))
     assert (mail.sender, mail.problem, mail.text) == ("ann@example.org", None, "HELP")
+
+
+def test_ids_and_addresses_the_judge_could_not_write_back_are_not_taken() -> None:
+    mail = read_mail(
+        b"From: \xff\xfe@example.org\r\nMessage-ID: <a\x1bb@x>\r\n"
+        b"References: <ok@x> <=?utf-8?q?x?=@y> <c\x00d@x>\r\n\r\nHELP\r\n"
+    )
+    assert (mail.sender, mail.message_id, mail.references) == (None, None, ("<ok@x>",))
