@@ -75,9 +75,23 @@ def _is_break(ch: str) -> bool:
     return ch != " " and unicodedata.category(ch)[0] in "CZ"
 
 
+def _plain(text: str) -> bool:
+    """Printable ASCII with no encoded word, no doubled or outer space: already clean (the
+    judge's own subjects, nearly always), so the usual reply skips the work below."""
+    return (
+        text.isascii()
+        and text.isprintable()
+        and "=?" not in text
+        and "  " not in text
+        and text == text.strip()
+    )
+
+
 def clean_text(text: str) -> str:
     """Text fit for one header line: decoded, breaks and controls made spaces, runs of spaces
     one space, and no `=?` left that a reader could take for the start of an encoded word."""
+    if _plain(text):
+        return text
     text = decode_words(text)
     text = "".join(" " if _is_break(ch) else ch for ch in text)
     return " ".join(text.split()).replace("=?", "= ?")
@@ -87,7 +101,8 @@ def _check_word_list(name: str, value: str) -> str:
     """An address or Message-ID list as given, or UnsafeHeader if it could change the header."""
     if not value or value != value.strip():
         raise UnsafeHeader(f"{name}: empty or padded value {value!r}")
-    for ch in value:
+    plain = value.isascii() and value.isprintable()
+    for ch in "" if plain else value:
         if _is_break(ch) and ch != " ":
             raise UnsafeHeader(f"{name}: control or line-break character in {value!r}")
     if "=?" in value:
