@@ -7,6 +7,7 @@ sender into a Maildir; the test reads the bytes written there, as a mail program
 from __future__ import annotations
 
 import base64
+import random
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from email import message_from_bytes
@@ -198,3 +199,27 @@ def test_the_maildir_refuses_delivery_headers_that_would_break_a_line(
     with session_scope(engine) as session:
         [row] = session.scalars(select(OutboxMessage)).all()
         assert row.state == "failed" and "control" in (row.last_error or "")
+
+
+def test_any_subject_or_name_at_all_leaves_only_the_judges_headers() -> None:
+    """Random text from a seeded mix of encoded words, controls, separators and plain words."""
+    rng = random.Random(2047)
+    alphabet = ["\r", "\n", "\x00", "\x85", "\u2028", "\u2029", "\x1b", " ", "=?", "?=", "ü", "x"]
+    for _ in range(400):
+        pieces = []
+        for _ in range(rng.randint(1, 8)):
+            choice = rng.randrange(4)
+            if choice == 0:
+                pieces.append(
+                    q_word(INJECTED, rng.choice(["utf-8", "x-no", "latin-1", "utf-8*en"]))
+                )
+            elif choice == 1:
+                pieces.append(b_word(rng.choice([INJECTED, "ok", "\u2028"])))
+            else:
+                pieces.append("".join(rng.choice(alphabet) for _ in range(rng.randint(1, 6))))
+        text = rng.choice(["", " "]).join(pieces)
+        cleaned = header_value("Subject", text)
+        assert header_value("Subject", cleaned) == cleaned  # nothing left to decode or clean
+        identity = Identity("judge@example.org", text)
+        _, raw = compose_bytes(identity, to=SENDER, subject=text, body="b\n", in_reply_to="<a@b>")
+        assert_only_the_judges_headers(raw)
