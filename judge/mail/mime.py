@@ -66,6 +66,21 @@ def parse_message(raw: bytes) -> Message:
     return BytesParser(policy=compat32).parsebytes(raw)
 
 
+def _as_sent(value: object) -> str:
+    """A raw header value unfolded, its 8-bit bytes read as UTF-8."""
+    if isinstance(value, str):
+        value = value.encode("ascii", "surrogateescape").decode("utf-8", "replace")
+    return re.sub(r"\r?\n(?=[ \t])", "", str(value))
+
+
+def _first_values(message: Message) -> dict[str, str]:
+    """Each header's first value as sent, by lower-case name, in one pass over the headers."""
+    values: dict[str, str] = {}
+    for key, value in message.raw_items():
+        values.setdefault(key.lower(), value)
+    return {key: _as_sent(value) for key, value in values.items()}
+
+
 def raw_header(message: Message, name: str) -> str | None:
     """A header's value as sent, unfolded: 8-bit bytes read as UTF-8 (RFC 6532, as SMTPUTF8
     mail carries them) rather than lost, encoded words left as they are; None where missing."""
@@ -73,9 +88,7 @@ def raw_header(message: Message, name: str) -> str | None:
     for key, value in message.raw_items():
         if key.lower() != wanted:
             continue
-        if isinstance(value, str):
-            value = value.encode("ascii", "surrogateescape").decode("utf-8", "replace")
-        return re.sub(r"\r?\n(?=[ \t])", "", str(value))
+        return _as_sent(value)
     return None
 
 
@@ -284,19 +297,21 @@ def read_mail(raw: bytes) -> ReadMail:
             f"its MIME parts could not be taken apart ({error}), so only its headers were read"
         )
         message = parse_headers(raw)
-    headers = {name.lower(): header_text(message, name) for name in set(message.keys())}
+    # One pass over the headers (a mail may carry hundreds of thousands), the first of each name.
+    raw_values = _first_values(message)
+    headers = {name: decode_words(value).strip() for name, value in raw_values.items()}
     # Addresses come from the raw header: decoding first would let an encoded word smuggle in
     # another address (or a line break) that the reply would then be sent to.
-    name, address = first_address(raw_header(message, "From"))
+    name, address = first_address(raw_values.get("from"))
     # An address that reads as an encoded word is nobody's: the stdlib would decode it.
     # Nor is one holding bytes that were not UTF-8 (U+FFFD) or characters nobody can type.
     usable = _ADDRESS.fullmatch(address) and address.isprintable() and "\ufffd" not in address
     sender = address if usable and "=?" not in address else None
     name = one_line(name)
     subject = one_line(strip_subject_prefixes(one_line(headers.get("subject", ""))))
-    message_ids = _ids(raw_header(message, "message-id") or "")
-    references = _ids(raw_header(message, "references") or "")
-    in_reply_to = _ids(raw_header(message, "in-reply-to") or "")
+    message_ids = _ids(raw_values.get("message-id", ""))
+    references = _ids(raw_values.get("references", ""))
+    in_reply_to = _ids(raw_values.get("in-reply-to", ""))
     refs = tuple(dict.fromkeys(references + in_reply_to))
     problem: str | None = unparsed
     body, source = "", "none"

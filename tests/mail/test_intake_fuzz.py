@@ -180,6 +180,8 @@ def generate(rng: random.Random, index: int) -> tuple[bytes, str | None]:
     if rng.random() < 0.1:
         odd_ids = [b"<a\x00b@x>", b"<=?utf-8?q?x?=@y>", b"<a\x1bb@x>", "<ü\u2028@x>".encode()]
         lines.append(b"References: <ok@x> " + rng.choice(odd_ids))
+    if rng.random() < 0.02:  # a flood of headers, each name once
+        lines.extend(b"X-Flood-%d: %d" % (n, n) for n in range(20_000))
     lines.append(b"MIME-Version: 1.0")
     raw = b"\r\n".join(lines) + b"\r\n" + body_part(rng)
     if rng.random() < 0.15:  # another line ending throughout
