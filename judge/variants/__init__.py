@@ -74,6 +74,12 @@ class Variant:
     # A results text of its own (a time scale's orders apart, owned provinces), given the report
     # (judge.reports.PhaseReport) a reader may see; None: the standard game's styles.
     results_text: Callable[[Any], str] | None = None
+    # Wins claimed by several powers together (Mercator's rule 10): (board, centres after the
+    # phase, each claiming power's combine) -> the winners or (); None: no claimed wins.
+    decide_claims: (
+        Callable[[Map, Mapping[str, frozenset[str]], Mapping[str, frozenset[str]]], tuple[str, ...]]
+        | None
+    ) = None
     # How the desk reads one order line of a mail; None: one standard order a line.
     read_desk_line: DeskLineReader | None = None
 

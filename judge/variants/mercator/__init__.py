@@ -8,7 +8,7 @@ from __future__ import annotations
 from judge.engine.calendar import MONTHLY
 from judge.variants import Variant
 from judge.variants.mercator.language import read_desk_line, read_mercator_orders
-from judge.variants.mercator.phases import adjudicate_mercator
+from judge.variants.mercator.phases import adjudicate_mercator, decide_claims
 
 
 def _results_text(report: object) -> str:
@@ -31,5 +31,6 @@ MERCATOR = Variant(
     unit_kinds=("A", "F", "AF"),
     rules_text="Mercator Rules (1985 edition), with the readings in docs/RULES.md",
     read_desk_line=read_desk_line,
+    decide_claims=decide_claims,
     results_text=_results_text,
 )

@@ -19,6 +19,7 @@ from judge.variants.mercator.month import resolve_month
 from judge.variants.mercator.orders import Scaled
 from judge.variants.mercator.ownership import owners_after_month
 from judge.variants.mercator.retreats import resolve_mercator_retreats
+from judge.variants.mercator.victory import claim_thresholds, claimed_win, solo_winners
 
 MONTHLY = "monthly"
 
@@ -69,6 +70,9 @@ def adjudicate_mercator(
         if phase.is_fall:
             centers = update_centres(game_map, units, centers)
     nxt = following_phase(phase, retreats_due=bool(dislodged), adjustments_due=phase.is_fall)
+    counts = {power: len(owned) for power, owned in centers.items()}
+    settled = phase.is_fall and not dislodged
+    victory = solo_winners(counts, game_map.victory_centres) if settled else ()
     return PhaseResult(
         phase=phase.name,
         results=results,
@@ -80,4 +84,14 @@ def adjudicate_mercator(
         disbanded=tuple(disbanded),
         owners_after=owners,
         state_after=state,
+        victory=victory,
     )
+
+
+def decide_claims(
+    game_map: Map, centers: Mapping[str, frozenset[str]], claims: Mapping[str, frozenset[str]]
+) -> tuple[str, ...]:
+    """The combine that wins by its claims this season (rule 10), or ()."""
+    counts = {power: len(owned) for power, owned in centers.items()}
+    thresholds = claim_thresholds(len(game_map.supply_centres()), game_map.victory_centres)
+    return claimed_win(counts, claims, thresholds)
