@@ -174,6 +174,7 @@ def _report(
         sequence=sequence,
         draw=ending.draw if ending is not None else (),
         concession=ending.concession if ending is not None else None,
+        claimed=ending.claimed if ending is not None else (),
         civil_disorder=frozenset(
             s.power for s in game.seats if s.status == SeatStatus.CIVIL_DISORDER
         ),

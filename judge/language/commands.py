@@ -38,7 +38,7 @@ COMMAND_SPELLINGS: tuple[str, ...] = (
     "BROADCAST", "ENDPRESS", "RESIGN", "SIGNOFF", "PROCESS", "PREVIEW", "PAUSE", "RESUME",
     "EJECT", "REPLACE", "BECOME", "ROLLBACK", "TERMINATE", "FORCE BEGIN",
     "SET PASSWORD", "SET ADDRESS", "SET WAIT", "SET NOWAIT", "SET ABSENCE", "SET NOABSENCE",
-    "SET DRAW", "SET NODRAW", "SET CONCEDE", "SET NOCONCEDE", "SET DEADLINE", "SET GRACE",
+    "SET DRAW", "SET NODRAW", "SET CONCEDE", "SET NOCONCEDE", "SET CLAIM", "SET NOCLAIM", "SET DEADLINE", "SET GRACE",
     "SET START", "SET MOVE", "SET RETREAT", "SET ADJUST", "SET NMR", "SET NONMR",
     "SET PRESS", "SET NOPRESS", "SET PARTIAL", "SET NOPARTIAL", "SET OBSERVER",
     "SET PUBLISH", "SET REPORT", "WITHHOLD", "RELEASE",
@@ -340,6 +340,12 @@ class _Builder(Transformer[Token, Any]):
 
     def set_nodraw(self, c: list[Any]) -> cv.Command:
         return cv.SetDraw(draw=False)
+
+    def set_claim(self, c: list[Any]) -> cv.Command:
+        return cv.SetClaim(claim=True, powers=tuple(n.upper() for n in _names(c)))
+
+    def set_noclaim(self, c: list[Any]) -> cv.Command:
+        return cv.SetClaim(claim=False)
 
     def set_concede(self, c: list[Any]) -> cv.Command:
         return cv.SetConcede(power=_upper(c[1]))

@@ -36,6 +36,7 @@ class PhaseReport:
     next_deadline: datetime | None = None
     draw: tuple[str, ...] = ()
     concession: str | None = None
+    claimed: tuple[str, ...] = ()  # a win the powers claimed together (Mercator's rule 10)
     civil_disorder: frozenset[str] = frozenset()
     # Powers that sent no orders and whose general orders (seed 004 I.C) were played instead.
     general_orders: frozenset[str] = frozenset()
@@ -53,7 +54,7 @@ class PhaseReport:
 
     @property
     def game_over(self) -> bool:
-        return bool(self.result.victory or self.draw or self.concession)
+        return bool(self.result.victory or self.draw or self.concession or self.claimed)
 
     @property
     def centres_settled(self) -> bool:

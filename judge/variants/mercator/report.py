@@ -45,6 +45,11 @@ def _provinces_named(order: Any) -> set[str]:
     return out
 
 
+def _and(powers: tuple[str, ...]) -> str:
+    names = [power_title(p) for p in powers]
+    return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else "".join(names)
+
+
 def mercator_text(report: PhaseReport) -> str:
     phase = report.phase
     game_map = report.game_map
@@ -118,9 +123,15 @@ def mercator_text(report: PhaseReport) -> str:
             out.append(f"  {power_title(line.power)} ({len(line.owned)}): {names}.{change}")
     out.append("")
     if report.result.victory:
+        out.append(f"The game is won by {_and(report.result.victory)}.")
+    elif report.claimed:
         out.append(
-            f"The game is won by {', '.join(power_title(p) for p in report.result.victory)}."
+            f"The game is won by {_and(report.claimed)}, who claimed the win together (rule 10)."
         )
+    elif report.draw:
+        out.append(f"The game ends in a draw between {_and(report.draw)}.")
+    elif report.concession:
+        out.append(f"The game is conceded to {power_title(report.concession)}.")
     elif not report.game_over:
         nxt = f"The next phase is {report.next_phase.long_name()}"
         if report.next_deadline:

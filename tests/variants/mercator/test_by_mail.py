@@ -67,3 +67,81 @@ def test_a_month_by_mail(engine: Engine) -> None:
         units = {(u["type"], u["loc"]) for u in game.position["units"] if u["power"] == "ENGLAND"}
         assert game.position["owners"] == {"yor": "ENGLAND"}
     assert units == {("F", "eng"), ("AF", "hel")}
+
+
+def test_a_two_way_win_claimed_by_mail(engine: Engine) -> None:
+    """Rule 10: France and Germany hold 24 centres together in March; both claim the win that
+    season, and the game ends with the March moves."""
+    seats = start_mercator(engine)
+    centres = {
+        "FRANCE": [
+            "bre",
+            "par",
+            "mar",
+            "spa",
+            "por",
+            "bel",
+            "hol",
+            "lon",
+            "lvp",
+            "edi",
+            "nwy",
+            "tun",
+        ],
+        "GERMANY": [
+            "ber",
+            "kie",
+            "mun",
+            "den",
+            "swe",
+            "war",
+            "mos",
+            "stp",
+            "sev",
+            "vie",
+            "bud",
+            "tri",
+        ],
+        "ITALY": ["rom", "nap", "ven"],
+    }
+    with session_scope(engine) as session:
+        game = find_game(session, "merc")
+        assert game is not None
+        game.phase = "MAR1903M"
+        game.position = {
+            **game.position,
+            "phase": "MAR1903M",
+            "units": [
+                {"power": "FRANCE", "type": "A", "loc": "par"},
+                {"power": "GERMANY", "type": "A", "loc": "ber"},
+                {"power": "ITALY", "type": "A", "loc": "rom"},
+            ],
+            "centers": centres,
+        }
+    rows = send(engine, "SET CLAIM Germany\n", sender=player("France"), to=seats["France"])
+    reply = body_of(next(r for r in rows if r.kind == "claim_made"))
+    assert "France claims in game merc a win shared with Germany." in reply
+    rows = send(
+        engine,
+        "SET CLAIM France Germany Italy Russia\n",
+        sender=player("Germany"),
+        to=seats["Germany"],
+    )
+    assert any("one, two or three powers" in body_of(r) for r in rows)
+    send(engine, "SET CLAIM France\n", sender=player("Germany"), to=seats["Germany"])
+    results = send(engine, "SIGNON M merc gmsecret\nPROCESS\n", sender=GM)
+    text = next(body_of(r) for r in results if r.kind == "results" and r.to_addr == player("Italy"))
+    assert "The game is won by France and Germany, who claimed the win together (rule 10)." in text
+    with session_scope(engine) as session:
+        game = find_game(session, "merc")
+        assert game is not None and str(game.status) == "finished"
+        assert "claims" not in game.settings
+
+
+def test_a_claim_in_the_standard_game_is_refused(engine: Engine) -> None:
+    send(engine, "CREATE std gmsecret standard", sender=GM)
+    for power in POWERS:
+        rows = send(engine, f"SIGNON {power} std pw-{power}", sender=player(power))
+    rows = send(engine, "SIGNON France std pw-France\nSET CLAIM Germany\n", sender=player("France"))
+    text = "\n".join(body_of(r) for r in rows)
+    assert "wins are not claimed in Standard" in text
