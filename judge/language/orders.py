@@ -100,6 +100,7 @@ _EXPECTED_WORDS: dict[str, str] = {
     "DISEMBARK": "D",
     "FERRY": "F/F",
     "AND": "&",
+    "SPARE": "spare",
     "COMMA": ",",
     "$END": "end of line",
 }

@@ -42,11 +42,21 @@ def unit_counts(units: Sequence[Unit], state: Mapping[str, Any]) -> dict[str, in
     return counts
 
 
+# Rule 9: "Units are adjusted to equal supply centre holdings at the third build season": until
+# then a power keeps the spare units it placed over and above its centres.
+SPARE_SEASONS = 2
+
+
 def due(position: Position) -> dict[str, int]:
     """Builds (positive) or removals (negative) each power is due."""
     counts = unit_counts(position.units, position.state)
     powers = set(counts) | set(position.centers)
-    return {p: len(position.centers.get(p, ())) - counts.get(p, 0) for p in powers}
+    owed = {p: len(position.centers.get(p, ())) - counts.get(p, 0) for p in powers}
+    if int(position.state.get("build_seasons", 0)) < SPARE_SEASONS:
+        for power, spares in dict(position.state.get("spares", {})).items():
+            if owed.get(power, 0) < 0:
+                owed[power] = min(0, owed[power] + int(spares))
+    return owed
 
 
 def build_cost(game_map: Map, power: str, prov: str, position: Position) -> tuple[int, str | None]:
@@ -129,7 +139,10 @@ def resolve_mercator_adjustments(
         next_phase=nxt.name,
         disbanded=tuple(removed),
         owners_after=dict(position.owners),
-        state_after=dict(position.state),
+        state_after={
+            **position.state,
+            "build_seasons": int(position.state.get("build_seasons", 0)) + 1,
+        },
     )
 
 

@@ -45,6 +45,7 @@ from judge.variants.mercator.orders import (
     Embark,
     FastFerry,
     Land,
+    PlaceSpare,
     Scaled,
     SupportLanding,
 )
@@ -157,6 +158,9 @@ class _MercatorCallbacks(LocationCallbacks):  # type: ignore[misc, valid-type]
 
     def retreat(self, c: list[Any]) -> Retreat:
         return Retreat(c[0][1], c[0][2], c[-1])
+
+    def place_spare(self, c: list[Any]) -> PlaceSpare:
+        return PlaceSpare(_kind(c[1]), c[2])
 
     def fast_ferry(self, c: list[Any]) -> FastFerry:
         return FastFerry(c[0][2], c[2][2], c[4], c[2][0])
@@ -362,7 +366,7 @@ def _split_texts(piece: str, count: int) -> list[str]:
 
 def _place(value: Any, section: int | None, line_no: int) -> Scaled | str:
     """The value with its time scale, or why it cannot stand in this section."""
-    if isinstance(value, Build | Waive):
+    if isinstance(value, Build | Waive | PlaceSpare):
         return Scaled(0, value, getattr(value, "unit_type", None))
     allowed = _SCALES.get(type(value), (2,))
     if section is None:
@@ -438,6 +442,8 @@ def format_scaled(order: Any, game_map: Map) -> str:
             f"{_unit_words(game_map, 'F', value.fleet_loc)} ferries "
             f"{_unit_words(game_map, 'A', value.army_loc)} -> {place(value.dest)}"
         )
+    if isinstance(value, PlaceSpare):
+        return f"Spare unit: {_unit_words(game_map, value.unit_type, value.loc)}"
     if isinstance(value, ChainConvoy):
         fleets = ", ".join(_unit_words(game_map, "F", f) for f in value.fleet_locs)
         army = _unit_words(game_map, "A", value.army_loc)
@@ -491,6 +497,8 @@ def format_scaled_short(order: Any, game_map: Map) -> str:
             f"{unit(value.unit_type, value.loc)} C A({value.army_loc.upper()}) - "
             f"{value.dest.upper()}"
         )
+    elif isinstance(value, PlaceSpare):
+        text = f"Spare {unit(value.unit_type, value.loc)}"
     elif isinstance(value, Disband):
         text = (
             f"{unit(value.unit_type, value.loc)} D"

@@ -34,6 +34,7 @@ from judge.variants.mercator.orders import (
     Embark,
     FastFerry,
     Land,
+    PlaceSpare,
     Scaled,
     SupportLanding,
 )
@@ -124,6 +125,7 @@ class MonthOutcome:
     contested: frozenset[str]  # provinces left empty by a stand-off in any time scale
     dumped: dict[str, int]  # armies dumped in a polar cap this month, per power (rule 6.2)
     moments: tuple[tuple[Unit, ...], ...]  # the board at the start and after each time scale
+    spares: dict[str, int] = field(default_factory=dict)  # spare units placed (rule 9)
 
 
 def army_owner(unit: Unit) -> str:
@@ -190,15 +192,24 @@ class _Month:
         self.busy: set[str] = set()  # fleets that supported a landing: idle until TS3
         self.ts3_movers: set[str] = set()  # provinces whose fleet may move in TS3's second part
         self._stack: list[_Landing | _Boarding] = []  # decisions guessed, for settle_exchange
+        self.spares: list[tuple[Key, PlaceSpare]] = []
+        self.placed: dict[str, int] = {}
+        self.first_month = not position.state.get("months")
+        self.state = position.state
         for power, power_orders in orders.items():
             for index, scaled in enumerate(power_orders):
                 scale = scaled.time_scale
                 if scale in self.scales:
                     self.scales[scale].append(((power, index), scaled))
+                elif isinstance(scaled.order, PlaceSpare):
+                    self.spares.append(((power, index), scaled.order))
                 else:
-                    self.results[(power, index)] = OrderResult(
-                        ILLEGAL, "retreat orders belong to the retreat phase (time scale 4)"
+                    why = (
+                        "retreat orders belong to the retreat phase (time scale 4)"
+                        if scale == 4
+                        else "builds and removals belong to the adjustment phase"
                     )
+                    self.results[(power, index)] = OrderResult(ILLEGAL, why)
 
     # --- helpers ------------------------------------------------------------------------------
     def set_result(self, key: Key, result: str, reason: str, scale: int) -> None:
@@ -211,8 +222,15 @@ class _Month:
         return self.map.provinces[prov].terrain in (Terrain.SEA, Terrain.CANAL)
 
     def fleet_touches(self, sea: str, land: str) -> bool:
-        """Does the coast of `land` lie next to the sea (or canal) `sea`?"""
-        return land in self.topo.fleet_reach.get(sea, ()) or (
+        """Can an army pass between `land` and a fleet in `sea`: the coast of `land` lies on
+        the sea, or `sea` is a canal province next to `land` by land (rule 6.1), or `land` is a
+        polar cap the sea touches (6.2)."""
+        if land in self.topo.fleet_reach.get(sea, ()):
+            return True
+        terrain = self.map.provinces[sea].terrain
+        if terrain is Terrain.CANAL and land in self.map.army_edges.get(sea, ()):
+            return True
+        return (
             self.map.provinces[land].terrain is Terrain.POLAR
             and land in self.topo.neighbours.get(sea, ())
         )
@@ -801,6 +819,12 @@ class _Month:
                     return ILLEGAL, why
         if (
             isinstance(order, Move)
+            and unit.kind != ARMY
+            and self.map.provinces[province_of(order.dest)].terrain is Terrain.POLAR
+        ):
+            return ILLEGAL, "the polar caps are impassable for fleets and army/fleets (rule 6.2)"
+        if (
+            isinstance(order, Move)
             and unit.kind == ARMY_FLEET
             and not self.is_sea_or_canal(province_of(order.dest))
         ):
@@ -908,7 +932,46 @@ class _Month:
         return places
 
     # --- the month ----------------------------------------------------------------------------
+    def place_spares(self) -> None:
+        """Rule 9: each power's spare units, placed in vacant home or special provinces before
+        the first month's moves (and only then); a spare not placed by its order is lost."""
+        placed = self.placed
+        for key, order in self.spares:
+            power = key[0]
+            info = self.map.powers.get(power)
+            prov = province_of(order.loc)
+            allowed = 0 if info is None else info.spare_units
+            if not self.first_month:
+                why = "a spare unit is placed before the first month's moves only"
+            elif placed.get(power, 0) >= allowed:
+                why = f"{power} has {allowed or 'no'} spare unit{'' if allowed == 1 else 's'}"
+            elif info is None or prov not in info.home_centres | info.build_only:
+                why = f"{prov.upper()} is neither a home nor a special province of {power}"
+            elif prov in self.board:
+                why = f"{prov.upper()} is occupied"
+            elif (
+                order.unit_type == ARMY
+                and self.map.army_may_be_at(prov)
+                or order.unit_type == FLEET
+                and self.map.fleet_may_be_at(order.loc)
+            ):
+                why = ""
+            else:
+                why = f"{_KIND_WORDS.get(order.unit_type or '', 'a unit')} cannot stand in {order.loc.upper()}"
+            if why:
+                self.set_result(
+                    key, ILLEGAL if "cannot" in why or "neither" in why else VOID, why, 0
+                )
+                continue
+            placed[power] = placed.get(power, 0) + 1
+            loc = prov if order.unit_type == ARMY else order.loc
+            self.board[prov] = Unit(power, order.unit_type or ARMY, loc)
+            self.set_result(key, SUCCESS, "placed", 0)
+        if placed:
+            self.moments[0] = tuple(self.board.values())
+
     def run(self) -> None:
+        self.place_spares()
         ex = self.read_exchange(1)
         self.settle_exchange(ex, 1)
         self.snapshot()
@@ -1029,4 +1092,5 @@ def resolve_month(
         contested=frozenset(set().union(*month.contested.values())),
         dumped=month.dumped,
         moments=tuple(month.moments),
+        spares=month.placed,
     )

@@ -97,6 +97,16 @@ class ChainConvoy:
 
 
 @dataclass(slots=True, unsafe_hash=True)
+class PlaceSpare:
+    """``Spare F Kie``: a power's spare unit (rule 9), an army or fleet placed secretly in a
+    vacant home or special province before the first month's moves, revealed with their
+    results."""
+
+    unit_type: str | None
+    loc: str
+
+
+@dataclass(slots=True, unsafe_hash=True)
 class Scaled:
     """One order line of a month: the order and the time scale it was written in (1 to 4)."""
 
@@ -105,4 +115,6 @@ class Scaled:
     unit_type: str | None = None  # the type the player wrote for the ordered unit, if any
 
 
-MercatorOrder = Board | Embark | Land | SupportLanding | Disembark | FastFerry | ChainConvoy
+MercatorOrder = (
+    Board | Embark | Land | SupportLanding | Disembark | FastFerry | ChainConvoy | PlaceSpare
+)

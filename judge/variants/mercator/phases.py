@@ -55,6 +55,9 @@ def adjudicate_mercator(
         units, dislodged = month.units_after, month.dislodged
         owners = owners_after_month(game_map, position.owners, month.moments)
         state = _state_with_dumped(position.state, month.dumped)
+        state["months"] = int(state.get("months", 0)) + 1
+        if month.spares:
+            state["spares"] = dict(month.spares)
         results = _aligned(orders, month.results)
         disbanded: tuple = ()
         contested = month.contested
