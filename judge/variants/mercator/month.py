@@ -230,10 +230,9 @@ class _Month:
         terrain = self.map.provinces[sea].terrain
         if terrain is Terrain.CANAL and land in self.map.army_edges.get(sea, ()):
             return True
-        return (
-            self.map.provinces[land].terrain is Terrain.POLAR
-            and land in self.topo.neighbours.get(sea, ())
-        )
+        return self.map.provinces[
+            land
+        ].terrain is Terrain.POLAR and land in self.topo.neighbours.get(sea, ())
 
     def wrong_type(self, written: str | None, unit: Unit) -> str | None:
         """Rule 2.4: an order that guesses the unit's kind wrong is invalid."""
