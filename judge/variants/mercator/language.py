@@ -444,6 +444,13 @@ def format_scaled(order: Any, game_map: Map) -> str:
         )
     if isinstance(value, PlaceSpare):
         return f"Spare unit: {_unit_words(game_map, value.unit_type, value.loc)}"
+    if isinstance(value, Build):
+        kind = {"A": "an army", "F": "a fleet"}.get(value.unit_type or "", "a unit")
+        return f"Builds {kind} in {place(value.loc)}"
+    if isinstance(value, Waive):
+        return "Waives a build"
+    if isinstance(value, Disband) and not (isinstance(order, Scaled) and order.time_scale):
+        return f"Removes {_unit_words(game_map, value.unit_type, value.loc)}"
     if isinstance(value, ChainConvoy):
         fleets = ", ".join(_unit_words(game_map, "F", f) for f in value.fleet_locs)
         army = _unit_words(game_map, "A", value.army_loc)

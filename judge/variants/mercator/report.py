@@ -20,8 +20,12 @@ _UNIT = {"A": "Army", "F": "Fleet", "AF": "Army/Fleet"}
 
 
 def _mark(result: Any) -> str:
-    if result is None or result.result == SUCCESS:
+    if result is None:
         return ""
+    if result.result == SUCCESS:
+        # A success worth a word: a premium build, a spare placed, an army dumped in the ice.
+        words = result.reason
+        return f"  ({words})" if words and words not in ("landed", "disembarked") else ""
     word = {FAILURE: "fails", ILLEGAL: "void", VOID: "void"}.get(result.result, result.result)
     return f"  (*{word}*: {result.reason})" if result.reason else f"  (*{word}*)"
 
@@ -107,7 +111,7 @@ def mercator_text(report: PhaseReport) -> str:
                 f"{location_name(unit.loc, game_map)}"
             )
     owners = report.result.owners_after or {}
-    if owners and owners != dict(report.before.owners):
+    if owners:
         out += ["", "Provinces owned (not supply centres):"]
         by_power: dict[str, list[str]] = {}
         for prov, power in owners.items():
