@@ -65,7 +65,9 @@ def _order_line(state: MailState, line: cv.OrderLine) -> None:
     game_map, position = game_position(game)
     read_desk_line = variant(game.variant).read_desk_line
     if read_desk_line is not None:
-        context = state.reading.setdefault(seat.id, {"position": position, "power": seat.power})
+        context = state.reading.setdefault(
+            seat.id, {"position": position, "power": seat.power, "phase": game.phase}
+        )
         read = read_desk_line(game_map, line.text, line.line_no, context)
         _variant_line(state, seat, game, line.text.strip(), read)
         return

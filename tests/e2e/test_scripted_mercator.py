@@ -104,17 +104,17 @@ def _february(script: ScriptedGame) -> None:
         assert "    Fleet North Sea, Fleet Norwegian Sea convoy Army Yorkshire -> Norway." in body
         assert "Fleet English Channel ferries Army Picardy -> Belgium.  (*fails*: bounced)" in body
         assert "    Army Burgundy -> Ruhr." in body, name
-        assert "    Army Ruhr -> Belgium.  (*fails*: bounced)" in body, name
+        assert "    Army Ruhr -> Belgium.  (*fails*: bounced; dislodged by A BUR)" in body, name
         assert (
             "  Army Ruhr (Germany), in time scale 2, by the attack from Burgundy: may retreat "
             "to Kiel, Munich." in body
         ), name
         assert "The next phase is February 1901 Retreats" in body, name
     echo = script.orders("Germany", "A(Ruh) - Mun")
-    assert "= Army Ruhr -> Munich" in echo.body
+    assert "= Army Ruhr retreats to Munich" in echo.body
     for name, body in _results(script, "FEB1901R").items():
         assert "Retreat results for February 1901." in body, name
-        assert "Germany:\n    Army Ruhr -> Munich." in body, name
+        assert "Germany:\n    Army Ruhr retreats to Munich." in body, name
 
 
 def _march(script: ScriptedGame) -> None:

@@ -516,7 +516,7 @@ def format_scaled_short(order: Any, game_map: Map) -> str:
         from judge.language.format import format_order
 
         text = format_order(value, game_map, "short")
-    return f"TS{scale} {text}" if scale in (1, 2, 3) else text
+    return f"TS{scale} {text}" if scale in (1, 2, 3, 4) else text
 
 
 # --- the desk: one line of a mail at a time ------------------------------------------------------
@@ -557,7 +557,10 @@ SECTION = "mercator_section"  # where the desk's per-seat context keeps the open
 def read_desk_line(game_map: Map, text: str, line_no: int, context: dict[str, Any]) -> DeskLine:
     """A mail's order line for the desk: its orders keyed by time scale and unit (the last
     order for a unit in a time scale stands), stored as lines that read back alone."""
-    reading = read_line(game_map, text, context.get(SECTION), line_no)
+    section = context.get(SECTION)
+    if section is None and str(context.get("phase", "")).endswith("R"):
+        section = 4  # a retreat phase: time scale 4 without a heading
+    reading = read_line(game_map, text, section, line_no)
     context[SECTION] = reading.section
     if reading.heading_only:
         scale = reading.section
