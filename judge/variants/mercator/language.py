@@ -554,6 +554,23 @@ def _time_scale_1_problem(game_map: Map, position: Any, power: str, value: Any) 
 SECTION = "mercator_section"  # where the desk's per-seat context keeps the open time scale
 
 
+def desk_key(value: Any) -> str:
+    """What one order is for, so that a later order for the same thing replaces it: the unit's
+    province last (the desk reads it there), the army's or the fleet's part of an army/fleet
+    before it where both may have orders in one time scale (``F(ENC) S A(ENC) L Lon`` beside
+    ``A(ENC) L Lon``; ``A(MAO) - Por`` beside ``F(MAO) - WMS`` in a split retreat)."""
+    if isinstance(value, Land | Disembark | Board | Embark):
+        return f"army {value.army_loc}"
+    if isinstance(value, SupportLanding | FastFerry):
+        return f"fleet {value.fleet_loc}"
+    if isinstance(value, ChainConvoy):
+        return f"fleet {value.fleet_locs[0]}"
+    if isinstance(value, Retreat | Disband) and value.unit_type in ("A", "F"):
+        return f"{'army' if value.unit_type == 'A' else 'fleet'} {value.loc}"
+    loc = getattr(value, "loc", None)
+    return str(loc) if loc else "waive"
+
+
 def read_desk_line(game_map: Map, text: str, line_no: int, context: dict[str, Any]) -> DeskLine:
     """A mail's order line for the desk: its orders keyed by time scale and unit (the last
     order for a unit in a time scale stands), stored as lines that read back alone."""
@@ -579,10 +596,8 @@ def read_desk_line(game_map: Map, text: str, line_no: int, context: dict[str, An
             why = _time_scale_1_problem(game_map, position, power, value)
             if why:
                 return DeskLine(error=f"line {line_no}: {why}")
-        loc = getattr(value, "loc", None) or getattr(value, "army_loc", None)
-        if loc is None:
-            loc = getattr(value, "fleet_loc", None) or getattr(value, "fleet_locs", ("",))[0]
-        key = f"ts{scaled.time_scale} {loc}" if loc else f"ts{scaled.time_scale} line{line_no}"
+        what = desk_key(value)
+        key = f"ts{scaled.time_scale} {what if what != 'waive' else f'waive{line_no}'}"
         scale = f"TS{scaled.time_scale}: " if scaled.time_scale in (1, 2, 3) else ""
         orders.append(
             (key, format_scaled_short(scaled, game_map), scale + format_scaled(scaled, game_map))
