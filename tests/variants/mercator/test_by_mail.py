@@ -53,7 +53,7 @@ def test_a_month_by_mail(engine: Engine) -> None:
         game = find_game(session, "merc")
         assert game is not None
         stored = current_orders(session, game)["ENGLAND"]
-    assert stored["ts3 yor"] == "TS3 A(YOR) E F(NTH)"
+    assert stored["ts3 army yor"] == "TS3 A(YOR) E F(NTH)"
     results = send(engine, "SIGNON M merc gmsecret\nPROCESS\n", sender=GM)
     mails = {r.to_addr: body_of(r) for r in results if r.kind == "results"}
     england = mails[player("England")]
