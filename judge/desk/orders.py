@@ -115,7 +115,7 @@ def _variant_line(state: MailState, seat: Seat, game: Game, source: str, read: D
             )
             if old:
                 replaced.append(old)
-        entry["full"] = "; ".join(fulls)
+        entry["full"] = "; ".join(fulls) + (f"\n      (note: {read.note})" if read.note else "")
         entry["replaced"] = "; ".join(replaced) or None
         seat.orders_changed_at = now()
     entry["seat"] = seat.id

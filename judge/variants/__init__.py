@@ -49,6 +49,7 @@ class DeskLine:
     orders: list[tuple[str, str, str]] = field(default_factory=list)  # (key, stored, full)
     error: str | None = None
     heading: str | None = None  # the heading's words, echoed for a heading line
+    note: str | None = None  # a warning echoed with the orders, which are taken all the same
 
 
 OrderReader = Callable[[Map, Mapping[str, Sequence[str]]], ReadOrders]

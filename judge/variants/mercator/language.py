@@ -554,6 +554,25 @@ def _time_scale_1_problem(game_map: Map, position: Any, power: str, value: Any) 
 SECTION = "mercator_section"  # where the desk's per-seat context keeps the open time scale
 
 
+def _kind_note(game_map: Map, position: Any, value: Any) -> str | None:
+    """A warning (not a refusal) where an order of time scale 2 or 3 names a unit of another
+    kind than the board holds at the start of the month: it stands only if the month's earlier
+    time scales change the unit so (rule 2.4: a wrong guess makes the order invalid)."""
+    written = getattr(value, "unit_type", None)
+    loc = getattr(value, "loc", None)
+    if written is None or loc is None:
+        return None
+    unit = next((u for u in position.units if u.province == loc.split("/")[0]), None)
+    if unit is None or unit.kind == written:
+        return None
+    words = {"A": "an army", "F": "a fleet", "AF": "an army/fleet"}
+    return (
+        f"at the start of the month the unit in {location_name(loc, game_map)} is "
+        f"{words.get(unit.kind, unit.kind)}, not {words.get(written, written)}: this order stands "
+        "only if the earlier time scales make it one (rule 2.4)"
+    )
+
+
 def desk_key(value: Any) -> str:
     """What one order is for, so that a later order for the same thing replaces it: the unit's
     province last (the desk reads it there), the army's or the fleet's part of an army/fleet
@@ -590,16 +609,21 @@ def read_desk_line(game_map: Map, text: str, line_no: int, context: dict[str, An
     position = context.get("position")
     power = context.get("power")
     orders = []
+    notes: list[str] = []
     for scaled in reading.orders:
         value = scaled.order
         if position is not None and power is not None and scaled.time_scale == 1:
             why = _time_scale_1_problem(game_map, position, power, value)
             if why:
                 return DeskLine(error=f"line {line_no}: {why}")
+        if position is not None and scaled.time_scale in (2, 3):
+            note = _kind_note(game_map, position, value)
+            if note:
+                notes.append(note)
         what = desk_key(value)
         key = f"ts{scaled.time_scale} {what if what != 'waive' else f'waive{line_no}'}"
         scale = f"TS{scaled.time_scale}: " if scaled.time_scale in (1, 2, 3) else ""
         orders.append(
             (key, format_scaled_short(scaled, game_map), scale + format_scaled(scaled, game_map))
         )
-    return DeskLine(orders=orders)
+    return DeskLine(orders=orders, note="; ".join(notes) or None)

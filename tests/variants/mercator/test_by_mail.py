@@ -145,3 +145,17 @@ def test_a_claim_in_the_standard_game_is_refused(engine: Engine) -> None:
     rows = send(engine, "SIGNON France std pw-France\nSET CLAIM Germany\n", sender=player("France"))
     text = "\n".join(body_of(r) for r in rows)
     assert "wins are not claimed in Standard" in text
+
+
+def test_an_army_fleet_order_for_a_fleet_is_taken_with_a_warning(engine: Engine) -> None:
+    """2.4: the order names an army/fleet where the month begins with a fleet; the echo says
+    so, and the order stands only if the time scale 1 orders make the fleet an army/fleet."""
+    seats = start_mercator(engine)
+    rows = send(engine, "TS2\nA/F(Lon) - NTH\n", sender=player("England"), to=seats["England"])
+    echo = body_of(next(r for r in rows if r.kind == "orders_read"))
+    assert (
+        "= TS2: Army/Fleet London -> North Sea\r\n      (note: at the start of the month the "
+        "unit in London is a fleet, not an army/fleet: this order stands only if the earlier "
+        "time scales make it one (rule 2.4))"
+    ) in echo
+    assert "0 of 2 lines had errors." in echo
