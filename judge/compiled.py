@@ -38,6 +38,7 @@ COMPILED_MODULES = (
     "judge.variants.mercator.month",
     "judge.variants.mercator.orders",
     "judge.variants.mercator.ownership",
+    "judge.variants.mercator.reading",
     "judge.variants.mercator.retreats",
 )
 

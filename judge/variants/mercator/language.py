@@ -14,16 +14,15 @@ standard reader.
 
 from __future__ import annotations
 
+import functools
 import re
 import threading
 import weakref
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from judge.engine.geography import Map
 from judge.engine.orders import Build, Convoy, Disband, Hold, Move, Retreat, Support, Waive
-from judge.engine.results import ILLEGAL, OrderResult
 from judge.language.format import location_name
 from judge.language.names import NameLookupError, name_table
 from judge.language.orders import (
@@ -49,50 +48,8 @@ from judge.variants.mercator.orders import (
     Scaled,
     SupportLanding,
 )
-
-HEADING = re.compile(
-    r"(?i)(?<![\w/])(?:t\s*\.?\s*s\s*\.?|time\s*-?\s*scale)\s*([1-4])(?![\w/])\s*[:.)]?\s*"
-)
-_DIGIT = re.compile(r"\d")
-RETREAT_HEADING = re.compile(r"(?i)^\s*retreats?\s*:?\s*$")
-# The time scales each kind of order may be written in, the first being its own.
-_SCALES: dict[type, tuple[int, ...]] = {
-    Land: (1,),
-    Board: (1,),
-    SupportLanding: (1,),
-    Support: (2,),
-    Convoy: (2,),
-    FastFerry: (2,),
-    ChainConvoy: (2,),
-    Move: (2, 3, 4),
-    Hold: (2, 3),
-    Embark: (3,),
-    Disembark: (3,),
-    Retreat: (4,),
-    Disband: (4,),
-}
-_WHAT = {
-    Land: "a landing (L)",
-    Board: "a boarding (B)",
-    SupportLanding: "a supported landing",
-    Support: "a support",
-    Convoy: "a convoy",
-    FastFerry: "a fast ferry (F/F)",
-    ChainConvoy: "an extended convoy",
-    Embark: "an embarkation (E)",
-    Disembark: "a disembarkation (D)",
-    Hold: "a hold",
-    Retreat: "a retreat",
-    Disband: "a disband",
-}
-_KINDS = {"a": "A", "army": "A", "f": "F", "fleet": "F"}
-
-
-def _kind(token: str) -> str:
-    word = re.sub(r"\s+", "", str(token)).lower()
-    if "/" in word:
-        return "AF"
-    return _KINDS[word]
+from judge.variants.mercator.reading import LineReading, read_all, scan, unit_kind
+from judge.variants.mercator.reading import read_line as read_one_line
 
 
 class _MercatorCallbacks(LocationCallbacks):  # type: ignore[misc, valid-type]
@@ -102,14 +59,14 @@ class _MercatorCallbacks(LocationCallbacks):  # type: ignore[misc, valid-type]
         return self.word_loc(children)
 
     def unit(self, children: list[Any]) -> tuple[str | None, str, str]:
-        return None, _kind(children[0]), children[1]
+        return None, unit_kind(children[0]), children[1]
 
     def partner_unit(self, children: list[Any]) -> tuple[str | None, str, str]:
         try:
             power = self.table.power(str(children[0]))
         except NameLookupError as fault:
             raise NameFault(fault, getattr(children[0], "column", 0), "a power") from None
-        return power, _kind(children[1]), children[2]
+        return power, unit_kind(children[1]), children[2]
 
     def orders(self, children: list[Any]) -> list[Any]:
         return children
@@ -160,7 +117,7 @@ class _MercatorCallbacks(LocationCallbacks):  # type: ignore[misc, valid-type]
         return Retreat(c[0][1], c[0][2], c[-1])
 
     def place_spare(self, c: list[Any]) -> PlaceSpare:
-        return PlaceSpare(_kind(c[1]), c[2])
+        return PlaceSpare(unit_kind(c[1]), c[2])
 
     def fast_ferry(self, c: list[Any]) -> FastFerry:
         return FastFerry(c[0][2], c[2][2], c[4], c[2][0])
@@ -203,62 +160,43 @@ def _parser(game_map: Map) -> tuple[Any, Any]:
     return lark, fast
 
 
-# The common shapes of a Mercator line, read without the parser when every name in them has
-# been read before (the map's name table remembers): "A(Lon) B F(NTH)", "A/F(MAO) - NAO",
-# "A(ENC) L Lon", "A(NTH) D Hol", "F(IRI) S F(ENC) - MAO", "A(Ven) H". Anything else, and any
-# name not yet known, goes to the grammar; tests/variants/mercator check both read alike.
-_UNIT = r"(a\s*/\s*f|a|f)\s*\(\s*([^\W\d_][\w.']*)\s*\)"
-_DASH = "[-\u2013\u2014\u2212]+>?"
-_SCAN = re.compile(
-    rf"^{_UNIT}\s*(?:({_DASH}|l\b|d\b)\s*([^\W\d_][\w.']*)|(h|d)\b"
-    rf"|(b|e|s)\s+{_UNIT}(?:\s*({_DASH})\s*([^\W\d_][\w.']*))?)\s*$",
-    re.IGNORECASE,
-)
-
-
-def _scan(text: str, known: Mapping[str, str]) -> Any:
-    match = _SCAN.match(text)
-    if match is None:
-        return None
-    kind_word, at, verb, dest, alone, pair, kind2, at2, dash2, dest2 = match.groups()
-    loc = known.get(at)
-    if loc is None:
-        return None
-    kind = "AF" if "/" in kind_word else kind_word.upper()
-    if verb is not None:
-        there = known.get(dest)
-        if there is None:
-            return None
-        letter = verb.lower()
-        if letter == "l":
-            return Land(loc, there, None)
-        if letter == "d":
-            return Disembark(loc, there, None)
-        return Move(kind, loc, there, False)
-    if alone is not None:
-        return Hold(kind, loc) if alone.lower() == "h" else Disband(kind, loc)
-    loc2 = known.get(at2)
-    if loc2 is None:
-        return None
-    kind2 = "AF" if "/" in kind2 else kind2.upper()
-    letter = pair.lower()
-    if letter == "s":
-        if dash2 is None:
-            return Support(kind, loc, kind2, loc2, None)
-        there = known.get(dest2)
-        return None if there is None else Support(kind, loc, kind2, loc2, there)
-    if dash2 is not None:
-        return None
-    return Board(loc, loc2) if letter == "b" else Embark(loc, loc2)
-
-
 def parse_mercator(text: str, game_map: Map, line_no: int = 1) -> list[Any]:
     """The orders of one piece of a line (no heading in it); raises OrderSyntaxError."""
-
-    scanned = _scan(text, name_table(game_map).known_locations)
+    scanned = scan(text, name_table(game_map).known_locations)
     if scanned is not None:
         return [scanned]
     return _parse_with_grammar(text, game_map, line_no)
+
+
+def _parse_or_standard(game_map: Map, text: str, line_no: int) -> list[Any]:
+    """The grammar's reading of a piece, or the standard language's for an adjustment order
+    (build, remove, waive); the grammar's error where neither reads it."""
+    try:
+        return _parse_with_grammar(text, game_map, line_no)
+    except OrderSyntaxError:
+        standard = _standard_order(text, game_map)
+        if standard is None:
+            raise
+        return [standard]
+
+
+def read_line(game_map: Map, text: str, section: int | None, line_no: int = 1) -> LineReading:
+    """Read one line of a month in the section the lines before it left open."""
+    return read_one_line(
+        text,
+        section,
+        line_no,
+        name_table(game_map).known_locations,
+        functools.partial(_parse_or_standard, game_map),
+    )
+
+
+def read_mercator_orders(game_map: Map, texts: Mapping[str, Sequence[str]]) -> ReadOrders:
+    """Every power's lines of a phase, section by section (the Variant's `read_orders`)."""
+    orders, unreadable, headings, parts = read_all(
+        texts, name_table(game_map).known_locations, functools.partial(_parse_or_standard, game_map)
+    )
+    return ReadOrders(orders, unreadable, frozenset(headings), parts)
 
 
 def _parse_with_grammar(text: str, game_map: Map, line_no: int) -> list[Any]:
@@ -285,67 +223,6 @@ def _parse_with_grammar(text: str, game_map: Map, line_no: int) -> list[Any]:
         raise OrderSyntaxError(syntax_error(text, line_no, exc)) from None
 
 
-@dataclass(slots=True)
-class LineReading:
-    """One line of a month's orders: the time scale it leaves open for the next line, its
-    orders (with their texts, one per order) or the error that stopped it."""
-
-    section: int | None
-    orders: list[Scaled]
-    texts: list[str]
-    error: str | None = None
-    heading_only: bool = False
-
-
-def _pieces(text: str) -> list[tuple[int | None, str]]:
-    """The line cut at its headings: (the time scale of the heading before it or None, the
-    text), the last piece perhaps empty (a heading alone, or at the end of the line)."""
-    out: list[tuple[int | None, str]] = []
-    position, scale = 0, None
-    for match in HEADING.finditer(text):
-        before = text[position : match.start()].strip()
-        if before:
-            out.append((scale, before))
-        scale = int(match.group(1))
-        position = match.end()
-    out.append((scale, text[position:].strip()))
-    return out
-
-
-def read_line(game_map: Map, text: str, section: int | None, line_no: int = 1) -> LineReading:
-    """Read one line of a month in the section the lines before it left open."""
-    if _DIGIT.search(text) is None:  # no heading without its number: the common line
-        if text[:1] in "rR" and RETREAT_HEADING.match(text):
-            return LineReading(4, [], [], heading_only=True)
-        pieces: list[tuple[int | None, str]] = [(None, text.strip())]
-    else:
-        pieces = _pieces(text)
-    if all(piece == "" for _s, piece in pieces):
-        return LineReading(pieces[-1][0] or section, [], [], heading_only=True)
-    orders: list[Scaled] = []
-    texts: list[str] = []
-    for scale, piece in pieces:
-        if scale is not None:
-            section = scale
-        if not piece:
-            continue
-        try:
-            values = parse_mercator(piece, game_map, line_no)
-        except OrderSyntaxError as exc:
-            standard = _standard_order(piece, game_map)
-            if standard is None:
-                return LineReading(section, [], [], str(exc))
-            values = [standard]
-        parts = _split_texts(piece, len(values))
-        for value, part in zip(values, parts, strict=True):
-            placed = _place(value, section, line_no)
-            if isinstance(placed, str):
-                return LineReading(section, [], [], placed)
-            orders.append(placed)
-            texts.append(part)
-    return LineReading(section, orders, texts)
-
-
 def _standard_order(text: str, game_map: Map) -> Any:
     """An adjustment order (build, remove, waive), which the standard language reads."""
     try:
@@ -353,61 +230,6 @@ def _standard_order(text: str, game_map: Map) -> Any:
     except OrderSyntaxError:
         return None
     return order if isinstance(order, Build | Waive | Disband) else None
-
-
-def _split_texts(piece: str, count: int) -> list[str]:
-    if count == 1:
-        return [piece]
-    parts = [p.strip() for p in piece.split(",")]
-    if len(parts) == count:
-        return parts
-    return [piece] * count
-
-
-def _place(value: Any, section: int | None, line_no: int) -> Scaled | str:
-    """The value with its time scale, or why it cannot stand in this section."""
-    if isinstance(value, Build | Waive | PlaceSpare):
-        return Scaled(0, value, getattr(value, "unit_type", None))
-    allowed = _SCALES.get(type(value), (2,))
-    if section is None:
-        scale = allowed[0]
-    elif section in allowed:
-        scale = section
-    elif section == 4 and isinstance(value, Move):
-        scale = 4
-    else:
-        what = _WHAT.get(type(value), "this order")
-        own = allowed[0]
-        return f"line {line_no}: {what} belongs in time scale {own}, not time scale {section}"
-    if scale == 4 and isinstance(value, Move):
-        value = Retreat(value.unit_type, value.loc, value.dest)
-    return Scaled(scale, value, getattr(value, "unit_type", None))
-
-
-def read_mercator_orders(game_map: Map, texts: Mapping[str, Sequence[str]]) -> ReadOrders:
-    """Every power's lines of a phase, section by section (the Variant's `read_orders`)."""
-    orders: dict[str, list[Any]] = {}
-    unreadable: dict[tuple[str, int], OrderResult] = {}
-    headings: set[tuple[str, int]] = set()
-    parts: dict[tuple[str, int], list[str]] = {}
-    for power, lines in texts.items():
-        section: int | None = None
-        out: list[Any] = []
-        for index, line in enumerate(lines):
-            reading = read_line(game_map, line, section, index + 1)
-            section = reading.section
-            if reading.heading_only:
-                headings.add((power, index))
-            elif reading.error is not None:
-                unreadable[(power, index)] = OrderResult(
-                    ILLEGAL, f"cannot read the order: {reading.error}"
-                )
-            else:
-                out.extend(reading.orders)
-                if len(reading.orders) > 1:
-                    parts[(power, index)] = reading.texts
-        orders[power] = out
-    return ReadOrders(orders, unreadable, frozenset(headings), parts)
 
 
 # --- writing orders back -------------------------------------------------------------------------

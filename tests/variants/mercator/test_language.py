@@ -149,9 +149,10 @@ SCANNED = [
 @pytest.mark.parametrize("text", SCANNED)
 def test_the_quick_reader_reads_as_the_grammar(text: str) -> None:
     from judge.language.names import name_table
-    from judge.variants.mercator.language import _parse_with_grammar, _scan
+    from judge.variants.mercator.language import _parse_with_grammar
+    from judge.variants.mercator.reading import scan
 
     grammar = _parse_with_grammar(text, MAP, 1)  # also teaches the name table the names
-    scanned = _scan(text, name_table(MAP).known_locations)
+    scanned = scan(text, name_table(MAP).known_locations)
     assert scanned is not None, "the quick reader should take this line"
     assert [scanned] == grammar
