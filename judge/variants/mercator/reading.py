@@ -167,7 +167,14 @@ def read_line(
     if _DIGIT.search(text) is None:  # no heading without its number: the common line
         if text[:1] in "rR" and RETREAT_HEADING.match(text):
             return LineReading(4, [], [], heading_only=True)
-        pieces: list[tuple[int | None, str]] = [(None, text.strip())]
+        piece = text.strip()
+        scanned = scan(piece, known)
+        if scanned is not None:  # the commonest line of all: one order in a common shape
+            placed = _place(scanned, section, line_no)
+            if isinstance(placed, str):
+                return LineReading(section, [], [], placed)
+            return LineReading(section, [placed], [piece])
+        pieces: list[tuple[int | None, str]] = [(None, piece)]
     else:
         pieces = _pieces(text)
     if all(piece == "" for _s, piece in pieces):
