@@ -10,32 +10,13 @@ army/fleets; (4) fleets whose armies have been taken off (by (3), in the same re
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Sequence
 
+from judge.engine.adjustments import distance_to
 from judge.engine.geography import Map
 from judge.engine.position import Unit
-from judge.engine.topology import topology
 
 ARMY, FLEET, ARMY_FLEET = "A", "F", "AF"
-_FAR = 1 << 20
-
-
-def distance_from(game_map: Map, start: str, homes: frozenset[str]) -> int:
-    if not homes:
-        return _FAR
-    neighbours = topology(game_map).neighbours
-    seen = {start}
-    frontier = deque([(start, 0)])
-    while frontier:
-        prov, dist = frontier.popleft()
-        if prov in homes:
-            return dist
-        for nxt in neighbours[prov]:
-            if nxt not in seen:
-                seen.add(nxt)
-                frontier.append((nxt, dist + 1))
-    return _FAR
 
 
 def gm_removals(
@@ -53,7 +34,7 @@ def gm_removals(
         for index, unit in enumerate(board):
             for tier, part in _pieces(unit, power, removed):
                 key = (
-                    -distance_from(game_map, unit.province, homes),
+                    -distance_to(game_map, unit.province, homes),
                     0 if unit.province not in centres else 1,
                     tier,
                     unit.province,
