@@ -159,3 +159,34 @@ def test_an_army_fleet_order_for_a_fleet_is_taken_with_a_warning(engine: Engine)
         "time scales make it one (rule 2.4))"
     ) in echo
     assert "0 of 2 lines had errors." in echo
+
+
+def test_the_gm_removes_by_rule_7_for_a_player_who_sends_none(engine: Engine) -> None:
+    """Italy owes a removal in March and sends nothing: the GM's PROCESS takes the unit
+    furthest from Italy's home centres (rule 7), and every player reads which."""
+    start_mercator(engine)
+    with session_scope(engine) as session:
+        game = find_game(session, "merc")
+        assert game is not None
+        game.phase = "MAR1901A"
+        game.position = {
+            **game.position,
+            "phase": "MAR1901A",
+            "units": [
+                {"power": "ITALY", "type": "A", "loc": "rom"},
+                {"power": "ITALY", "type": "A", "loc": "ven"},
+                {"power": "ITALY", "type": "A", "loc": "boh"},
+                {"power": "FRANCE", "type": "A", "loc": "par"},
+            ],
+            "centers": {"ITALY": ["rom", "nap"], "FRANCE": ["par"]},
+        }
+    results = send(engine, "SIGNON M merc gmsecret\nPROCESS MAR1901A\n", sender=GM)
+    text = next(
+        body_of(r) for r in results if r.kind == "results" and r.to_addr == player("France")
+    )
+    assert "Removed:\r\n  Italy Army Bohemia" in text
+    with session_scope(engine) as session:
+        game = find_game(session, "merc")
+        assert game is not None and game.phase == "APR1901M"
+        italian = sorted(u["loc"] for u in game.position["units"] if u["power"] == "ITALY")
+    assert italian == ["rom", "ven"]
