@@ -169,7 +169,7 @@ def _history(state: MailState, command: cv.History) -> None:
     since = press.get(None, []) if not more_from and command.end is None else []
     context: dict[str, Any] = {
         "game": game.name,
-        "variant": game.variant.title(),
+        "variant": variant(game.variant).title,
         "asked": command.redacted(),
         "phases": phases,
         "span": _span(phases),
@@ -340,7 +340,7 @@ def _summary(state: MailState, command: cv.Summary) -> None:
     width = max((len(label) for label in columns), default=0) + 2
     context: dict[str, Any] = {
         "game": game.name,
-        "variant": game.variant.title(),
+        "variant": variant(game.variant).title,
         "rules": list(game.rules),
         "status": str(game.status),
         "phase": game.phase or "",

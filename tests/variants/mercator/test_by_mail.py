@@ -67,6 +67,11 @@ def test_a_month_by_mail(engine: Engine) -> None:
         units = {(u["type"], u["loc"]) for u in game.position["units"] if u["power"] == "ENGLAND"}
         assert game.position["owners"] == {"yor": "ENGLAND"}
     assert units == {("F", "eng"), ("AF", "hel")}
+    # HISTORY reads the stored month back as the variant writes it.
+    rows = send(engine, "HISTORY merc FROM JAN1901M\n", sender=player("Italy"))
+    told = body_of(next(r for r in rows if r.kind == "history"))
+    assert "Variant: Mercator" in told
+    assert "Army Yorkshire embarks on Fleet North Sea." in told
 
 
 def test_a_two_way_win_claimed_by_mail(engine: Engine) -> None:
