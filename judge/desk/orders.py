@@ -12,8 +12,13 @@ from judge.clock import now
 from judge.desk.commands import Reply
 from judge.desk.mail_state import MailState, lock_game, reply_address
 from judge.desk.phase_clock import deadline_words
+from judge.engine.adjustments import adjustment_counts, build_problem
+from judge.engine.calendar import ADJUSTMENTS, MOVEMENT, RETREATS
 from judge.engine.geography import Map
+from judge.engine.orders import Build, Disband, Move, Order, Retreat, Waive
 from judge.engine.position import Position, Unit, province_of
+from judge.engine.resolve import never_succeeds, reachable
+from judge.engine.rules import rules_from_names
 from judge.games.seats import OrdersState
 from judge.language import command_values as cv
 from judge.language.format import format_order
@@ -85,6 +90,8 @@ def _order_line(state: MailState, line: cv.OrderLine) -> None:
     else:
         loc = getattr(order, "loc", None)
         unit_problem = _unit_problem(game_map, position, seat.power, loc, game.phase)
+        if not unit_problem:
+            unit_problem = never_succeeds_here(state, game, game_map, position, seat, order)
         if unit_problem:
             entry["error"] = f"line {line.line_no}, column 1: {unit_problem}"
         else:
@@ -121,6 +128,64 @@ def _variant_line(state: MailState, seat: Seat, game: Game, source: str, read: D
     entry["seat"] = seat.id
     state.orders.append(entry)
     state.ordered_seats.append(seat)
+
+
+def never_succeeds_here(
+    state: MailState,
+    game: Game,
+    game_map: Map,
+    position: Position,
+    seat: Seat,
+    order: Order,
+) -> str | None:
+    """Why an order can never succeed, judged when it arrives by the engine's own checks (what
+    the board alone decides: a move the unit cannot make, a build where none can be, more
+    builds than are due, a retreat the unit may not make); with what the unit can do instead.
+    What depends on other powers' orders is left to the adjudication."""
+    assert game.phase is not None
+    kind = game.phase[-1]
+    power = seat.power
+    if kind == MOVEMENT:
+        why = never_succeeds(game_map, position, power, order, rules_from_names(list(game.rules)))
+        if why is None:
+            return None
+        unit = position.unit_in(province_of(order.loc))  # type: ignore[union-attr]
+        assert unit is not None
+        who = unit_name(game_map, unit.kind, unit.loc)
+        if isinstance(order, Move) and province_of(order.dest) not in reachable(game_map, unit):
+            places = ", ".join(game_map.provinces[p].name for p in reachable(game_map, unit))
+            where = game_map.provinces[province_of(order.dest)].name
+            return f"{who} cannot reach {where}; it can move to {places}"
+        return f"{who}: {why}"
+    if kind == RETREATS and isinstance(order, Retreat):
+        waiting = next(
+            (d for d in position.dislodged if d.unit.province == province_of(order.loc)), None
+        )
+        if waiting is None or province_of(order.dest) in {province_of(r) for r in waiting.retreats}:
+            return None
+        who = unit_name(game_map, waiting.unit.kind, waiting.unit.loc)
+        options = ", ".join(game_map.provinces[province_of(r)].name for r in waiting.retreats)
+        return f"{who} cannot retreat to {game_map.provinces[province_of(order.dest)].name}; " + (
+            f"it may retreat to {options} or disband" if options else "it can only disband"
+        )
+    if kind == ADJUSTMENTS and isinstance(order, Build | Waive | Disband):
+        owed = adjustment_counts(position.units, position.centers).get(power, 0)
+        stored = current_orders(state.session, game).get(power, {})
+        if isinstance(order, Build | Waive):
+            if owed <= 0:
+                return f"{power.title()} has no builds due"
+            if isinstance(order, Build):
+                occupied = {u.province for u in position.units}
+                why = build_problem(
+                    game_map, power, order, occupied, position.centers.get(power, frozenset())
+                )
+                if why:
+                    return why
+            if province_of(getattr(order, "loc", "") or "-") not in stored and len(stored) >= owed:
+                return f"only {owed} build{'' if owed == 1 else 's'} due, and {len(stored)} ordered"
+        elif owed >= 0:
+            return f"{power.title()} has no removals due"
+    return None
 
 
 def orderable(position: Position, phase: str) -> list[Unit]:

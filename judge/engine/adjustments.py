@@ -55,7 +55,7 @@ def adjustments_due(
     return False
 
 
-def _check_build(
+def build_problem(
     game_map: Map, power: str, order: Build, occupied: set[str], owned: frozenset[str]
 ) -> str | None:
     prov = province_of(order.loc)
@@ -144,7 +144,7 @@ def resolve_adjustments(
                         )
                     )
                     continue
-                why = _check_build(game_map, power, order, occupied, owned)
+                why = build_problem(game_map, power, order, occupied, owned)
                 if why:
                     out.append(OrderResult(ILLEGAL, why))
                     continue

@@ -724,3 +724,37 @@ def retreat_options(
             continue
         out.append(loc)
     return tuple(out)
+
+
+def never_succeeds(
+    game_map: Map, position: Position, power: str, order: Order, rules: Rules
+) -> str | None:
+    """Why a movement order of `power` can never succeed in this position, by the very checks
+    the adjudication makes (`_Resolver.check_move`, `check_support`, `check_convoy`), or None.
+
+    Only what the board alone decides is judged: a move the unit cannot make, a support of a
+    place it cannot reach, a convoy no route needs. Whether a support or convoy will be matched
+    depends on other orders and is never judged here. An order for a unit that is not the
+    power's is the caller's to refuse."""
+    if not isinstance(order, Move | Support | Convoy):
+        return None
+    r = _Resolver(game_map, position, rules)
+    prov = province_of(order.loc)
+    found = r.by_prov.get(prov)
+    if found is None or found.power != power:
+        return None
+    probe = _Order(found.unit, prov)
+    if isinstance(order, Move):
+        return r.check_move(probe, order)
+    if isinstance(order, Support):
+        return r.check_support(probe, order)
+    return r.check_convoy(probe, order)
+
+
+def reachable(game_map: Map, unit: Unit) -> tuple[str, ...]:
+    """The provinces `unit` can move to without a convoy, sorted: what the reply to an
+    impossible move offers instead."""
+    topo = topology(game_map)
+    if unit.kind == ARMY:
+        return tuple(sorted(topo.army_edges.get(unit.province, ())))
+    return tuple(sorted({province_of(d) for d in game_map.fleet_edges.get(unit.loc, ())}))

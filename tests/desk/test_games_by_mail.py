@@ -243,15 +243,21 @@ def test_a_year_is_played_through_to_the_builds(engine: Engine, started: dict[st
     assert "game alpha is in F1901M, not S1901M" in body_of(rows[0])
     rows = send(engine, gm, sender=GM)
     assert "France:    5 Supply centers,  3 Units:  Builds   2 units." in body_of(rows[0])
+    # Paris is occupied: the build can never succeed, and the echo says so when it arrives.
     rows = send(engine, "Build A PAR", sender=player("France"), to=france)
+    assert "ERROR: line 1, column 1: PAR is occupied" in body_of(rows[0])
+    assert "1 of 1 line had errors." in body_of(rows[0])
+    assert orders_states(engine) == {}
+    rows = send(engine, "Build A MAR", sender=player("France"), to=france)
     assert orders_states(engine) == {"FRANCE": "partial"}  # two builds are due
-    rows = send(engine, "Build A PAR\nBuild F BRE", sender=player("France"), to=france)
+    rows = send(engine, "Build F BRE\nBuild A PAR", sender=player("France"), to=france)
     assert "left to the rules" in body_of(rows[0])
+    assert "1 of 2 lines had errors." in body_of(rows[0])
     assert orders_states(engine) == {"FRANCE": "complete"}
     rows = send(engine, gm, sender=GM)
     text = body_of(rows[0])
     assert "France:  Builds a fleet in Brest." in text
-    assert "France:  Builds an army in Paris.  (*void*)" in text
+    assert "France:  Builds an army in Marseilles." in text
     with session_scope(engine) as session:
         game = find_game(session, "alpha")
         assert game is not None and game.position is not None
