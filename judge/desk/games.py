@@ -39,7 +39,7 @@ from judge.language import command_values as cv
 from judge.language.commands import read_mail_commands
 from judge.mail.mime import ReadMail
 from judge.map_files import load_map
-from judge.store.game_queries import seat_for_token
+from judge.store.game_queries import observer_for_token, seat_for_token
 
 # The map whose names tell order lines from mistyped commands before any game is known.
 READING_MAP = "standard"
@@ -95,6 +95,12 @@ def handle(mail: ReadMail, where: Where) -> list[Reply] | None:
     if not for_games and token is None and not held:
         return None
     state = MailState(mail, where)
+    observer = observer_for_token(session, token) if token is not None else None
+    if observer is not None:
+        # A reply to an observer's confirmation address confirms, whatever it says (a quoted
+        # confirmation is no command): the one thing such an address can do.
+        seating.confirm_observing(state, observer)
+        return _answers(state)
     if token is not None:
         seat = seat_for_token(session, token)
         if seat is None and master_game(state) is not None:
