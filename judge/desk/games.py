@@ -97,9 +97,10 @@ def handle(mail: ReadMail, where: Where) -> list[Reply] | None:
     state = MailState(mail, where)
     observer = observer_for_token(session, token) if token is not None else None
     if observer is not None:
-        # A reply to an observer's confirmation address confirms, whatever it says (a quoted
-        # confirmation is no command): the one thing such an address can do.
-        seating.confirm_observing(state, observer)
+        # An observer's token address does one thing, whatever the mail says (a quoted
+        # confirmation is no command): before confirmation it confirms; after, it is the
+        # List-Unsubscribe address of the game's mails and stops the observing.
+        seating.observer_token_mail(state, observer)
         return _answers(state)
     if token is not None:
         seat = seat_for_token(session, token)

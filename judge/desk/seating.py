@@ -395,19 +395,18 @@ def _unobserve(state: MailState, command: cv.Unobserve) -> None:
     state.replies.append(Reply("unobserved", "unobserved", {"game": game.name}))
 
 
-def confirm_observing(state: MailState, row: Observer) -> None:
-    """A mail to an observer's confirmation address: the observer is confirmed (once)."""
+def observer_token_mail(state: MailState, row: Observer) -> None:
+    """A mail to an observer's token address: confirms an observer who asked, and stops one
+    already observing (the one-click List-Unsubscribe of the game's mails, RFC 8058)."""
     game = state.session.get(Game, row.game_id)
     assert game is not None
-    confirm_observer(state.session, row)
-    state.replies.append(
-        Reply(
-            "observing",
-            "observing",
-            {"game": game.name, "phase": game.phase or ""},
-            to=row.person.address_of_record,
-        )
-    )
+    address = row.person.address_of_record
+    if confirm_observer(state.session, row):
+        context = {"game": game.name, "phase": game.phase or ""}
+        state.replies.append(Reply("observing", "observing", context, to=address))
+        return
+    remove_observer(state.session, game, row.person)
+    state.replies.append(Reply("unobserved", "unobserved", {"game": game.name}, to=address))
 
 
 def _list(state: MailState, command: cv.ListGames) -> None:

@@ -482,8 +482,28 @@ def confirm_observer(session: Session, row: Observer) -> bool:
     if row.confirmed_at is not None:
         return False
     row.confirmed_at = now()
+    # The token becomes the leave address: a second reply to the confirmation does nothing, and
+    # only the address in the observer's own List-Unsubscribe header stops the observing.
+    row.confirm_token = _unused_token(session)
     session.flush()
     return True
+
+
+def observer_leave_token(session: Session, game_name: str, address: str) -> str | None:
+    """The token of the leave address of the confirmed observer of `game_name` at `address`
+    (the List-Unsubscribe of the game's mails to them), or None when the address observes not."""
+    person = find_person_by_address(session, address)
+    if person is None:
+        return None
+    return session.scalars(
+        select(Observer.confirm_token)
+        .join(Game, Game.id == Observer.game_id)
+        .where(
+            Observer.person_id == person.id,
+            Observer.confirmed_at.is_not(None),
+            Game.name == game_key(game_name),
+        )
+    ).first()
 
 
 def remove_observer(session: Session, game: Game, person: Person) -> bool:

@@ -310,3 +310,34 @@ def test_a_reply_address_no_seat_has_acts_for_nobody(engine: Engine) -> None:
     )
     assert [r.kind for r in rows] == ["desk_problems"]
     assert "belongs to no seat" in body_of(rows[0])
+
+
+def test_an_observers_mail_carries_a_one_click_unsubscribe(
+    engine: Engine, started: dict[str, str]
+) -> None:
+    """RFC 8058: the game's mails to an observer name a mailto: leave address; a mail to it stops
+    the observing. The confirmation address, used once, no longer does anything."""
+    first = send(engine, "OBSERVE alpha", sender="watcher@example.org")
+    confirm = str(message_from_bytes(first[0].raw)["Reply-To"])
+    observe_by_reply(engine, "watcher@example.org")  # asks again: the same address, confirmed
+    rows = send(engine, "SIGNON M alpha gmsecret\nPROCESS", sender=GM)
+    to_watcher = [r for r in rows if r.to_addr == "watcher@example.org"]
+    assert "results" in [r.kind for r in to_watcher]
+    mail = message_from_bytes(to_watcher[0].raw)
+    assert all(
+        message_from_bytes(r.raw)["List-Unsubscribe"] == mail["List-Unsubscribe"]
+        for r in to_watcher
+    )
+    assert mail["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+    found = re.search(r"<mailto:([^?>]+)", str(mail["List-Unsubscribe"]))
+    assert found is not None
+    leave = found.group(1)
+    assert leave.startswith("judge+") and leave != confirm
+    for row in rows:
+        if row.to_addr != "watcher@example.org":
+            assert message_from_bytes(row.raw)["List-Unsubscribe"] is None
+    rows = send(engine, "", sender="watcher@example.org", to=confirm)
+    assert observer_addresses(engine) == ["watcher@example.org"]
+    rows = send(engine, "", sender="watcher@example.org", to=leave)
+    assert [r.kind for r in rows] == ["unobserved"]
+    assert observer_addresses(engine) == []
