@@ -401,12 +401,16 @@ def observer_token_mail(state: MailState, row: Observer) -> None:
     game = state.session.get(Game, row.game_id)
     assert game is not None
     address = row.person.address_of_record
+    sender = (state.mail.sender or "").lower()
+    # The answer to the observer's own mail, or a notice to the observer's address when the
+    # token came back from elsewhere (a forwarded confirmation): never to a stranger.
+    to = None if address is not None and sender == address.lower() else address
     if confirm_observer(state.session, row):
         context = {"game": game.name, "phase": game.phase or ""}
-        state.replies.append(Reply("observing", "observing", context, to=address))
+        state.replies.append(Reply("observing", "observing", context, to=to))
         return
     remove_observer(state.session, game, row.person)
-    state.replies.append(Reply("unobserved", "unobserved", {"game": game.name}, to=address))
+    state.replies.append(Reply("unobserved", "unobserved", {"game": game.name}, to=to))
 
 
 def _list(state: MailState, command: cv.ListGames) -> None:
