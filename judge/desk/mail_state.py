@@ -60,6 +60,9 @@ class MailState:
     became: int | None = None
     # Whether the mail's recipient was looked at for a GM reply token yet (looked up once).
     gm_token_checked: bool = False
+    # Seat id -> what the variant's order reader carries from one line of the mail to the next
+    # (Mercator: the time scale a heading opened).
+    reading: dict[int, dict[str, Any]] = field(default_factory=dict)
 
     @property
     def session(self) -> Session:
