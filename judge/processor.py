@@ -19,10 +19,12 @@ from sqlalchemy.orm import Session
 from judge import desk
 from judge.config import Config
 from judge.desk import Reply, Where
+from judge.identity import reply_to_address
 from judge.mail.loopguard import ReplyDecision, automated_reason
 from judge.mail.mime import ReadMail, read_mail
 from judge.render import render_mail
 from judge.store.db import session_scope
+from judge.store.game_queries import observer_leave_token
 from judge.store.inbox import (
     Claim,
     WaitingMail,
@@ -233,8 +235,20 @@ def _write(
         auto_submitted="auto-replied" if answering else "auto-generated",
         reply_to=reply.reply_to,
         thread=reply.game,
+        unsubscribe=_observer_unsubscribe(session, reply, to, settings),
     )
     return written.id
+
+
+def _observer_unsubscribe(
+    session: Session, reply: Reply, to: str, settings: ProcessorSettings
+) -> str | None:
+    """An observer's leave address for a game's mail to a confirmed observer (List-Unsubscribe);
+    None for every other mail (players and the GM have their own reply addresses)."""
+    if reply.game is None or reply.reply_to is not None:
+        return None
+    token = observer_leave_token(session, reply.game, to)
+    return reply_to_address(settings.identity.address, token) if token else None
 
 
 def hold(engine: Engine, inbox_id: int, error: str, settings: ProcessorSettings) -> None:

@@ -39,7 +39,7 @@ from judge.language import command_values as cv
 from judge.language.commands import read_mail_commands
 from judge.mail.mime import ReadMail
 from judge.map_files import load_map
-from judge.store.game_queries import seat_for_token
+from judge.store.game_queries import observer_for_token, seat_for_token
 
 # The map whose names tell order lines from mistyped commands before any game is known.
 READING_MAP = "standard"
@@ -95,6 +95,13 @@ def handle(mail: ReadMail, where: Where) -> list[Reply] | None:
     if not for_games and token is None and not held:
         return None
     state = MailState(mail, where)
+    observer = observer_for_token(session, token) if token is not None else None
+    if observer is not None:
+        # An observer's token address does one thing, whatever the mail says (a quoted
+        # confirmation is no command): before confirmation it confirms; after, it is the
+        # List-Unsubscribe address of the game's mails and stops the observing.
+        seating.observer_token_mail(state, observer)
+        return _answers(state)
     if token is not None:
         seat = seat_for_token(session, token)
         if seat is None and master_game(state) is not None:

@@ -8,8 +8,9 @@ Who writes, and for which game (the first that applies):
      press to and from the Master is always allowed);
   2. a player, by the seat's reply token or `SIGNON power game password` (state.acting);
   3. anyone else, after an `OBSERVE game` line earlier in the same mail: the OBSERVE line names
-     the game and makes the writer an observer (seed 004 II.A: "anyone, even those who are not
-     playing"). Such press is signed "an observer", never with an address, so a forged From:
+     the game, and the writer must already be a confirmed observer of it (OBSERVE alone only
+     asks: the confirmation mailed to the address must come back first, judge.desk.seating;
+     seed 004 II.A: "anyone, even those who are not playing"). Such press is signed "an observer", never with an address, so a forged From:
      line gains nothing: it proves no identity and none is shown.
   Otherwise the press is refused, saying how to name the game. A From: line alone never makes
   a writer a player.

@@ -36,19 +36,22 @@ from judge.games.seats import SeatStatus
 from judge.identity import (
     authenticate,
     hash_password,
+    reply_to_address,
     verify_password,
 )
 from judge.language import command_values as cv
 from judge.store.game_queries import (
-    add_observer,
+    ask_to_observe,
+    confirm_observer,
     create_game,
     find_game,
     observers_of,
     players_of,
+    remove_observer,
     seat_of,
     sign_on,
 )
-from judge.store.games import GAME_NAME_LENGTH, Game, GameStatus, Person, Seat
+from judge.store.games import GAME_NAME_LENGTH, Game, GameStatus, Observer, Person, Seat
 from judge.variants import UnknownVariant, board_of, start_case, variant_names
 from judge.variants import variant as find_variant
 
@@ -352,13 +355,67 @@ def start_game(state: MailState, game: Game) -> None:
 
 
 def _observe(state: MailState, command: cv.Observe) -> None:
+    """OBSERVE game: mail the sender's address a confirmation whose Reply-To carries a token;
+    only a mail to that address makes them an observer (a forged From: changes nothing). A
+    player's own address never observes the game it plays in (it has every mail already)."""
     game = game_named(state, command.game, command.line_no)
     if game is None:
         return
-    add_observer(state.session, game, sender_person(state))
+    person = sender_person(state)
+    if any(seat.person is not None and seat.person.id == person.id for seat in game.seats):
+        state.problems.append(
+            f"line {command.line_no}: OBSERVE {game.name} changed nothing: this address plays "
+            f"in {game.name} and already receives its mails"
+        )
+        return
+    row = ask_to_observe(state.session, game, person)
+    if row.confirmed_at is not None:
+        state.replies.append(
+            Reply("observing", "observing", {"game": game.name, "phase": game.phase or ""})
+        )
+        return
+    assert row.confirm_token is not None
+    confirm_address = reply_to_address(state.where.judge_address, row.confirm_token)
     state.replies.append(
-        Reply("observing", "observing", {"game": game.name, "phase": game.phase or ""})
+        Reply(
+            "observe_confirm",
+            "observe_confirm",
+            {"game": game.name, "confirm_address": confirm_address},
+            reply_to=confirm_address,
+        )
     )
+
+
+def _unobserve(state: MailState, command: cv.Unobserve) -> None:
+    """UNOBSERVE game: stop following the game (or drop a request not yet confirmed)."""
+    game = game_named(state, command.game, command.line_no)
+    if game is None:
+        return
+    if not remove_observer(state.session, game, sender_person(state)):
+        state.problems.append(
+            f"line {command.line_no}: UNOBSERVE {game.name} changed nothing: this address does "
+            f"not observe {game.name}"
+        )
+        return
+    state.replies.append(Reply("unobserved", "unobserved", {"game": game.name}))
+
+
+def observer_token_mail(state: MailState, row: Observer) -> None:
+    """A mail to an observer's token address: confirms an observer who asked, and stops one
+    already observing (the one-click List-Unsubscribe of the game's mails, RFC 8058)."""
+    game = state.session.get(Game, row.game_id)
+    assert game is not None
+    address = row.person.address_of_record
+    sender = (state.mail.sender or "").lower()
+    # The answer to the observer's own mail, or a notice to the observer's address when the
+    # token came back from elsewhere (a forwarded confirmation): never to a stranger.
+    to = None if address is not None and sender == address.lower() else address
+    if confirm_observer(state.session, row):
+        context = {"game": game.name, "phase": game.phase or ""}
+        state.replies.append(Reply("observing", "observing", context, to=to))
+        return
+    remove_observer(state.session, game, row.person)
+    state.replies.append(Reply("unobserved", "unobserved", {"game": game.name}, to=to))
 
 
 def _list(state: MailState, command: cv.ListGames) -> None:
@@ -404,5 +461,6 @@ HANDLERS = {
     cv.SignOn: _sign_on,
     cv.Join: _join,
     cv.Observe: _observe,
+    cv.Unobserve: _unobserve,
     cv.ListGames: _list,
 }

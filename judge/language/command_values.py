@@ -245,6 +245,17 @@ class Observe(Command):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class Unobserve(Command):
+    """UNOBSERVE game: stop receiving the game's broadcasts and results (or drop the request)."""
+
+    keyword: ClassVar[str] = "UNOBSERVE"
+    game: str
+
+    def arguments(self) -> list[str]:
+        return [self.game]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Summary(Command):
     """SUMMARY [game]: who held each power and the centre counts."""
 

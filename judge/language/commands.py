@@ -259,6 +259,9 @@ class _Builder(Transformer[Token, Any]):
             game=_game(_tokens(c, "ARG")[0]), password=str(secrets[0]) if secrets else None
         )
 
+    def unobserve(self, c: list[Any]) -> cv.Command:
+        return cv.Unobserve(game=_game(_tokens(c, "ARG")[0]))
+
     def summary(self, c: list[Any]) -> cv.Command:
         args = _tokens(c, "ARG")
         return cv.Summary(game=_game(args[0]) if args else None)

@@ -147,6 +147,8 @@ def _unused_token(session: Session) -> str:
         if (
             session.scalars(select(Seat.id).where(Seat.reply_token == token)).first() is None
             and session.scalars(select(Game.id).where(Game.gm_token == token)).first() is None
+            and session.scalars(select(Observer.id).where(Observer.confirm_token == token)).first()
+            is None
         ):
             return token
 
@@ -437,21 +439,75 @@ def add_press(
     return row
 
 
-def add_observer(session: Session, game: Game, person: Person) -> Observer:
-    """Let `person` follow `game` (once: a second call returns the existing row)."""
+def ask_to_observe(session: Session, game: Game, person: Person) -> Observer:
+    """Record that `person` asked to follow `game`: a row that receives nothing until the token
+    mailed to the person comes back (`confirm_observer`). Asking again keeps the row and its
+    token, so a second OBSERVE mails the same confirmation address."""
     existing = session.scalars(
         select(Observer).where(Observer.game_id == game.id, Observer.person_id == person.id)
     ).first()
     if existing is not None:
+        if existing.confirmed_at is None and existing.confirm_token is None:
+            existing.confirm_token = _unused_token(session)
         return existing
-    row = Observer(game_id=game.id, person=person, created_at=now())
+    row = Observer(
+        game_id=game.id, person=person, created_at=now(), confirm_token=_unused_token(session)
+    )
     session.add(row)
     session.flush()
     return row
 
 
+def add_observer(session: Session, game: Game, person: Person) -> Observer:
+    """Let `person` follow `game` at once (the GM's and the judge's own doing; a person asking by
+    mail goes through `ask_to_observe`). A second call returns the existing row, confirmed."""
+    row = ask_to_observe(session, game, person)
+    if row.confirmed_at is None:
+        row.confirmed_at = now()
+        session.flush()
+    return row
+
+
+def observer_for_token(session: Session, token: str) -> Observer | None:
+    """The observer row whose confirmation address carries `token`, game and person loaded."""
+    return session.scalars(
+        select(Observer)
+        .where(Observer.confirm_token == token.strip().lower())
+        .options(selectinload(Observer.person).selectinload(Person.addresses))
+    ).first()
+
+
+def confirm_observer(session: Session, row: Observer) -> bool:
+    """Confirm an observer by the token mailed to them; whether it was unconfirmed until now."""
+    if row.confirmed_at is not None:
+        return False
+    row.confirmed_at = now()
+    # The token becomes the leave address: a second reply to the confirmation does nothing, and
+    # only the address in the observer's own List-Unsubscribe header stops the observing.
+    row.confirm_token = _unused_token(session)
+    session.flush()
+    return True
+
+
+def observer_leave_token(session: Session, game_name: str, address: str) -> str | None:
+    """The token of the leave address of the confirmed observer of `game_name` at `address`
+    (the List-Unsubscribe of the game's mails to them), or None when the address observes not."""
+    person = find_person_by_address(session, address)
+    if person is None:
+        return None
+    return session.scalars(
+        select(Observer.confirm_token)
+        .join(Game, Game.id == Observer.game_id)
+        .where(
+            Observer.person_id == person.id,
+            Observer.confirmed_at.is_not(None),
+            Game.name == game_key(game_name),
+        )
+    ).first()
+
+
 def remove_observer(session: Session, game: Game, person: Person) -> bool:
-    """Stop `person` following `game`; whether they were following it."""
+    """Stop `person` following `game` (confirmed or only asked); whether there was a row."""
     result = session.execute(
         delete(Observer).where(Observer.game_id == game.id, Observer.person_id == person.id)
     )
@@ -464,7 +520,7 @@ def observers_of(session: Session, game: Game) -> list[Person]:
         session.scalars(
             select(Person)
             .join(Observer, Observer.person_id == Person.id)
-            .where(Observer.game_id == game.id)
+            .where(Observer.game_id == game.id, Observer.confirmed_at.is_not(None))
             .order_by(Observer.id)
             .options(selectinload(Person.addresses))
         )

@@ -175,7 +175,11 @@ class Seat(Base):
 
 
 class Observer(Base):
-    """A person who follows a game's broadcasts without a power."""
+    """A person who follows a game's broadcasts without a power.
+
+    Observing is asked for, not imposed: OBSERVE makes a row with `confirm_token` and no
+    `confirmed_at`, and only a mail to the judge+TOKEN address mailed to the person confirms it,
+    so a forged From: cannot make anyone an observer. Unconfirmed rows receive nothing."""
 
     __tablename__ = "observers"
 
@@ -183,6 +187,8 @@ class Observer(Base):
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
     person_id: Mapped[int] = mapped_column(ForeignKey("persons.id"), index=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=now)
+    confirm_token: Mapped[str | None] = mapped_column(String(16), unique=True, nullable=True)
+    confirmed_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
 
     person: Mapped[Person] = relationship()
 

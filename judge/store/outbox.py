@@ -78,9 +78,11 @@ def compose(
     references: Iterable[str] = (),
     auto_submitted: str = "auto-replied",
     reply_to: str | None = None,
+    unsubscribe: str | None = None,
 ) -> EmailMessage:
     """Build one mail with every header the judge's mail carries; `reply_to` is a seat's reply
-    address (judge+TOKEN@domain), so the player's answer acts for the seat.
+    address (judge+TOKEN@domain), so the player's answer acts for the seat; `unsubscribe` an
+    observer's leave address, offered as a one-click List-Unsubscribe (RFC 2369, RFC 8058).
 
     Every value passes `header_value` first, so nothing read from a mail becomes a header.
     """
@@ -95,6 +97,9 @@ def compose(
     message["To"] = to
     if reply_to:
         message["Reply-To"] = reply_to
+    if unsubscribe:
+        message["List-Unsubscribe"] = f"<mailto:{unsubscribe}?subject=unobserve>"
+        message["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
     message["Subject"] = subject
     message["Date"] = format_datetime(now())
     message["Message-ID"] = make_msgid(domain=identity.domain)
@@ -236,13 +241,18 @@ def compose_bytes(
     references: Iterable[str] = (),
     auto_submitted: str = "auto-replied",
     reply_to: str | None = None,
+    unsubscribe: str | None = None,
 ) -> tuple[str, bytes]:
     """The mail `compose` builds, as (Message-ID, bytes), written directly where every header is
     plain ASCII and the body is short-lined ASCII text (the usual reply), which is the same bytes
     the stdlib writes at a fraction of its cost; anything else goes through `compose`.
     """
-    fast = _fast_bytes(
-        identity, to, subject, body, in_reply_to, references, auto_submitted, reply_to
+    fast = (
+        None
+        if unsubscribe
+        else _fast_bytes(
+            identity, to, subject, body, in_reply_to, references, auto_submitted, reply_to
+        )
     )
     if fast is not None:
         return fast
@@ -255,6 +265,7 @@ def compose_bytes(
         references=references,
         auto_submitted=auto_submitted,
         reply_to=reply_to,
+        unsubscribe=unsubscribe,
     )
     return str(message["Message-ID"]).strip(), message.as_bytes()
 
@@ -273,6 +284,7 @@ def enqueue(
     auto_submitted: str = "auto-replied",
     reply_to: str | None = None,
     thread: str | None = None,
+    unsubscribe: str | None = None,
 ) -> OutboxMessage:
     """Write one outgoing mail in the caller's transaction; it is sent only if that commits.
 
@@ -293,6 +305,7 @@ def enqueue(
         references=references,
         auto_submitted=auto_submitted,
         reply_to=reply_to,
+        unsubscribe=unsubscribe,
     )
     moment = now()
     values: dict[str, Any] = {

@@ -8,7 +8,7 @@ from datetime import timedelta
 from sqlalchemy import Engine
 from test_deadlines import DEADLINE, scheduled
 from test_deadlines import HOLDS as ALL_HOLD
-from test_games_by_mail import GM, POWERS, player, send
+from test_games_by_mail import GM, POWERS, observe_by_reply, player, send
 from test_games_by_mail import body_of as raw_body
 
 from judge.desk.processing import REPORT_STYLE
@@ -74,7 +74,7 @@ def eliminate(engine: Engine, power: str) -> None:
 def test_a_unanimous_draw_is_declared_with_the_next_results(
     engine: Engine, started: dict[str, str]
 ) -> None:
-    send(engine, "OBSERVE alpha", sender="watcher@example.org")
+    observe_by_reply(engine, "watcher@example.org")
     for power in POWERS[:-1]:
         rows = send(engine, "SET DRAW", sender=player(power), to=started[power])
         # Secret: the voter alone hears of the vote.

@@ -18,7 +18,7 @@ from sqlalchemy import Engine, select
 from judge import clock
 from judge.processor import ProcessorSettings, process_next
 from judge.store import OutboxMessage, make_engine, session_scope, upgrade
-from judge.store.game_queries import current_orders, find_game, history
+from judge.store.game_queries import current_orders, find_game, history, observers_of
 from judge.store.games import GameStatus
 from judge.store.inbox import accept
 from judge.store.outbox import Identity
@@ -72,6 +72,15 @@ def send(
             select(OutboxMessage).where(OutboxMessage.inbox_id == row_id).order_by(OutboxMessage.id)
         )
         return list(rows)
+
+
+def observe_by_reply(engine: Engine, sender: str, game: str = "alpha") -> list[OutboxMessage]:
+    """OBSERVE game, then the reply to the confirmation that alone makes `sender` an observer."""
+    rows = send(engine, f"OBSERVE {game}", sender=sender)
+    assert [r.kind for r in rows] == ["observe_confirm"], [r.kind for r in rows]
+    confirm = message_from_bytes(rows[0].raw)["Reply-To"]
+    assert confirm is not None and confirm.startswith("judge+")
+    return send(engine, "yes", sender=sender, to=str(confirm))
 
 
 def body_of(row: OutboxMessage) -> str:
@@ -177,7 +186,7 @@ def test_orders_by_token_a_forgery_and_processing(engine: Engine, started: dict[
     # PROCESS without the GM password is refused; with it, everyone gets the results.
     rows = send(engine, "PROCESS", sender=GM)
     assert "SIGNON M game password" in body_of(rows[0])
-    send(engine, "OBSERVE alpha", sender="watcher@example.org")
+    observe_by_reply(engine, "watcher@example.org")
     rows = send(engine, "SIGNON M alpha gmsecret\nPROCESS", sender=GM)
     results = {r.to_addr: body_of(r) for r in rows if r.kind == "results"}
     reply_tos = {r.to_addr: message_from_bytes(r.raw)["Reply-To"] for r in rows}
@@ -222,8 +231,43 @@ def test_list_and_observe(engine: Engine, started: dict[str, str]) -> None:
     rows = send(engine, "LIST alpha", sender="who@example.org")
     text = body_of(rows[0])
     assert "France" in text and "@" not in text.replace("judge@example.org", "")
-    rows = send(engine, "OBSERVE alpha", sender="who@example.org")
+    rows = observe_by_reply(engine, "who@example.org")
     assert [r.kind for r in rows] == ["observing"]
+    assert "You now observe game alpha" in body_of(rows[0])
+    rows = send(engine, "UNOBSERVE alpha", sender="who@example.org")
+    assert [r.kind for r in rows] == ["unobserved"]
+    rows = send(engine, "UNOBSERVE alpha", sender="who@example.org")
+    assert "does not observe alpha" in body_of(rows[0])
+
+
+def observer_addresses(engine: Engine) -> list[str]:
+    with session_scope(engine) as session:
+        game = find_game(session, "alpha")
+        assert game is not None
+        return [p.address_of_record or "" for p in observers_of(session, game)]
+
+
+def test_observe_waits_for_the_reply_to_its_token(engine: Engine, started: dict[str, str]) -> None:
+    """A forged OBSERVE (From: an address that never answers) changes nothing; the reply to the
+    token address mailed to the sender, and only that, makes an observer."""
+    rows = send(engine, "OBSERVE alpha", sender="forged@example.org")
+    assert [r.kind for r in rows] == ["observe_confirm"] and rows[0].to_addr == "forged@example.org"
+    confirm = str(message_from_bytes(rows[0].raw)["Reply-To"])
+    assert confirm in body_of(rows[0])
+    assert observer_addresses(engine) == []
+    # A mail from that address to the judge's plain address does not confirm.
+    send(engine, "OBSERVE alpha", sender="forged@example.org")
+    assert observer_addresses(engine) == []
+    rows = send(engine, "", sender="forged@example.org", to=confirm)
+    assert [r.kind for r in rows] == ["observing"]
+    assert observer_addresses(engine) == ["forged@example.org"]
+
+
+def test_a_player_never_observes_the_game_it_plays(engine: Engine, started: dict[str, str]) -> None:
+    rows = send(engine, "OBSERVE alpha", sender=player("France"))
+    assert [r.kind for r in rows] == ["desk_problems"]
+    assert "plays in alpha" in body_of(rows[0])
+    assert observer_addresses(engine) == []
 
 
 def test_join_fills_a_seat_and_a_taken_name_is_refused(engine: Engine) -> None:
@@ -272,3 +316,34 @@ def test_a_reply_address_no_seat_has_acts_for_nobody(engine: Engine) -> None:
     )
     assert [r.kind for r in rows] == ["desk_problems"]
     assert "belongs to no seat" in body_of(rows[0])
+
+
+def test_an_observers_mail_carries_a_one_click_unsubscribe(
+    engine: Engine, started: dict[str, str]
+) -> None:
+    """RFC 8058: the game's mails to an observer name a mailto: leave address; a mail to it stops
+    the observing. The confirmation address, used once, no longer does anything."""
+    first = send(engine, "OBSERVE alpha", sender="watcher@example.org")
+    confirm = str(message_from_bytes(first[0].raw)["Reply-To"])
+    observe_by_reply(engine, "watcher@example.org")  # asks again: the same address, confirmed
+    rows = send(engine, "SIGNON M alpha gmsecret\nPROCESS", sender=GM)
+    to_watcher = [r for r in rows if r.to_addr == "watcher@example.org"]
+    assert "results" in [r.kind for r in to_watcher]
+    mail = message_from_bytes(to_watcher[0].raw)
+    assert all(
+        message_from_bytes(r.raw)["List-Unsubscribe"] == mail["List-Unsubscribe"]
+        for r in to_watcher
+    )
+    assert mail["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+    found = re.search(r"<mailto:([^?>]+)", str(mail["List-Unsubscribe"]))
+    assert found is not None
+    leave = found.group(1)
+    assert leave.startswith("judge+") and leave != confirm
+    for row in rows:
+        if row.to_addr != "watcher@example.org":
+            assert message_from_bytes(row.raw)["List-Unsubscribe"] is None
+    rows = send(engine, "", sender="watcher@example.org", to=confirm)
+    assert observer_addresses(engine) == ["watcher@example.org"]
+    rows = send(engine, "", sender="watcher@example.org", to=leave)
+    assert [r.kind for r in rows] == ["unobserved"]
+    assert observer_addresses(engine) == []

@@ -12,7 +12,7 @@ from types import SimpleNamespace
 
 from sqlalchemy import Engine
 from test_deadlines import HOLDS, scheduled
-from test_games_by_mail import GM, POWERS, body_of, player, send
+from test_games_by_mail import GM, POWERS, body_of, observe_by_reply, player, send
 
 from judge import clock
 from judge.desk import seating
@@ -83,7 +83,7 @@ def test_preview_goes_to_the_gm_alone_and_changes_nothing(
     engine: Engine, started: dict[str, str]
 ) -> None:
     send(engine, "A PAR-BUR\nF BRE-MAO", sender=player("France"), to=started["France"])
-    send(engine, "OBSERVE alpha", sender="watcher@example.org")
+    observe_by_reply(engine, "watcher@example.org")
     rows = send(engine, "PREVIEW", sender=GM, to=gm_address(engine))
     assert [(r.kind, r.to_addr) for r in rows] == [("preview", GM)]
     text = body_of(rows[0])
@@ -108,7 +108,7 @@ def test_preview_goes_to_the_gm_alone_and_changes_nothing(
 def test_pause_stops_the_clock_and_orders_and_resume_gives_a_fresh_deadline(
     engine: Engine, started: dict[str, str]
 ) -> None:
-    send(engine, "OBSERVE alpha", sender="watcher@example.org")
+    observe_by_reply(engine, "watcher@example.org")
     send(engine, "OBSERVE alpha", sender=GM)  # the GM observing is told once, as the GM
     rows = send(engine, f"{GM_SIGNON}\nPAUSE", sender=GM)
     paused = [r for r in rows if r.kind == "game_paused"]
@@ -164,7 +164,7 @@ def test_force_begin_puts_the_open_seats_in_civil_disorder(engine: Engine) -> No
     for power in ("France", "England"):
         rows = send(engine, f"SIGNON {power} alpha pw-{power}", sender=player(power))
         addresses[power] = reply_to(rows[0])
-    send(engine, "OBSERVE alpha", sender="watcher@example.org")
+    observe_by_reply(engine, "watcher@example.org")
     rows = send(engine, f"{GM_SIGNON}\nFORCE BEGIN", sender=GM)
     assert sorted(r.to_addr for r in rows if r.kind == "game_started") == [
         player("England"),
@@ -240,7 +240,7 @@ def test_eject_opens_the_seat_and_a_signon_takes_it_over(
 
 
 def test_eject_by_address_removes_an_observer(engine: Engine, started: dict[str, str]) -> None:
-    send(engine, "OBSERVE alpha", sender="watcher@example.org")
+    observe_by_reply(engine, "watcher@example.org")
     rows = send(engine, f"{GM_SIGNON}\nEJECT watcher@example.org", sender=GM)
     assert [r.to_addr for r in rows] == ["watcher@example.org"]
     assert "no longer observe" in rows[0].subject
@@ -405,7 +405,7 @@ def test_the_gms_process_settles_missed_turns(engine: Engine, started: dict[str,
     for power in POWERS:
         if power != "Italy":
             send(engine, HOLDS[power], sender=player(power), to=started[power])
-    send(engine, "OBSERVE alpha", sender="watcher@example.org")
+    observe_by_reply(engine, "watcher@example.org")
     rows = send(engine, f"{GM_SIGNON}\nPROCESS", sender=GM)
     missed = [r for r in rows if r.kind == "missed_turn"]
     assert [r.to_addr for r in missed] == [GM]
@@ -450,7 +450,7 @@ def test_the_gm_is_master_or_gm_and_m_only_where_no_power_has_that_letter(
 
 
 def test_the_gm_observing_gets_the_results_once(engine: Engine, started: dict[str, str]) -> None:
-    send(engine, "OBSERVE alpha", sender=GM)
+    observe_by_reply(engine, GM)
     rows = send(engine, f"{GM_SIGNON}\nPROCESS", sender=GM)
     results = [r for r in rows if r.kind == "results"]
     assert sorted(r.to_addr for r in results) == sorted([player(p) for p in POWERS] + [GM])

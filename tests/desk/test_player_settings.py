@@ -6,7 +6,7 @@ from __future__ import annotations
 from email import message_from_bytes
 
 from sqlalchemy import Engine
-from test_games_by_mail import GM, POWERS, player, send
+from test_games_by_mail import GM, POWERS, observe_by_reply, player, send
 from test_games_by_mail import body_of as raw_body
 
 from judge.desk.phase_terms import MISSED_TURNS
@@ -159,7 +159,7 @@ def test_set_address_refusals_change_nothing(engine: Engine, started: dict[str, 
 def test_resign_opens_the_seat_and_the_game_is_told(
     engine: Engine, started: dict[str, str]
 ) -> None:
-    send(engine, "OBSERVE alpha", sender="watcher@example.org")
+    observe_by_reply(engine, "watcher@example.org")
     italy = started["Italy"]
     rows = send(engine, "A VEN-PIE\nRESIGN\nA ROM-APU", sender=player("Italy"), to=italy)
     kinds = [(r.kind, r.to_addr) for r in rows]

@@ -7,7 +7,7 @@ from __future__ import annotations
 from email import message_from_bytes
 
 from sqlalchemy import Engine, select
-from test_games_by_mail import GM, POWERS, body_of, player, send
+from test_games_by_mail import GM, POWERS, body_of, observe_by_reply, player, send
 
 from judge.store import OutboxMessage, session_scope
 from judge.store.game_queries import find_game
@@ -52,7 +52,7 @@ def assert_private(rows: list[OutboxMessage], started: dict[str, str]) -> None:
 
 
 def observe(engine: Engine) -> None:
-    rows = send(engine, "OBSERVE alpha", sender=WATCHER)
+    rows = observe_by_reply(engine, WATCHER)
     assert [r.kind for r in rows] == ["observing"]
 
 
@@ -235,6 +235,13 @@ def test_a_forged_from_line_sends_no_press_and_a_stranger_is_told_how(
 def test_an_observer_writes_white_press_signed_as_an_observer(
     engine: Engine, started: dict[str, str]
 ) -> None:
+    # Before the confirmation comes back, OBSERVE publishes nothing: a forged From: is no observer.
+    rows = send(engine, "OBSERVE alpha\nBROADCAST\nGood luck all.\nENDPRESS", sender=WATCHER)
+    assert {r.to_addr for r in rows} == {WATCHER}
+    assert [r.kind for r in rows] == ["observe_confirm", "desk_problems"]
+    assert "BROADCAST not sent: it needs a game" in problems(rows)
+    assert press_rows(engine) == []
+    observe_by_reply(engine, WATCHER)
     rows = send(engine, "OBSERVE alpha\nBROADCAST\nGood luck all.\nENDPRESS", sender=WATCHER)
     mails = by_reader(rows)
     italy = body_of(mails[player("Italy")][0])

@@ -50,6 +50,7 @@ class Received:
     in_reply_to: str
     references: tuple[str, ...]
     body: str
+    list_unsubscribe: str = ""  # the header as sent: an observer's leave address (RFC 8058)
 
     @classmethod
     def parse(cls, uid: int, raw: bytes) -> Received:
@@ -66,6 +67,7 @@ class Received:
             in_reply_to=str(message.get("In-Reply-To", "")).strip().strip("<>"),
             references=tuple(r.strip("<>") for r in str(message.get("References", "")).split()),
             body=str(body.get_content()) if body is not None else "",
+            list_unsubscribe=" ".join(str(message.get("List-Unsubscribe", "")).split()),
         )
 
     def text(self) -> str:
@@ -402,6 +404,10 @@ class ScriptedGame:
         assert mail.sender == self.judge_address.lower(), (box.name, mail.subject, mail.sender)
         assert mail.to == (box.address,), (box.name, mail.subject, mail.to)
         if box.owner is None:
+            if mail.subject.startswith("Confirm observing") and mail.reply_to:
+                # An OBSERVE is confirmed by a reply to the token address this mail names.
+                self.check_token_address(mail.reply_to)
+                return
             assert mail.reply_to == (), (box.name, mail.subject, mail.reply_to)
             return
         known = self.reply_addresses.get(box.owner)
@@ -415,6 +421,14 @@ class ScriptedGame:
             if box.owner in self.players:
                 self.players[box.owner].reply_address = known
         assert mail.reply_to in ((), (known,)), (box.name, mail.subject, mail.reply_to)
+
+    def check_token_address(self, reply_to: tuple[str, ...]) -> None:
+        """One judge+TOKEN@domain address: the shape of every reply address the judge gives."""
+        local, _, domain = self.judge_address.partition("@")
+        assert len(reply_to) == 1, reply_to
+        assert re.fullmatch(
+            rf"{re.escape(local)}\+[a-z2-7]{{16}}@{re.escape(domain)}", reply_to[0]
+        ), reply_to
 
     def check_every_mail(self) -> None:
         """At the end: nothing arrived that the script did not take and check, and no mail

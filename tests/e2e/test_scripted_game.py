@@ -21,6 +21,7 @@ reminder. Results are public: every reader sees every power's orders in them.
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
@@ -105,6 +106,53 @@ def _check_signed_on(mail: Received, player: Player) -> None:
     assert f"You hold {player.power} in game {GAME}." in mail.body
 
 
+def _observe_asked_not_imposed(script: ScriptedGame) -> None:
+    """A forged OBSERVE only mails the address a confirmation; the owner's reply to the token
+    address it names, and nothing else, makes an observer."""
+    observer = script.observer
+    ident = script.send(script.forger.account, f"OBSERVE {GAME}", from_header=observer.address)
+    forged = script.reply(observer, ident, "the forged OBSERVE's confirmation", "Confirm observing")
+    assert "Nothing changes until you confirm." in " ".join(forged.body.split())
+    assert forged.reply_to and forged.reply_to[0] in " ".join(forged.body.split())
+    ident = script.send(observer.account, f"OBSERVE {GAME}", subject="watching")
+    asked = script.reply(observer, ident, "the OBSERVE's confirmation", "Confirm observing")
+    assert asked.subject == f"Confirm observing {GAME}"
+    assert asked.reply_to == forged.reply_to  # asking again keeps the one confirmation address
+    ident = script.send(
+        observer.account, "> Confirm observing", to=asked.reply_to[0], subject="Re: confirm"
+    )
+    observing = script.reply(observer, ident, "observing")
+    assert observing.subject == f"Observing {GAME}"
+    assert observing.list_unsubscribe.startswith("<mailto:")
+
+
+def _forged_observe_of_a_player(script: ScriptedGame) -> None:
+    """OBSERVE forged From: a player's address changes nothing: the player is told that the
+    address plays in the game (the results still come once: check_every_mail)."""
+    france = script.players["France"]
+    ident = script.send(script.forger.account, f"OBSERVE {GAME}", from_header=france.address)
+    refused = script.reply(france.box, ident, "the forged OBSERVE's refusal")
+    assert f"OBSERVE {GAME} changed nothing: this address plays in {GAME}" in " ".join(
+        refused.body.split()
+    )
+
+
+def _unobserve(script: ScriptedGame) -> None:
+    """The observer's mails carry a one-click List-Unsubscribe; a mail to its address stops the
+    observing, and UNOBSERVE afterwards finds nothing to stop."""
+    observer = script.observer
+    headers = {m.list_unsubscribe for m in observer.mails.values() if m.list_unsubscribe}
+    assert len(headers) == 1, headers  # every mail of the game names the one leave address
+    found = re.search(r"<mailto:([^?>]+)", headers.pop())
+    assert found is not None
+    ident = script.send(observer.account, "unsubscribe", to=found.group(1), subject="unobserve")
+    stopped = script.reply(observer, ident, "the unsubscription", f"No longer observing {GAME}")
+    assert f"You no longer observe game {GAME}" in stopped.body
+    ident = script.send(observer.account, f"UNOBSERVE {GAME}", subject="unobserve")
+    nothing = script.reply(observer, ident, "UNOBSERVE's answer")
+    assert f"does not observe {GAME}" in " ".join(nothing.body.split())
+
+
 def _start(script: ScriptedGame, make: Callable[[], Any], prefix: str) -> None:
     """CREATE, OBSERVE, seven sign-ons by mail (the seventh starts the game)."""
     ident = script.send(script.gm.account, f"CREATE {GAME} {script.gm_password} standard")
@@ -114,9 +162,7 @@ def _start(script: ScriptedGame, make: Callable[[], Any], prefix: str) -> None:
     # The GM has a reply address of its own (the Reply-To of game_created).
     assert script.gm_reply_address and created.reply_to == (script.gm_reply_address,)
 
-    ident = script.send(script.observer.account, f"OBSERVE {GAME}", subject="watching")
-    observing = script.reply(script.observer, ident, "observing")
-    assert observing.subject == f"Observing {GAME}"
+    _observe_asked_not_imposed(script)
 
     for power in POWERS:
         player = script.add_player(power, make(), f"{prefix}-{power.lower()}-pw")
@@ -572,6 +618,7 @@ def test_a_scripted_game_from_create_through_the_years(
     )
     try:
         _start(script, new_account, prefix)
+        _forged_observe_of_a_player(script)
         _press_settings(script)
         _spring_1901(script)
         _fall_and_winter_1901(script)
@@ -579,6 +626,7 @@ def test_a_scripted_game_from_create_through_the_years(
         _late_spring_1903(script)
         _fall_and_winter_1903(script)
         _the_record(script)
+        _unobserve(script)
         script.check_every_mail()
     finally:
         script.dump(tmp_path / "mail")
