@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 try:
@@ -16,7 +17,6 @@ try:
 except ImportError:  # pragma: no cover - a dependency; the standard library does the same work
     orjson = None  # type: ignore[assignment]
 
-from judge.engine.adjudicate import adjudicate
 from judge.engine.calendar import PhaseError, parse_phase
 from judge.engine.geography import Map, MapError
 from judge.engine.orders import Order
@@ -26,6 +26,7 @@ from judge.engine.rules import Rules, UnknownRuleSet, rules_from_names
 from judge.engine.topology import topology
 from judge.language.orders import OrderSyntaxError, order_scanner, parse_order
 from judge.map_files import load_map
+from judge.variants import ReadOrders, UnknownVariant, Variant, variant
 
 UNIT_TYPES = ("A", "F", "AF")
 
@@ -72,13 +73,31 @@ class CaseError(ValueError):
     """A case that cannot be adjudicated: the message names the field and the value."""
 
 
-def _load_variant(name: Any) -> Map:
+_VARIANT_BOARDS: dict[tuple[str, str | None], tuple[Variant, Map]] = {}
+
+
+def _load_variant(name: Any, board: Any = None) -> tuple[Variant, Map]:
+    """The variant a case names and the board it plays on (its own `map`, else the variant's
+    default board), each checked once per process."""
+    key = (name, board) if type(name) is str and (board is None or type(board) is str) else None
+    if key is not None and key in _VARIANT_BOARDS:
+        return _VARIANT_BOARDS[key]
     if not (isinstance(name, str) and name != ""):
-        raise CaseError(f"variant: expected a map name, got {name!r}")
+        raise CaseError(f"variant: expected a variant name, got {name!r}")
     try:
-        return load_map(name)
+        found = variant(name)
+    except UnknownVariant as exc:
+        raise CaseError(f"variant: {exc}") from None
+    if board is not None and not (isinstance(board, str) and board != ""):
+        raise CaseError(f"map: expected a map name, got {board!r}")
+    board_name = found.default_map if board is None else board.strip().lower()
+    try:
+        game_map = load_map(board_name)
     except (FileNotFoundError, KeyError, MapError) as exc:
-        raise CaseError(f"variant: unknown variant {name!r} ({exc})") from None
+        raise CaseError(f"map: unknown map {board_name!r} ({exc})") from None
+    if key is not None and len(_VARIANT_BOARDS) < 64:
+        _VARIANT_BOARDS[key] = (found, game_map)
+    return found, game_map
 
 
 _RULES_SEEN: dict[tuple[str, ...], Rules] = {}  # rule set names -> their Rules (a few at most)
@@ -163,19 +182,49 @@ def _province(game_map: Map, raw: Any, field: str) -> str:
     return code
 
 
+@dataclass(slots=True)
+class Case:
+    """A checked case: the variant, its board, the position, the order texts (unread) and the
+    rules (the variant's own rule sets and the case's)."""
+
+    variant: Variant
+    game_map: Map
+    position: Position
+    orders: dict[str, list[str]]
+    rules: Rules
+
+
 def read_case(
     case: Any, *, variant: str | None = None, rules: list[str] | None = None
 ) -> tuple[Map, Position, dict[str, list[str]], Rules]:
     """Check a case and turn it into engine values; the order texts are returned unread."""
+    checked = read_variant_case(case, variant=variant, rules=rules)
+    return checked.game_map, checked.position, checked.orders, checked.rules
+
+
+def read_variant_case(
+    case: Any, *, variant: str | None = None, rules: list[str] | None = None
+) -> Case:
+    """`read_case`, with the variant the case is played in."""
     if type(case) is not dict and not isinstance(case, Mapping):
         raise CaseError(f"case: expected a JSON object, got {type(case).__name__}")
-    game_map = _load_variant(case.get("variant", variant or "standard"))
-    rule_values = _rules(case.get("rules", rules or []))
+    the_variant, game_map = _load_variant(
+        case.get("variant", variant or "standard"), case.get("map")
+    )
+    case_rules = case.get("rules", rules or [])
+    if the_variant.rule_sets:
+        if isinstance(case_rules, str):
+            case_rules = [n for n in case_rules.split(",") if n.strip()]
+        if isinstance(case_rules, list):
+            case_rules = list(the_variant.rule_sets) + [
+                n for n in case_rules if n not in the_variant.rule_sets
+            ]
+    rule_values = _rules(case_rules)
     phase = case.get("phase")
     if not isinstance(phase, str):
         raise CaseError(f"phase: expected a phase name such as S1901M, got {phase!r}")
     try:
-        phase = parse_phase(phase, game_map.calendar).name
+        phase = parse_phase(phase, the_variant.calendar).name
     except PhaseError as exc:
         raise CaseError(f"phase: {exc}") from None
 
@@ -212,12 +261,17 @@ def read_case(
     if not isinstance(raw_dislodged, list):
         raise CaseError(f"dislodged: expected a list, got {raw_dislodged!r}")
     dislodged = []
+    # A variant with retreat rules of its own (Mercator's rule 4) writes each unit's retreats
+    # and the time scale it was dislodged in: taken as given, not worked out again.
+    given: dict[int, tuple[tuple[str, ...], int]] = {}
     for i, d in enumerate(raw_dislodged):
         unit = _unit(game_map, d, f"dislodged[{i}]")
         attacker = d.get("attacker_from")
         if attacker is not None:
             attacker = _province(game_map, attacker, f"dislodged[{i}].attacker_from")
         dislodged.append((unit, attacker, bool(d.get("attacker_convoyed", False))))
+        if "time_scale" in d:
+            given[i] = _given_retreats(game_map, d, f"dislodged[{i}]")
 
     raw_contested = case.get("contested", [])
     if not isinstance(raw_contested, list):
@@ -242,7 +296,9 @@ def read_case(
             unit=unit,
             attacker_from=attacker,
             attacker_convoyed=convoyed,
-            retreats=retreat_options(
+            retreats=given[i][0]
+            if i in given
+            else retreat_options(
                 game_map,
                 unit,
                 occupied,
@@ -250,8 +306,9 @@ def read_case(
                 attacker,
                 convoyed and not rule_values.retreat_never_to_attacker_origin,
             ),
+            time_scale=given[i][1] if i in given else 0,
         )
-        for unit, attacker, convoyed in dislodged
+        for i, (unit, attacker, convoyed) in enumerate(dislodged)
     )
     raw_disorder = case.get("civil_disorder", [])
     if not (isinstance(raw_disorder, list) and all(isinstance(p, str) for p in raw_disorder)):
@@ -264,7 +321,44 @@ def read_case(
         contested=contested,
         civil_disorder=frozenset(p.upper() for p in raw_disorder),
     )
-    return game_map, position, orders, rule_values
+    if "owners" in case or "state" in case:
+        position.owners = _owners(game_map, case.get("owners", {}))
+        position.state = _state(case.get("state", {}))
+    return Case(the_variant, game_map, position, orders, rule_values)
+
+
+def _given_retreats(game_map: Map, raw: Any, field: str) -> tuple[tuple[str, ...], int]:
+    retreats = raw.get("retreats", [])
+    if not (isinstance(retreats, list) and all(isinstance(r, str) for r in retreats)):
+        raise CaseError(f"{field}.retreats: expected a list of locations, got {retreats!r}")
+    for r in retreats:
+        if not game_map.is_location(r.strip().lower()):
+            raise CaseError(f"{field}.retreats: {r!r} is not a location on {game_map.name}")
+    scale = raw.get("time_scale", 0)
+    if type(scale) is not int or not 0 <= scale <= 3:
+        raise CaseError(f"{field}.time_scale: expected 1, 2 or 3, got {scale!r}")
+    return tuple(r.strip().lower() for r in retreats), scale
+
+
+def _owners(game_map: Map, raw: Any) -> dict[str, str]:
+    """Owned provinces that are not supply centres (Mercator's rule 5.1): province -> power."""
+    if not isinstance(raw, Mapping):
+        raise CaseError(f"owners: expected an object of province: power, got {raw!r}")
+    owners: dict[str, str] = {}
+    for prov, power in raw.items():
+        code = _province(game_map, prov, "owners")
+        if not (isinstance(power, str) and power):
+            raise CaseError(f"owners.{code}: expected a power name, got {power!r}")
+        owners[code] = power.upper()
+    return owners
+
+
+def _state(raw: Any) -> dict[str, Any]:
+    """What a variant keeps between phases beyond the board (Mercator's withheld premium builds
+    and dumped armies): JSON values the variant reads and writes, opaque to everything else."""
+    if not isinstance(raw, Mapping):
+        raise CaseError(f"state: expected an object, got {raw!r}")
+    return dict(raw)
 
 
 def parse_power_orders(
@@ -300,16 +394,26 @@ def result_json(
     result: PhaseResult,
     orders: Mapping[str, list[str]],
     unreadable: Mapping[tuple[str, int], OrderResult],
+    headings: frozenset[tuple[str, int]] = frozenset(),
+    parts: Mapping[tuple[str, int], list[str]] | None = None,
 ) -> dict[str, Any]:
-    results: dict[str, list[dict[str, str]]] = {}
+    results: dict[str, list[dict[str, Any]]] = {}
     for power, lines in orders.items():
         engine_results = iter(result.results.get(power, ()))
-        out = []
+        out: list[dict[str, Any]] = []
         for index, line in enumerate(lines):
-            r = unreadable.get((power, index)) or next(engine_results)
-            out.append({"order": line, "result": r.result, "reason": r.reason})
+            if headings and (power, index) in headings:
+                continue
+            failed = unreadable.get((power, index))
+            texts = parts.get((power, index), [line]) if parts and not failed else [line]
+            for text in texts:
+                r = failed or next(engine_results)
+                entry: dict[str, Any] = {"order": text, "result": r.result, "reason": r.reason}
+                if r.time_scale:
+                    entry["time_scale"] = r.time_scale
+                out.append(entry)
         results[power] = out
-    return {
+    out_json: dict[str, Any] = {
         "phase": result.phase,
         "results": results,
         "dislodged": [
@@ -328,16 +432,30 @@ def result_json(
         "victory": list(result.victory),
         "next_phase": result.next_phase,
     }
+    if result.dislodged and any(d.time_scale for d in result.dislodged):
+        for entry, d in zip(out_json["dislodged"], result.dislodged, strict=True):
+            entry["time_scale"] = d.time_scale
+    if result.owners_after is not None:
+        out_json["owners_after"] = dict(sorted(result.owners_after.items()))
+        out_json["state_after"] = dict(result.state_after or {})
+    return out_json
 
 
 def run_case(
     case: Any, *, variant: str | None = None, rules: list[str] | None = None
 ) -> dict[str, Any]:
     """Adjudicate one case given as parsed JSON; raises CaseError for an invalid case."""
-    game_map, position, orders, rule_values = read_case(case, variant=variant, rules=rules)
-    parsed, unreadable = parse_power_orders(game_map, orders)
-    result = adjudicate(game_map, position, parsed, rule_values)
-    return result_json(result, orders, unreadable)
+    checked = read_variant_case(case, variant=variant, rules=rules)
+    read = read_orders(checked)
+    result = checked.variant.adjudicate(
+        checked.game_map, checked.position, read.orders, checked.rules
+    )
+    return result_json(result, checked.orders, read.unreadable, read.headings, read.parts)
+
+
+def read_orders(checked: Case) -> ReadOrders:
+    """The case's order texts read by its variant's order language."""
+    return checked.variant.read_orders(checked.game_map, checked.orders)
 
 
 def unit_locations(units: list[dict[str, Any]]) -> set[str]:

@@ -35,6 +35,11 @@ COMPILED_MODULES = (
     "judge.engine.rules",
     "judge.engine.topology",
     "judge.language.fast_orders",
+    "judge.variants.mercator.month",
+    "judge.variants.mercator.orders",
+    "judge.variants.mercator.ownership",
+    "judge.variants.mercator.reading",
+    "judge.variants.mercator.retreats",
 )
 
 # The library mypyc shares between the modules of the group, at the top of the import path.

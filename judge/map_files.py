@@ -103,6 +103,8 @@ def map_summary(m: Map) -> str:
             lines.append(
                 f"    may also build in {', '.join(sorted(power.build_only))} (not centres)"
             )
+        if power.spare_units:
+            lines.append(f"    spare units: {power.spare_units} (placed before the first move)")
         if power.reserved_centres:
             lines.append(
                 f"    alone may build in neutral {', '.join(sorted(power.reserved_centres))}"

@@ -15,16 +15,21 @@ import pytest
 from judge.adjudicate_json import run_case
 
 CASES_DIR = Path(__file__).parent / "cases"
-CASE_FOLDERS = ("datc", "rules", "engine")
+CASE_FOLDERS = ("datc", "rules", "engine", "variants")
 
 
 def _compact(unit: dict[str, Any]) -> str:
-    return f"{unit['power']} {unit['type']} {unit['loc']}"
+    """``FRANCE A par``; an army/fleet carrying another power's army ``FRANCE AF eng GERMANY``."""
+    army = f" {unit['army_power']}" if unit.get("army_power") else ""
+    return f"{unit['power']} {unit['type']} {unit['loc']}{army}"
 
 
 def _unit_object(compact: str) -> dict[str, str]:
-    power, kind, loc = compact.split()
-    return {"power": power, "type": kind, "loc": loc}
+    power, kind, loc, *army = compact.split()
+    out = {"power": power, "type": kind, "loc": loc}
+    if army:
+        out["army_power"] = army[0]
+    return out
 
 
 def _load_cases() -> list[Any]:
@@ -54,6 +59,7 @@ def test_case(case: dict[str, Any]) -> None:
         "dislodged": [_dislodged_input(d) for d in case.get("dislodged", [])],
         "contested": case.get("contested", []),
         "civil_disorder": case.get("civil_disorder", []),
+        **{k: case[k] for k in ("map", "owners", "state") if k in case},
     }
     for number, step in enumerate(case["steps"], start=1):
         out = run_case({**position, "orders": step["orders"]})
@@ -85,6 +91,14 @@ def test_case(case: dict[str, Any]) -> None:
             assert out["next_phase"] == expect["next_phase"], f"{where}: next phase"
         if "victory" in expect:
             assert out["victory"] == expect["victory"], f"{where}: victory"
+        if "time_scales" in expect:  # Mercator: the time scale each order took effect in
+            got_ts = {p: [r.get("time_scale", 0) for r in rs] for p, rs in out["results"].items()}
+            assert got_ts == expect["time_scales"], f"{where}: time scales"
+        if "dislodged_in" in expect:  # Mercator: the time scale of each dislodgement
+            got_in = {d["loc"]: d.get("time_scale", 0) for d in out["dislodged"]}
+            assert got_in == expect["dislodged_in"], f"{where}: dislodged in"
+        if "owners_after" in expect:
+            assert out["owners_after"] == expect["owners_after"], f"{where}: owners after"
         position = {
             **position,
             "phase": out["next_phase"],
@@ -92,4 +106,9 @@ def test_case(case: dict[str, Any]) -> None:
             "centers": out["centers_after"],
             "dislodged": out["dislodged"],
             "contested": out["contested"],
+            **(
+                {"owners": out["owners_after"], "state": out["state_after"]}
+                if "owners_after" in out
+                else {}
+            ),
         }

@@ -36,6 +36,7 @@ from sqlalchemy.orm import Session
 from judge.engine.results import PhaseResult
 from judge.games.seats import SeatStatus
 from judge.store.games import Game
+from judge.variants import board_of, variant
 
 
 @dataclass(frozen=True)
@@ -44,17 +45,23 @@ class Ending:
 
     draw: tuple[str, ...] = ()
     concession: str | None = None
+    claimed: tuple[str, ...] = ()  # a win the powers claimed together (Mercator's rule 10)
 
     def as_settings(self) -> dict[str, object]:
-        """The ending as the game's settings keep it: {"draw": [...]} or {"concession": X}."""
+        """The ending as the game's settings keep it: {"draw": [...]}, {"concession": X} or
+        {"claimed": [...]}."""
         if self.draw:
             return {"draw": list(self.draw)}
+        if self.claimed:
+            return {"claimed": list(self.claimed)}
         return {"concession": self.concession}
 
     def sentence(self) -> str:
         """How the game ended, for SUMMARY."""
         if self.draw:
             return f"The game ended in a draw between {_names(self.draw)}."
+        if self.claimed:
+            return f"The game was won by {_names(self.claimed)}, who claimed the win together."
         return f"The game was conceded to {(self.concession or '').title()}."
 
     @classmethod
@@ -66,6 +73,8 @@ class Ending:
             return cls(draw=tuple(kept["draw"]))
         if kept.get("concession"):
             return cls(concession=str(kept["concession"]))
+        if kept.get("claimed"):
+            return cls(claimed=tuple(kept["claimed"]))
         return None
 
 
@@ -140,8 +149,28 @@ def game_ending(session: Session, game: Game, result: PhaseResult) -> Ending | N
     cleared: a vote holds for the phase it was cast in."""
     ending = None
     if not result.victory:
-        ending = agreed_ending(surviving_powers(game.position), game_votes(game))
+        ending = claimed_ending(game, result) or agreed_ending(
+            surviving_powers(game.position), game_votes(game)
+        )
     for seat in game.seats:
         seat.draw_vote = None
         seat.concession = None
+    if CLAIMS in game.settings:
+        game.settings = {k: v for k, v in game.settings.items() if k != CLAIMS}
     return ending
+
+
+# Where a game keeps the wins claimed in its current phase (judge.desk.player_settings).
+CLAIMS = "claims"
+
+
+def claimed_ending(game: Game, result: PhaseResult) -> Ending | None:
+    """A win claimed together by the powers of a combine this phase, where the game's variant
+    has claimed wins (Mercator's rule 10) and grants this one."""
+    decide = variant(game.variant).decide_claims
+    claims = game.settings.get(CLAIMS)
+    if decide is None or not claims:
+        return None
+    combines = {power: frozenset(combine) for power, combine in claims.items()}
+    won = decide(board_of(game.variant), result.centers_after, combines)
+    return Ending(claimed=tuple(won)) if won else None

@@ -29,9 +29,9 @@ from judge.games import general_orders as go
 from judge.games.seats import SeatStatus
 from judge.language import command_values as cv
 from judge.language.commands import read_mail_commands
-from judge.map_files import load_map
 from judge.store.game_queries import add_general_order, general_orders
 from judge.store.games import Game, GameStatus, GeneralOrder, Seat
+from judge.variants import board_of
 
 log = logging.getLogger(__name__)
 
@@ -59,7 +59,7 @@ def _seat(state: MailState, command: cv.Command) -> Seat | None:
 def _board(game: Game) -> tuple[Map, Position | None]:
     """The game's map, and its position when it has started."""
     if game.position is None:
-        return load_map(game.variant), None
+        return board_of(game.variant), None
     game_map, position, _, _ = read_case(game.position, rules=game.rules)
     return game_map, position
 

@@ -38,13 +38,13 @@ from judge.desk.phase_clock import deadline_words
 from judge.desk.phase_records import phase_order, phase_report
 from judge.desk.press import may_read, release_view
 from judge.desk.processing import ENDING
-from judge.engine.calendar import RETREATS, parse_phase
+from judge.engine.calendar import ANY, RETREATS, parse_phase
 from judge.games.seats import SeatStatus
 from judge.language import command_values as cv
-from judge.map_files import load_map
 from judge.reports import OBSERVER, STYLES, report_text
 from judge.store.game_queries import find_game, history, published_press
 from judge.store.games import Game, GameStatus, Person, PhaseRecord
+from judge.variants import board_of, variant
 
 # njudge's default for LINES, and the most one HISTORY mail carries whatever LINES asks.
 DEFAULT_LINES = 1000
@@ -101,7 +101,7 @@ def _bound_test(
     if bound is None:
         return lambda record: True
     if isinstance(bound, str):
-        calendar = load_map(game.variant).calendar
+        calendar = variant(game.variant).calendar
         limit = phase_order(bound, calendar)
         if limit is None:
             word = "TO" if end else "FROM"
@@ -169,7 +169,7 @@ def _history(state: MailState, command: cv.History) -> None:
     since = press.get(None, []) if not more_from and command.end is None else []
     context: dict[str, Any] = {
         "game": game.name,
-        "variant": game.variant.title(),
+        "variant": variant(game.variant).title,
         "asked": command.redacted(),
         "phases": phases,
         "span": _span(phases),
@@ -239,8 +239,8 @@ def _year_end_centres(records: list[PhaseRecord]) -> list[tuple[str, dict[str, i
     by_year: dict[int, dict[str, int]] = {}
     for record in records:
         try:
-            phase = parse_phase(record.phase)
-            following = parse_phase(record.results["next_phase"])
+            phase = parse_phase(record.phase, ANY)
+            following = parse_phase(record.results["next_phase"], ANY)
         except (KeyError, ValueError):
             continue
         if phase.season == "S":
@@ -311,7 +311,7 @@ def _summary(state: MailState, command: cv.Summary) -> None:
         return
     records = history(state.session, game)
     try:
-        powers = list(load_map(game.variant).powers)
+        powers = list(board_of(game.variant).powers)
     except (FileNotFoundError, KeyError, ValueError):
         powers = sorted(seat.power for seat in game.seats)
     seats = {seat.power: seat for seat in game.seats}
@@ -340,7 +340,7 @@ def _summary(state: MailState, command: cv.Summary) -> None:
     width = max((len(label) for label in columns), default=0) + 2
     context: dict[str, Any] = {
         "game": game.name,
-        "variant": game.variant.title(),
+        "variant": variant(game.variant).title,
         "rules": list(game.rules),
         "status": str(game.status),
         "phase": game.phase or "",

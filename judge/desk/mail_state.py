@@ -63,6 +63,9 @@ class MailState:
     # Wrong passwords this mail gave so far: past MAX_PASSWORD_FAILURES the rest are not checked,
     # so one mail of many guesses costs a few hashes, not one each.
     password_failures: int = 0
+    # Seat id -> what the variant's order reader carries from one line of the mail to the next
+    # (Mercator: the time scale a heading opened).
+    reading: dict[int, dict[str, Any]] = field(default_factory=dict)
 
     @property
     def session(self) -> Session:

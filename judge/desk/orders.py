@@ -23,10 +23,11 @@ from judge.store.game_queries import (
     set_order,
 )
 from judge.store.games import Game, GameStatus, Seat
+from judge.variants import DeskLine, variant
 
 
 def unit_name(game_map: Map, kind: str, loc: str) -> str:
-    word = {"A": "Army", "F": "Fleet"}.get(kind, kind)
+    word = {"A": "Army", "F": "Fleet", "AF": "Army/Fleet"}.get(kind, kind)
     return f"{word} {game_map.provinces[province_of(loc)].name}"
 
 
@@ -62,6 +63,14 @@ def _order_line(state: MailState, line: cv.OrderLine) -> None:
         state.problems.append(f"line {line.line_no}: game {game.name} is not running yet")
         return
     game_map, position = game_position(game)
+    read_desk_line = variant(game.variant).read_desk_line
+    if read_desk_line is not None:
+        context = state.reading.setdefault(
+            seat.id, {"position": position, "power": seat.power, "phase": game.phase}
+        )
+        read = read_desk_line(game_map, line.text, line.line_no, context)
+        _variant_line(state, seat, game, line.text.strip(), read)
+        return
     parsed = parse_line(line.text, game_map, line.line_no)
     entry: dict[str, Any] = {"source": line.text.strip(), "error": None, "full": None}
     entry["replaced"] = None
@@ -86,6 +95,29 @@ def _order_line(state: MailState, line: cv.OrderLine) -> None:
                 state.session, game, seat.power, key, text, inbox_id=state.where.inbox_id
             )
             seat.orders_changed_at = now()
+    entry["seat"] = seat.id
+    state.orders.append(entry)
+    state.ordered_seats.append(seat)
+
+
+def _variant_line(state: MailState, seat: Seat, game: Game, source: str, read: DeskLine) -> None:
+    """An order line as the game's variant reads it (Mercator: in its time-scale section),
+    stored per key and echoed as the variant writes it."""
+    entry: dict[str, Any] = {"source": source, "error": read.error, "full": None, "replaced": None}
+    if read.heading is not None:
+        entry["full"] = f"({read.heading})"
+    elif read.error is None:
+        fulls, replaced = [], []
+        for key, stored, full in read.orders:
+            fulls.append(full)
+            old = set_order(
+                state.session, game, seat.power, key, stored, inbox_id=state.where.inbox_id
+            )
+            if old:
+                replaced.append(old)
+        entry["full"] = "; ".join(fulls) + (f"\n      (note: {read.note})" if read.note else "")
+        entry["replaced"] = "; ".join(replaced) or None
+        seat.orders_changed_at = now()
     entry["seat"] = seat.id
     state.orders.append(entry)
     state.ordered_seats.append(seat)
@@ -122,7 +154,9 @@ def units_without_orders(session: Session, seat: Seat) -> list[str]:
     if game.phase.endswith("A"):
         return []
     game_map, position = game_position(game)
-    ordered = current_orders(session, game).get(seat.power, {})
+    # An order's key ends with its unit's province (a variant may put more before it:
+    # Mercator's "ts2 eng").
+    ordered = {key.split()[-1] for key in current_orders(session, game).get(seat.power, {})}
     return [
         unit_name(game_map, u.kind, u.loc)
         for u in orderable(position, game.phase)

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from judge.adjudicate_json import parse_power_orders, read_case
-from judge.engine.calendar import PhaseError, parse_phase
+from judge.adjudicate_json import read_variant_case
+from judge.engine.calendar import MONTHS, PhaseError, parse_phase
 from judge.engine.position import Dislodged, Unit
 from judge.engine.results import OrderResult, PhaseResult
 from judge.reports import PhaseReport
@@ -34,7 +34,7 @@ def phase_result(results: Mapping[str, Any], skipped: Mapping[str, set[int]]) ->
     for power, lines in results.get("results", {}).items():
         drop = skipped.get(power, set())
         per_power[power] = tuple(
-            OrderResult(line["result"], line.get("reason", ""))
+            OrderResult(line["result"], line.get("reason", ""), line.get("time_scale", 0))
             for index, line in enumerate(lines)
             if index not in drop
         )
@@ -50,12 +50,15 @@ def phase_result(results: Mapping[str, Any], skipped: Mapping[str, set[int]]) ->
                 attacker_from=d.get("attacker_from"),
                 attacker_convoyed=bool(d.get("attacker_convoyed", False)),
                 retreats=tuple(d.get("retreats", ())),
+                time_scale=d.get("time_scale", 0),
             )
             for d in results.get("dislodged", ())
         ),
         contested=frozenset(results.get("contested", ())),
         disbanded=tuple(_unit(u) for u in results.get("disbanded", ())),
         victory=tuple(results.get("victory", ())),
+        owners_after=results.get("owners_after"),
+        state_after=results.get("state_after"),
     )
 
 
@@ -63,20 +66,29 @@ def phase_report(game: Game, record: PhaseRecord, sequence: int) -> PhaseReport:
     """The report of one stored phase as its results mail told it, without the deadline line
     (a past deadline means nothing to a reader of the history). Raises judge.adjudicate_json's
     CaseError when the stored board is one this judge can no longer read."""
-    game_map, position, _, _ = read_case(record.position_before, rules=list(game.rules))
+    case = read_variant_case(record.position_before, rules=list(game.rules))
     texts = {power: list(lines) for power, lines in record.orders.items()}
-    parsed, unreadable = parse_power_orders(game_map, texts)
+    read = case.variant.read_orders(case.game_map, texts)
     skipped: dict[str, set[int]] = {}
-    for power, index in unreadable:
-        skipped.setdefault(power, set()).add(index)
+    for power, lines in texts.items():
+        entry = 0  # the stored results have no entry for a heading, one per order of a line
+        for index in range(len(lines)):
+            if (power, index) in read.headings:
+                continue
+            if (power, index) in read.unreadable:
+                skipped.setdefault(power, set()).add(entry)
+                entry += 1
+                continue
+            entry += len(read.parts.get((power, index), [None]))
     return PhaseReport(
-        game_map=game_map,
-        before=position,
-        orders=parsed,
+        game_map=case.game_map,
+        before=case.position,
+        orders=read.orders,
         result=phase_result(record.results, skipped),
         game=game.name,
         sequence=sequence,
-        civil_disorder=position.civil_disorder,
+        civil_disorder=case.position.civil_disorder,
+        text_writer=case.variant.results_text,
     )
 
 
@@ -87,4 +99,5 @@ def phase_order(name: str, calendar: str = "standard") -> tuple[int, int, int] |
         phase = parse_phase(name, calendar)
     except PhaseError:
         return None
-    return (phase.year, "SFW".index(phase.season), "MRA".index(phase.kind))
+    season = MONTHS.index(phase.season) if phase.is_monthly else "SFW".index(phase.season)
+    return (phase.year, season, "MRA".index(phase.kind))

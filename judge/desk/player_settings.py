@@ -40,7 +40,7 @@ import secrets
 from collections.abc import Iterable
 
 from judge.desk.commands import Reply
-from judge.desk.endings import surviving_powers
+from judge.desk.endings import CLAIMS, surviving_powers
 from judge.desk.mail_state import (
     MailState,
     game_readers,
@@ -62,7 +62,6 @@ from judge.games.missed_turns import (
 from judge.games.seats import OrdersState, SeatStatus
 from judge.identity import hash_password, normalise_address
 from judge.language import command_values as cv
-from judge.map_files import load_map
 from judge.store.game_queries import (
     add_address,
     clear_orders,
@@ -71,6 +70,7 @@ from judge.store.game_queries import (
     vacate_seat,
 )
 from judge.store.games import ADDRESS_LENGTH, Game, GameStatus, Person, Seat
+from judge.variants import board_of, variant
 
 NO_SEAT = (
     "no seat is named: sign on with SIGNON power game password on a line before it, or reply "
@@ -275,7 +275,7 @@ def _voter(state: MailState, command: cv.Command) -> tuple[Seat, Map, frozenset[
             "no unit and no supply centre left, so it has no vote"
         )
         return None
-    return seat, load_map(game.variant), survivors
+    return seat, board_of(game.variant), survivors
 
 
 def _named_powers(
@@ -352,6 +352,64 @@ def _set_draw(state: MailState, command: cv.SetDraw) -> None:
                 "all_survivors": not powers,
                 "powers": _and(in_draw),
                 "had_vote": had_vote,
+            },
+            reply_to=reply_address(state, seat),
+        ),
+    )
+
+
+def _set_claim(state: MailState, command: cv.SetClaim) -> None:
+    """A claim of a win shared by the powers named (Mercator's rule 10: every member of the
+    combine claims it in the same season), or its withdrawal. Claims are not secret: the
+    partners must agree on them."""
+    found = _voter(state, command)
+    if found is None:
+        return
+    seat, game_map, survivors = found
+    game = seat.game
+    where = f"line {command.line_no}: {command.redacted()} not taken"
+    if variant(game.variant).decide_claims is None:
+        state.problems.append(
+            f"{where}: wins are not claimed in {variant(game.variant).title}: a victory is "
+            "on the board; for a shared end vote for a draw (SET DRAW)"
+        )
+        return
+    claims = dict(game.settings.get(CLAIMS, {}))
+    had_claim = seat.power in claims
+    combine = [seat.power]
+    if command.claim and command.powers:
+        named = _named_powers(state, command, game, game_map, command.powers)
+        if named is None:
+            return
+        if seat.power not in named:
+            named = [seat.power, *named]
+        if len(named) > 3:
+            state.problems.append(f"{where}: a win is claimed by one, two or three powers")
+            return
+        gone = [p for p in named if p not in survivors]
+        if gone:
+            state.problems.append(f"{where}: {_and(gone)} no longer in the game")
+            return
+        combine = [p for p in game_map.powers if p in named]
+    if command.claim:
+        claims[seat.power] = combine
+    else:
+        claims.pop(seat.power, None)
+    game.settings = {**game.settings, CLAIMS: claims}
+    _tell_seat(
+        state,
+        seat,
+        Reply(
+            "claim_made",
+            "claim_made",
+            {
+                "game": game.name,
+                "power": _title(seat.power),
+                "phase": game.phase,
+                "claim": command.claim,
+                "powers": _and(combine),
+                "partners": _and(p for p in combine if p != seat.power),
+                "had_claim": had_claim,
             },
             reply_to=reply_address(state, seat),
         ),
@@ -519,5 +577,6 @@ HANDLERS = {
     cv.SetAddress: _set_address,
     cv.SetDraw: _set_draw,
     cv.SetConcede: _set_concede,
+    cv.SetClaim: _set_claim,
     cv.Resign: _resign,
 }

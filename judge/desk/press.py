@@ -88,9 +88,9 @@ from judge.engine.position import Position
 from judge.language import command_values as cv
 from judge.language.commands import read_mail_commands
 from judge.language.names import NameLookupError, name_table
-from judge.map_files import load_map
 from judge.store.game_queries import find_game, observers_of
 from judge.store.games import Game, GameStatus, Person, Press, Seat
+from judge.variants import board_of
 
 # Where the press settings are kept in Game.settings, and their defaults.
 KINDS_KEY = "press"
@@ -413,7 +413,7 @@ def _press(state: MailState, command: cv.Press | cv.Broadcast) -> None:
     if not command.text.strip():
         state.problems.append(f"{where}: there is no text between it and ENDPRESS")
         return
-    game_map = load_map(game.variant)
+    game_map = board_of(game.variant)
     to = _recipients(state, writer, command, game_map)
     if to is None:
         return

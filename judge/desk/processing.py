@@ -17,7 +17,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from judge.adjudicate_json import CaseError, parse_power_orders, read_case, result_json
+from judge.adjudicate_json import CaseError, read_variant_case, result_json
 from judge.desk import endings, general_orders, press
 from judge.desk.commands import Reply
 from judge.desk.endings import Ending
@@ -29,7 +29,6 @@ from judge.desk.mail_state import (
 )
 from judge.desk.phase_clock import game_timing, start_phase_clock
 from judge.desk.settlement import settle_missed_turns
-from judge.engine.adjudicate import adjudicate
 from judge.engine.geography import Map
 from judge.engine.orders import Order
 from judge.engine.position import Position
@@ -46,6 +45,7 @@ from judge.store.game_queries import (
     record_phase,
 )
 from judge.store.games import Game, GameStatus
+from judge.variants import variant
 
 # The style of results mails of a game that has not chosen one (SET REPORT), and where the
 # choice is kept in Game.settings.
@@ -112,6 +112,7 @@ class Adjudication:
     result: PhaseResult
     results: dict[str, Any]  # the result as docs/ADJUDICATE.md writes it
     general: frozenset[str] = frozenset()  # powers that sent nothing and played general orders
+    results_text: Any = None  # the variant's own results layout, if it has one
 
 
 def adjudicate_orders(session: Session, game: Game) -> Adjudication:
@@ -119,7 +120,7 @@ def adjudicate_orders(session: Session, game: Game) -> Adjudication:
     that sent nothing plays its general orders where some apply). Changes nothing."""
     assert game.phase is not None and game.position is not None
     try:
-        game_map, position, _, rules = read_case(case_with_disorder(game), rules=game.rules)
+        case = read_variant_case(case_with_disorder(game), rules=game.rules)
     except CaseError as exc:  # a stored position the engine refuses is the keeper's business
         raise RuntimeError(f"game {game.name}: stored position unreadable: {exc}") from exc
     texts = {power: list(units.values()) for power, units in current_orders(session, game).items()}
@@ -128,11 +129,19 @@ def adjudicate_orders(session: Session, game: Game) -> Adjudication:
         if power not in texts:
             texts[power] = standing
             general.add(power)
-    parsed, unreadable = parse_power_orders(game_map, texts)
-    result = adjudicate(game_map, position, parsed, rules)
-    results = result_json(result, texts, unreadable)
+    game_map, position = case.game_map, case.position
+    read = case.variant.read_orders(game_map, texts)
+    result = case.variant.adjudicate(game_map, position, read.orders, case.rules)
+    results = result_json(result, texts, read.unreadable, read.headings, read.parts)
     return Adjudication(
-        game_map, position, texts, dict(parsed), result, results, frozenset(general)
+        game_map,
+        position,
+        texts,
+        dict(read.orders),
+        result,
+        results,
+        frozenset(general),
+        case.variant.results_text,
     )
 
 
@@ -165,16 +174,23 @@ def _report(
         sequence=sequence,
         draw=ending.draw if ending is not None else (),
         concession=ending.concession if ending is not None else None,
+        claimed=ending.claimed if ending is not None else (),
         civil_disorder=frozenset(
             s.power for s in game.seats if s.status == SeatStatus.CIVIL_DISORDER
         ),
         general_orders=done.general,
+        text_writer=done.results_text,
         next_deadline=(
             game.deadline.astimezone(game_timing(game).tz)
             if next_deadline and game.deadline is not None
             else None
         ),
     )
+
+
+def _variant_title(game: Game) -> str:
+    """njudge's "Variant:" word in the results header: the variant's own title."""
+    return variant(game.variant).title
 
 
 def _style(game: Game) -> str:
@@ -187,7 +203,7 @@ def preview_phase(session: Session, game: Game, judge_address: str) -> Reply:
     done = adjudicate_orders(session, game)
     sequence = len(history(session, game)) + 1
     report = _report(game, done, sequence, next_deadline=False)
-    context = mail_context(report, _style(game), MASTER)
+    context = mail_context(report, _style(game), MASTER, variant=_variant_title(game))
     context["deadline"] = ""
     # Back to the sender, who proved to be the GM: nobody else sees it.
     return Reply(
@@ -226,7 +242,7 @@ def process_phase(
         seat.orders_state = OrdersState.NONE
         seat.orders_changed_at = None
         seat.wait = False  # WAIT is for one phase
-    game.position = _next_case(done.game_map, done.results)
+    game.position = _next_case(game.position, done.results)
     game.phase = done.result.next_phase
     ending = endings.game_ending(session, game, done.result)
     if done.result.victory or ending is not None:
@@ -238,7 +254,13 @@ def process_phase(
     style = _style(game)
     template = template_name(style)
     replies = [
-        Reply("results", template, mail_context(report, style, viewer), to=address, reply_to=to)
+        Reply(
+            "results",
+            template,
+            mail_context(report, style, viewer, variant=_variant_title(game)),
+            to=address,
+            reply_to=to,
+        )
         for address, viewer, to in _results_readers(session, game, judge_address)
     ]
     replies.extend(press.press_with_results(session, game, judge_address))
@@ -271,10 +293,11 @@ def _results_readers(
     return readers
 
 
-def _next_case(game_map: Map, results: dict[str, Any]) -> dict[str, Any]:
-    """The board after a phase, as an adjudicate case (docs/ADJUDICATE.md) to store on the game."""
-    return {
-        "variant": game_map.name,
+def _next_case(before: dict[str, Any], results: dict[str, Any]) -> dict[str, Any]:
+    """The board after a phase, as an adjudicate case (docs/ADJUDICATE.md) to store on the game:
+    the same variant and board as the case before it."""
+    case = {
+        "variant": before.get("variant", "standard"),
         "phase": results["next_phase"],
         "units": results["units_after"],
         "centers": results["centers_after"],
@@ -285,6 +308,15 @@ def _next_case(game_map: Map, results: dict[str, Any]) -> dict[str, Any]:
         "contested": results["contested"],
         "orders": {},
     }
+    if "map" in before:
+        case["map"] = before["map"]
+    if "owners_after" in results:
+        case["owners"] = results["owners_after"]
+        case["state"] = results["state_after"]
+    for d, out in zip(results["dislodged"], case["dislodged"], strict=True):
+        if "time_scale" in d:  # a variant's own retreat rules: keep what it worked out
+            out["time_scale"], out["retreats"] = d["time_scale"], d["retreats"]
+    return case
 
 
 # --- the seats as the missed-turn and timing rules read them ------------------------------------

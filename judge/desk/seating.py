@@ -39,7 +39,6 @@ from judge.identity import (
     verify_password,
 )
 from judge.language import command_values as cv
-from judge.map_files import available_maps, load_map, start_case
 from judge.store.game_queries import (
     add_observer,
     create_game,
@@ -50,6 +49,8 @@ from judge.store.game_queries import (
     sign_on,
 )
 from judge.store.games import GAME_NAME_LENGTH, Game, GameStatus, Person, Seat
+from judge.variants import UnknownVariant, board_of, start_case, variant_names
+from judge.variants import variant as find_variant
 
 # Where the GM password's hash is kept in Game.settings (there is no column for it).
 GM_PASSWORD = "gm_password_hash"
@@ -68,17 +69,19 @@ def _create(state: MailState, command: cv.Create) -> None:
     if find_game(state.session, name) is not None:
         state.problems.append(f"{where}: a game named {name} exists already")
         return
-    variant = command.variant.lower()
-    if variant not in available_maps():
-        known = ", ".join(available_maps())
-        state.problems.append(f"{where}: no variant {variant}; this judge has {known}")
+    try:
+        chosen = find_variant(command.variant)
+    except UnknownVariant:
+        known = ", ".join(variant_names())
+        state.problems.append(f"{where}: no variant {command.variant}; this judge has {known}")
         return
     try:
         rules_from_names(list(command.rule_sets))
     except UnknownRuleSet as exc:
         state.problems.append(f"{where}: {exc}")
         return
-    game_map = load_map(variant)
+    variant = chosen.name
+    game_map = board_of(variant)
     game = create_game(
         state.session,
         name,
@@ -94,7 +97,9 @@ def _create(state: MailState, command: cv.Create) -> None:
             "game_created",
             {
                 "game": game.name,
-                "variant": game_map.title,
+                "variant": game_map.title
+                if chosen.default_map == chosen.name
+                else f"{chosen.title}, on the board of {game_map.title}",
                 "rules": list(command.rule_sets),
                 "powers": [power.title() for power in game_map.powers],
                 "reply_address": gm_reply_address(state.where.judge_address, game),
@@ -116,7 +121,7 @@ def _sign_on(state: MailState, command: cv.SignOn) -> None:
     game = game_named(state, command.game, command.line_no)
     if game is None:
         return
-    game_map = load_map(game.variant)
+    game_map = board_of(game.variant)
     if is_master_word(command.power, game_map):
         if verify_password(game.settings.get(GM_PASSWORD), command.password):
             state.gm_game = game
@@ -167,7 +172,7 @@ def _join(state: MailState, command: cv.Join) -> None:
         state.problems.append(f"line {command.line_no}: game {game.name} is not taking players")
         return
     open_seats = [seat for seat in game.seats if seat.person_id is None]
-    game_map = load_map(game.variant)
+    game_map = board_of(game.variant)
     wanted = [power_named(game_map, p) for p in command.preferences]
     chosen = next((s for w in wanted for s in open_seats if s.power == w), None)
     if chosen is None:
@@ -181,7 +186,7 @@ def _join_running(state: MailState, game: Game, command: cv.Join) -> None:
     """JOIN a running game: a seat nobody holds is taken over at once; else the sender stands by
     for a power whose replacement is sought (seed 004: a first missed move), and takes it if the
     power misses another move (judge.desk.settlement hands it over, with a new reply address)."""
-    game_map = load_map(game.variant)
+    game_map = board_of(game.variant)
     wanted = [power_named(game_map, p) for p in command.preferences]
     person = sender_person(state)
 
@@ -326,9 +331,9 @@ def _signed_on_reply(state: MailState, game: Game, seat: Seat, *, started: bool)
 
 def start_game(state: MailState, game: Game) -> None:
     """Every seat is taken: the opening position, the first phase, and a mail to every player."""
-    game_map = load_map(game.variant)
-    game.position = start_case(game_map)
-    game.phase = game_map.start_phase
+    game_map = board_of(game.variant)
+    game.position = start_case(game.variant)
+    game.phase = game.position["phase"]
     game.status = GameStatus.ACTIVE
     start_phase_clock(game)
     state.session.flush()

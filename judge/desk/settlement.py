@@ -50,9 +50,9 @@ from judge.games.missed_turns import (
     settle_phase,
 )
 from judge.games.seats import OrdersState, SeatOrders, SeatStatus, owes_orders
-from judge.map_files import load_map
 from judge.store.game_queries import seat_snapshot, sign_on, vacate_seat
 from judge.store.games import Game, Person, Seat
+from judge.variants import board_of
 
 
 @dataclass(frozen=True)
@@ -220,7 +220,7 @@ def _seat_open(
 ) -> list[Reply]:
     """njudge: tell the game (players, observers, and the player who lost the seat) that the
     power is abandoned and how anyone may take it over. The GM has `missed_turn`."""
-    game_map = load_map(game.variant)
+    game_map = board_of(game.variant)
     letter = game_map.powers[power].letter if power in game_map.powers else power[0]
     context = {
         "game": game.name,

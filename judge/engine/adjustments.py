@@ -80,7 +80,8 @@ def _check_build(
     return None
 
 
-def _distance_to_owned(game_map: Map, start: str, owned: frozenset[str]) -> int:
+def distance_to(game_map: Map, start: str, owned: frozenset[str]) -> int:
+    """Moves of either kind from `start` to the nearest of `owned` (a large number if none)."""
     if not owned:
         return 1 << 20
     neighbours = topology(game_map).neighbours
@@ -103,7 +104,7 @@ def civil_disorder_removals(
     """The `count` units removed when a power does not order the disbands it owes."""
 
     def key(unit: Unit) -> tuple[int, int, str]:
-        distance = _distance_to_owned(game_map, unit.province, owned)
+        distance = distance_to(game_map, unit.province, owned)
         name = game_map.provinces[unit.province].name.lower()
         return (-distance, 0 if unit.kind == FLEET else 1, name)
 

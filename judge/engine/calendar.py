@@ -1,8 +1,11 @@
-"""Phase names and which phase follows which.
+"""Phase names and which phase follows which, for each kind of calendar.
 
 Standard phases are named season, year and kind: ``S1901M`` (spring movement), ``F1901R``
-(fall retreats), ``W1901A`` (winter adjustments). Variants with other calendars add their own
-calendars here, keyed by the map's ``calendar`` field.
+(fall retreats), ``W1901A`` (winter adjustments). The monthly calendar of Mercator and 1885
+names a phase by its month: ``JAN1901M`` (the month's moves, Mercator's time scales 1 to 3),
+``JAN1901R`` (its retreats, Mercator's time scale 4), ``MAR1901A`` (adjustments, in the build
+months March, June, September and December). A variant names its calendar; a calendar says
+how a phase is written, which phase follows, and after which phases centres change hands.
 """
 
 from __future__ import annotations
@@ -14,8 +17,33 @@ MOVEMENT = "M"
 RETREATS = "R"
 ADJUSTMENTS = "A"
 
+STANDARD = "standard"
+MONTHLY = "monthly"
+CALENDARS = (STANDARD, MONTHLY)
+# For readers of stored phase names (reports, history), which know the name is valid in its
+# game's calendar: either form.
+ANY = "any"
+
 _STANDARD = re.compile(r"^([SFW])(\d{4})([MRA])$")
+_MONTHLY = re.compile(r"^([A-Z]{3})(\d{4})([MRA])$")
 _SEASON_NAMES = {"S": "Spring", "F": "Fall", "W": "Winter"}
+MONTHS = ("JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC")
+_MONTH_NAMES = {
+    "JAN": "January",
+    "FEB": "February",
+    "MAR": "March",
+    "APR": "April",
+    "MAY": "May",
+    "JUN": "June",
+    "JUL": "July",
+    "AUG": "August",
+    "SEP": "September",
+    "OCT": "October",
+    "NOV": "November",
+    "DEC": "December",
+}
+# The months that end with builds and removals; centres change hands after their moves.
+BUILD_MONTHS = ("MAR", "JUN", "SEP", "DEC")
 _KIND_NAMES = {MOVEMENT: "Movement", RETREATS: "Retreats", ADJUSTMENTS: "Adjustments"}
 
 
@@ -27,7 +55,7 @@ class PhaseError(ValueError):
 class Phase:
     """Never changed once made (not frozen for speed, as the order values: engine/orders.py)."""
 
-    season: str  # "S", "F" or "W"
+    season: str  # "S", "F" or "W"; a month ("JAN" ... "DEC") in the monthly calendar
     year: int
     kind: str  # "M", "R" or "A"
 
@@ -37,15 +65,26 @@ class Phase:
 
     @property
     def is_fall(self) -> bool:
-        """Centres change hands after the fall movement (and its retreats)."""
-        return self.season == "F"
+        """Centres change hands after this phase's movement and retreats: the fall of the
+        standard calendar, a build month of the monthly one."""
+        return self.season == "F" or self.season in BUILD_MONTHS
+
+    @property
+    def is_monthly(self) -> bool:
+        return len(self.season) == 3
 
     def long_name(self) -> str:
-        return f"{_SEASON_NAMES[self.season]} {self.year} {_KIND_NAMES[self.kind]}"
+        season = _MONTH_NAMES.get(self.season) or _SEASON_NAMES[self.season]
+        return f"{season} {self.year} {_KIND_NAMES[self.kind]}"
 
 
-def parse_phase(name: str, calendar: str = "standard") -> Phase:
-    if calendar != "standard":
+def parse_phase(name: str, calendar: str = STANDARD) -> Phase:
+    if calendar == MONTHLY:
+        return _parse_monthly(name)
+    if calendar == ANY:
+        text = name.strip().upper()
+        return _parse_monthly(text) if _MONTHLY.match(text) else parse_phase(text)
+    if calendar != STANDARD:
         raise PhaseError(f"calendar {calendar!r} is not known")
     match = _STANDARD.match(name.strip().upper())
     if not match:
@@ -59,10 +98,32 @@ def parse_phase(name: str, calendar: str = "standard") -> Phase:
     return Phase(season, int(year), kind)
 
 
+def _parse_monthly(name: str) -> Phase:
+    match = _MONTHLY.match(name.strip().upper())
+    if not match or match.group(1) not in _MONTH_NAMES:
+        raise PhaseError(
+            f"phase {name!r} is not a monthly phase such as JAN1901M, JAN1901R or MAR1901A"
+        )
+    month, year, kind = match.groups()
+    if kind == ADJUSTMENTS and month not in BUILD_MONTHS:
+        raise PhaseError(
+            f"phase {name!r}: {_MONTH_NAMES[month]} has no Adjustments phase "
+            "(builds are in March, June, September and December)"
+        )
+    return Phase(month, int(year), kind)
+
+
 def following_phase(phase: Phase, *, retreats_due: bool, adjustments_due: bool) -> Phase:
     """The next phase to play, skipping a retreat or adjustment phase with nothing to do."""
     if phase.kind == MOVEMENT and retreats_due:
         return Phase(phase.season, phase.year, RETREATS)
+    if phase.is_monthly:
+        if phase.season in BUILD_MONTHS and phase.kind != ADJUSTMENTS and adjustments_due:
+            return Phase(phase.season, phase.year, ADJUSTMENTS)
+        index = MONTHS.index(phase.season)
+        if index == len(MONTHS) - 1:
+            return Phase(MONTHS[0], phase.year + 1, MOVEMENT)
+        return Phase(MONTHS[index + 1], phase.year, MOVEMENT)
     if phase.season == "S":
         return Phase("F", phase.year, MOVEMENT)
     if phase.season == "F" and adjustments_due:

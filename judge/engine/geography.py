@@ -68,6 +68,7 @@ class Power:
     starting_units: tuple[Unit, ...]
     build_only: frozenset[str] = frozenset()  # build sites that are not supply centres (1885)
     reserved_centres: frozenset[str] = frozenset()  # neutral centres only this power may build in
+    spare_units: int = 0  # Mercator rule 9: units placed secretly before the first move
 
 
 @dataclass(frozen=True)
@@ -208,7 +209,7 @@ _PROVINCE_KEYS = {
     "name", "terrain", "aliases", "centre", "army", "fleet", "coasts", "coast_aliases",
     "joins", "portals",
 }  # fmt: skip
-_POWER_KEYS = {"adjective", "letter", "homes", "units", "builds", "reserved"}
+_POWER_KEYS = {"adjective", "letter", "homes", "units", "builds", "reserved", "spare"}
 _TOP_KEYS = {"map", "powers", "provinces", "crossings"}
 _ARMY_TERRAIN = {Terrain.LAND, Terrain.COAST, Terrain.CANAL}
 _FLEET_TERRAIN = {Terrain.SEA, Terrain.COAST, Terrain.CANAL}
@@ -567,6 +568,10 @@ def _read_powers(
                 ck.fault(f"province '{prov}'", "holds two starting units")
             units.append(Unit(power=name, kind=kind, loc=loc))
         home_set = frozenset(h for h in homes if h in provinces)
+        spare = entry.get("spare", 0)
+        if not isinstance(spare, int) or isinstance(spare, bool) or spare < 0:
+            ck.fault(where, "'spare' must be a whole number of spare units, 0 or more")
+            spare = 0
         powers[name] = Power(
             name=name,
             adjective=adjective,
@@ -576,6 +581,7 @@ def _read_powers(
             starting_units=tuple(units),
             build_only=frozenset(builds),
             reserved_centres=frozenset(reserved),
+            spare_units=spare,
         )
     for centre, power in reserved_by.items():
         if centre in home_owner:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 
 def province_of(loc: str) -> str:
@@ -42,6 +42,7 @@ class Dislodged:
     attacker_from: str | None  # province the dislodging unit came from
     attacker_convoyed: bool = False
     retreats: tuple[str, ...] = ()  # locations the unit may retreat to
+    time_scale: int = 0  # Mercator: the time scale (1-3) it was dislodged in; 0 elsewhere
 
 
 @dataclass(slots=True, unsafe_hash=True)
@@ -55,6 +56,10 @@ class Position:
     contested: frozenset[str] = frozenset()
     # Powers in civil disorder (the desk knows; the postal rules remove their dislodged units).
     civil_disorder: frozenset[str] = frozenset()
+    # Owned provinces that are not supply centres, province -> power (Mercator's rule 5.1).
+    owners: Mapping[str, str] = field(default_factory=dict)
+    # What a variant keeps between phases beyond the board, as JSON values it alone reads.
+    state: Mapping[str, Any] = field(default_factory=dict)
 
     def unit_in(self, province: str) -> Unit | None:
         for unit in self.units:

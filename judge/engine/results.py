@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from judge.engine.position import Dislodged, Unit
 
@@ -19,6 +20,7 @@ class OrderResult:
 
     result: str  # success, failure, illegal or void
     reason: str = ""
+    time_scale: int = 0  # Mercator: the time scale (1-3) the order took effect in; 0 elsewhere
 
 
 @dataclass(slots=True)
@@ -35,3 +37,6 @@ class PhaseResult:
     disbanded: tuple[Unit, ...] = ()
     victory: tuple[str, ...] = ()
     notes: tuple[str, ...] = field(default=())
+    # A variant that keeps them (Mercator): as Position.owners and Position.state; None elsewhere.
+    owners_after: Mapping[str, str] | None = None
+    state_after: Mapping[str, Any] | None = None

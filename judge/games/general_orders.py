@@ -32,7 +32,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from judge.engine.calendar import parse_phase
+from judge.engine.calendar import ANY, parse_phase
 from judge.engine.geography import Map
 from judge.engine.orders import (
     Build,
@@ -58,7 +58,7 @@ _OPEN = 10**6  # the length of a period with an open end: longer than any game
 
 def phase_rank(phase: str) -> int:
     """A number that orders phases as they are played: S1902M < S1902R < F1902M < W1902A."""
-    parsed = parse_phase(phase)
+    parsed = parse_phase(phase, ANY)
     return parsed.year * 9 + _SEASONS.index(parsed.season) * 3 + _KINDS.index(parsed.kind)
 
 
@@ -137,7 +137,7 @@ class PhaseOf:
     part: str
 
     def holds(self, position: Position, phase: str) -> bool:
-        parsed = parse_phase(phase)
+        parsed = parse_phase(phase, ANY)
         letter = {"SPRING": "S", "FALL": "F", "WINTER": "W"}.get(self.part)
         if letter is not None:
             return parsed.season == letter
@@ -443,7 +443,7 @@ _ADJUSTMENT_ORDERS = (Build, Disband, Waive)
 
 def playable(order: Order, position: Position, phase: str, power: str) -> bool:
     """Whether the order fits the phase and names a unit the power has to order in it."""
-    kind = parse_phase(phase).kind
+    kind = parse_phase(phase, ANY).kind
     allowed = {"M": _MOVEMENT_ORDERS, "R": _RETREAT_ORDERS, "A": _ADJUSTMENT_ORDERS}[kind]
     if not isinstance(order, allowed):
         return False

@@ -381,6 +381,19 @@ class SetDraw(Command):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class SetClaim(Command):
+    """SET CLAIM [powers] / SET NOCLAIM: claim a win shared by the powers named (the claimer
+    among them; alone without a list), in a variant with claimed wins (Mercator's rule 10)."""
+
+    keyword: ClassVar[str] = "SET CLAIM"
+    claim: bool = True
+    powers: tuple[str, ...] = ()
+
+    def redacted(self) -> str:
+        return " ".join(["SET CLAIM", *self.powers]) if self.claim else "SET NOCLAIM"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class SetConcede(Command):
     """SET CONCEDE power / SET NOCONCEDE: concede the game to that power, or take it back."""
 

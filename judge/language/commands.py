@@ -25,7 +25,7 @@ from typing import Any
 from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
-from judge.engine.calendar import PhaseError, parse_phase
+from judge.engine.calendar import ANY, PhaseError, parse_phase
 from judge.language import command_values as cv
 from judge.language.command_values import CommandError, CommandLine, OrderLine, When
 from judge.resources import data_dir
@@ -38,7 +38,7 @@ COMMAND_SPELLINGS: tuple[str, ...] = (
     "BROADCAST", "ENDPRESS", "RESIGN", "SIGNOFF", "PROCESS", "PREVIEW", "PAUSE", "RESUME",
     "EJECT", "REPLACE", "BECOME", "ROLLBACK", "TERMINATE", "FORCE BEGIN",
     "SET PASSWORD", "SET ADDRESS", "SET WAIT", "SET NOWAIT", "SET ABSENCE", "SET NOABSENCE",
-    "SET DRAW", "SET NODRAW", "SET CONCEDE", "SET NOCONCEDE", "SET DEADLINE", "SET GRACE",
+    "SET DRAW", "SET NODRAW", "SET CONCEDE", "SET NOCONCEDE", "SET CLAIM", "SET NOCLAIM", "SET DEADLINE", "SET GRACE",
     "SET START", "SET MOVE", "SET RETREAT", "SET ADJUST", "SET NMR", "SET NONMR",
     "SET PRESS", "SET NOPRESS", "SET PARTIAL", "SET NOPARTIAL", "SET OBSERVER",
     "SET PUBLISH", "SET REPORT", "WITHHOLD", "RELEASE",
@@ -341,6 +341,12 @@ class _Builder(Transformer[Token, Any]):
     def set_nodraw(self, c: list[Any]) -> cv.Command:
         return cv.SetDraw(draw=False)
 
+    def set_claim(self, c: list[Any]) -> cv.Command:
+        return cv.SetClaim(claim=True, powers=tuple(n.upper() for n in _names(c)))
+
+    def set_noclaim(self, c: list[Any]) -> cv.Command:
+        return cv.SetClaim(claim=False)
+
     def set_concede(self, c: list[Any]) -> cv.Command:
         return cv.SetConcede(power=_upper(c[1]))
 
@@ -632,7 +638,7 @@ def _phase_bound(written: tuple[Any, ...], *, first: bool) -> str:
     if written[0] == "code":
         token = written[1]
         try:
-            return parse_phase(str(token)).name
+            return parse_phase(str(token), ANY).name
         except PhaseError as exc:
             raise _Fault(_col(token), str(exc), ("a phase (S1901M)",)) from None
     if written[0] == "year":
@@ -650,7 +656,7 @@ def _phase_bound(written: tuple[Any, ...], *, first: bool) -> str:
         kind = "M" if first else "R"
     name = f"{season}{year}{kind}"
     try:
-        return parse_phase(name).name
+        return parse_phase(name, ANY).name
     except PhaseError as exc:
         raise _Fault(_col(season_token), str(exc), ("a phase (S1901M)",)) from None
 

@@ -92,6 +92,16 @@ _EXPECTED_WORDS: dict[str, str] = {
     "LPAR": "(",
     "RPAR": ")",
     "COLON": ":",
+    # Mercator's army/fleet orders (grammar/mercator.lark)
+    "UNIT_KIND": "A, F or A/F",
+    "LAND": "L",
+    "BOARD": "B",
+    "EMBARK": "E",
+    "DISEMBARK": "D",
+    "FERRY": "F/F",
+    "AND": "&",
+    "SPARE": "spare",
+    "COMMA": ",",
     "$END": "end of line",
 }
 _EXPECTED_RANK = {word: i for i, word in enumerate(dict.fromkeys(_EXPECTED_WORDS.values()))}
@@ -695,3 +705,14 @@ def _syntax_error(line: str, line_no: int, exc: UnexpectedInput) -> OrderError:
         return OrderError(line_no, column, f"unexpected {found}{where}")
     message = f"expected {_join_or(expected)}{where}, found {found}"
     return replace(OrderError(line_no, column, message), expected=expected)
+
+
+# --- for the order languages of variants, which extend grammar/orders.lark ----------------------
+# A variant's grammar imports places and keywords from orders.lark; its reader builds values with
+# these callbacks for places and words its errors as the standard reader does.
+LocationCallbacks = _BuilderCallbacks
+FastLALR = _FastLALR
+FAILED = _FAILED
+NameFault = _NameFault
+name_error = _name_error
+syntax_error = _syntax_error

@@ -8,15 +8,15 @@ from __future__ import annotations
 
 import codecs
 import re
-import unicodedata
 from dataclasses import dataclass, field
-from email.header import decode_header, make_header
 from email.message import Message
-from email.parser import BytesParser
+from email.parser import BytesHeaderParser, BytesParser
 from email.policy import compat32
 from email.policy import default as default_policy
 from html import unescape
 from html.parser import HTMLParser
+
+from judge.mail.headers import clean_text, decode_words
 
 # Subject prefixes of replies and forwards in the languages mail clients commonly use.
 _PREFIX = re.compile(
@@ -66,25 +66,51 @@ def parse_message(raw: bytes) -> Message:
     return BytesParser(policy=compat32).parsebytes(raw)
 
 
+def _as_sent(value: object) -> str:
+    """A raw header value unfolded, its 8-bit bytes read as UTF-8."""
+    if isinstance(value, str):
+        value = value.encode("ascii", "surrogateescape").decode("utf-8", "replace")
+    return re.sub(r"\r?\n(?=[ \t])", "", str(value))
+
+
+def _first_values(message: Message) -> dict[str, str]:
+    """Each header's first value as sent, by lower-case name, in one pass over the headers."""
+    values: dict[str, str] = {}
+    for key, value in message.raw_items():
+        values.setdefault(key.lower(), value)
+    return {key: _as_sent(value) for key, value in values.items()}
+
+
+def raw_header(message: Message, name: str) -> str | None:
+    """A header's value as sent, unfolded: 8-bit bytes read as UTF-8 (RFC 6532, as SMTPUTF8
+    mail carries them) rather than lost, encoded words left as they are; None where missing."""
+    wanted = name.lower()
+    for key, value in message.raw_items():
+        if key.lower() != wanted:
+            continue
+        return _as_sent(value)
+    return None
+
+
 def header_text(message: Message, name: str) -> str:
     """A header decoded from RFC 2047 words into text, or '' where it is missing."""
-    value = message.get(name)
-    if value is None:
-        return ""
-    try:
-        return str(make_header(decode_header(str(value)))).strip()
-    except (UnicodeError, LookupError, ValueError, TypeError):
-        return str(value).encode("ascii", "replace").decode("ascii").strip()
+    value = raw_header(message, name)
+    return "" if value is None else decode_words(value).strip()
 
 
 def one_line(text: str) -> str:
-    """Text fit for one header line: control and format characters and line breaks become
-    spaces, runs of white space one space, so nothing read from a mail can inject a header.
+    """Text fit for one header line (judge.mail.headers.clean_text): decoded, with control and
+    format characters and line breaks made spaces, so nothing read from a mail can inject a header.
     """
-    cleaned = "".join(
-        " " if unicodedata.category(ch)[0] in "CZ" and ch != " " else ch for ch in text
-    )
-    return " ".join(cleaned.split())
+    return clean_text(text)
+
+
+def parse_headers(raw: bytes) -> Message:
+    """The header block alone, for a mail whose body the parser cannot take apart."""
+    try:
+        return BytesHeaderParser(policy=compat32).parsebytes(raw)
+    except Exception:  # nothing left to read: an empty mail is answered as having no sender
+        return Message(policy=compat32)
 
 
 def first_address(value: object) -> tuple[str, str]:
@@ -252,33 +278,48 @@ def _next_is_quote(lines: list[str], index: int) -> bool:
 
 
 def _ids(value: str) -> tuple[str, ...]:
-    return tuple(re.findall(r"<[^<>\s]+>", value))
+    """The Message-IDs in a header; one the judge could not write back in its own References
+    (a control character, an encoded word) is not one it threads by."""
+    return tuple(
+        found
+        for found in re.findall(r"<[^<>\s]+>", value)
+        if found.isprintable() and "=?" not in found
+    )
 
 
 def read_mail(raw: bytes) -> ReadMail:
     """Read one raw mail; never raises: a mail that cannot be read says why in `problem`."""
+    unparsed: str | None = None
     try:
         message = parse_message(raw)
-    except Exception as error:  # the stdlib parser is lenient; this is the last resort
-        return ReadMail(
-            None, "", "", None, (), "", "none", f"the mail could not be parsed ({error})"
+    except Exception as error:  # too deeply nested (RecursionError) or worse: headers only
+        unparsed = (
+            f"its MIME parts could not be taken apart ({error}), so only its headers were read"
         )
-    headers = {name.lower(): header_text(message, name) for name in set(message.keys())}
+        message = parse_headers(raw)
+    # One pass over the headers (a mail may carry hundreds of thousands), the first of each name.
+    raw_values = _first_values(message)
+    headers = {name: decode_words(value).strip() for name, value in raw_values.items()}
     # Addresses come from the raw header: decoding first would let an encoded word smuggle in
     # another address (or a line break) that the reply would then be sent to.
-    name, address = first_address(message.get("From"))
-    sender = address if _ADDRESS.fullmatch(address) else None
+    name, address = first_address(raw_values.get("from"))
+    # An address that reads as an encoded word is nobody's: the stdlib would decode it.
+    # Nor is one holding bytes that were not UTF-8 (U+FFFD) or characters nobody can type.
+    usable = _ADDRESS.fullmatch(address) and address.isprintable() and "\ufffd" not in address
+    sender = address if usable and "=?" not in address else None
     name = one_line(name)
     subject = one_line(strip_subject_prefixes(one_line(headers.get("subject", ""))))
-    message_ids = _ids(headers.get("message-id", ""))
-    references = _ids(headers.get("references", ""))
-    in_reply_to = _ids(headers.get("in-reply-to", ""))
+    message_ids = _ids(raw_values.get("message-id", ""))
+    references = _ids(raw_values.get("references", ""))
+    in_reply_to = _ids(raw_values.get("in-reply-to", ""))
     refs = tuple(dict.fromkeys(references + in_reply_to))
-    problem: str | None = None
-    try:
-        body, source = body_text(message)
-    except Exception as error:  # a part whose encoding cannot be undone
-        body, source, problem = "", "none", f"its body could not be decoded ({error})"
+    problem: str | None = unparsed
+    body, source = "", "none"
+    if unparsed is None:
+        try:
+            body, source = body_text(message)
+        except Exception as error:  # a part whose encoding cannot be undone, or nesting too deep
+            problem = f"its body could not be decoded ({error})"
     if sender is None:
         problem = "it has no usable From: address"
     elif problem is None and source == "none":

@@ -18,6 +18,7 @@ from sqlalchemy import Engine
 
 from judge.clock import now
 from judge.config import Config
+from judge.mail.headers import UnsafeHeader, header_value
 from judge.store.models import OutboxMessage
 from judge.store.outbox import claim_due, mark_failed, mark_retry, mark_sent, unclaim
 
@@ -53,7 +54,12 @@ class MaildirTransport:
         self.box = mailbox.Maildir(str(path), create=True)
 
     def deliver(self, envelope_from: str, to: str, raw: bytes) -> None:
-        header = f"Return-Path: <{envelope_from}>\nDelivered-To: {to}\n".encode()
+        # The two delivery headers pass the same gate as every other header the judge writes.
+        try:
+            sender, recipient = header_value("Return-Path", envelope_from), header_value("To", to)
+        except UnsafeHeader as error:
+            raise PermanentFailure(str(error)) from error
+        header = f"Return-Path: <{sender}>\nDelivered-To: {recipient}\n".encode()
         try:
             self.box.add(header + raw.replace(b"\r\n", b"\n"))
         except OSError as error:

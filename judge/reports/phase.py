@@ -7,11 +7,11 @@ out once here keeps the judge and postal writers to layout alone.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
-from judge.engine.calendar import ADJUSTMENTS, MOVEMENT, RETREATS, Phase, parse_phase
+from judge.engine.calendar import ADJUSTMENTS, ANY, MOVEMENT, RETREATS, Phase, parse_phase
 from judge.engine.geography import Map
 from judge.engine.orders import Build, Disband, Order, Waive
 from judge.engine.position import Dislodged, Position, Unit, province_of
@@ -36,21 +36,25 @@ class PhaseReport:
     next_deadline: datetime | None = None
     draw: tuple[str, ...] = ()
     concession: str | None = None
+    claimed: tuple[str, ...] = ()  # a win the powers claimed together (Mercator's rule 10)
     civil_disorder: frozenset[str] = frozenset()
     # Powers that sent no orders and whose general orders (seed 004 I.C) were played instead.
     general_orders: frozenset[str] = frozenset()
+    # A variant's own results layout (its Variant record's `results_text`), used for every
+    # style; None: the standard game's styles.
+    text_writer: Callable[[PhaseReport], str] | None = None
 
     @property
     def phase(self) -> Phase:
-        return parse_phase(self.result.phase, self.game_map.calendar)
+        return parse_phase(self.result.phase, ANY)
 
     @property
     def next_phase(self) -> Phase:
-        return parse_phase(self.result.next_phase, self.game_map.calendar)
+        return parse_phase(self.result.next_phase, ANY)
 
     @property
     def game_over(self) -> bool:
-        return bool(self.result.victory or self.draw or self.concession)
+        return bool(self.result.victory or self.draw or self.concession or self.claimed)
 
     @property
     def centres_settled(self) -> bool:

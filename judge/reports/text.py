@@ -22,6 +22,8 @@ def report_text(
 ) -> str:
     """The results body `viewer` reads, in the game's report style."""
     seen = view_for(report, viewer, visibility)
+    if seen.text_writer is not None:
+        return seen.text_writer(seen)
     if style == "judge":
         return judge_text(seen)
     if style == "postal":

@@ -19,6 +19,7 @@ from sqlalchemy import Engine, Table, bindparam, insert, or_, select, update
 from sqlalchemy.orm import Session
 
 from judge.clock import now
+from judge.mail.headers import DISPLAY_NAME, header_value
 from judge.mail.loopguard import LOOP_HEADER, ReplyDecision
 from judge.store.db import session_scope, upsert
 from judge.store.models import AddressState, OutboxMessage, OutboxState, ReplyCount
@@ -40,6 +41,26 @@ class Identity:
         return self.address.rsplit("@", 1)[-1] or "localhost"
 
 
+def _safe_values(
+    identity: Identity,
+    to: str,
+    subject: str,
+    in_reply_to: str | None,
+    reply_to: str | None,
+    references: Iterable[str],
+) -> tuple[str, str, str | None, str | None, tuple[str, ...]]:
+    """The caller's header values through `header_value` (text cleaned, addresses and ids
+    checked); the judge's own address is checked too, as it comes from the configuration."""
+    header_value("From", identity.address)
+    return (
+        header_value("To", to),
+        header_value("Subject", subject),
+        header_value("In-Reply-To", in_reply_to) if in_reply_to else None,
+        header_value("Reply-To", reply_to) if reply_to else None,
+        tuple(header_value("References", ref) for ref in references),
+    )
+
+
 def _references(in_reply_to: str, references: Iterable[str]) -> str:
     """The References header of an answer: the chain so far ending with the mail answered,
     its last 20 entries (long threads must not grow the header without end)."""
@@ -59,11 +80,18 @@ def compose(
     reply_to: str | None = None,
 ) -> EmailMessage:
     """Build one mail with every header the judge's mail carries; `reply_to` is a seat's reply
-    address (judge+TOKEN@domain), so the player's answer acts for the seat."""
+    address (judge+TOKEN@domain), so the player's answer acts for the seat.
+
+    Every value passes `header_value` first, so nothing read from a mail becomes a header.
+    """
+    to, subject, in_reply_to, reply_to, references = _safe_values(
+        identity, to, subject, in_reply_to, reply_to, references
+    )
     # A non-ASCII address cannot be written as an encoded word; such mail goes as SMTPUTF8.
-    message = EmailMessage(policy=SMTP if to.isascii() else SMTPUTF8)
+    message = EmailMessage(policy=SMTP if (to + (reply_to or "")).isascii() else SMTPUTF8)
     local, _, domain = identity.address.rpartition("@")
-    message["From"] = Address(identity.name, local, domain) if identity.name else identity.address
+    name = header_value(DISPLAY_NAME, identity.name)
+    message["From"] = Address(name, local, domain) if name else identity.address
     message["To"] = to
     if reply_to:
         message["Reply-To"] = reply_to
@@ -73,9 +101,9 @@ def compose(
     if in_reply_to:
         message["In-Reply-To"] = in_reply_to
         message["References"] = _references(in_reply_to, references)
-    message["Auto-Submitted"] = auto_submitted
+    message["Auto-Submitted"] = header_value("Auto-Submitted", auto_submitted)
     message["X-Auto-Response-Suppress"] = "All"
-    message[LOOP_HEADER] = identity.address
+    message[LOOP_HEADER] = header_value(LOOP_HEADER, identity.address)
     message.set_content(body)
     return message
 
@@ -129,9 +157,10 @@ def _fold(name: str, value: str) -> str | None:
 def _from_header(identity: Identity) -> str:
     """The judge's From: line, folded and encoded by the stdlib once per identity."""
     local, _, domain = identity.address.rpartition("@")
-    value = Address(identity.name, local, domain) if identity.name else identity.address
+    name = header_value(DISPLAY_NAME, identity.name)
+    value = Address(name, local, domain) if name else header_value("From", identity.address)
     message = EmailMessage(policy=SMTP)
-    message["From"] = value
+    message["From"] = value  # compose checked the address and cleaned the name
     return SMTP.fold("From", message["From"])
 
 
@@ -146,6 +175,9 @@ def _fast_bytes(
     reply_to: str | None = None,
 ) -> tuple[str, bytes] | None:
     """`compose_bytes` written by hand, or None where the stdlib must do it."""
+    to, subject, in_reply_to, reply_to, references = _safe_values(
+        identity, to, subject, in_reply_to, reply_to, references
+    )
     if not (
         _PLAIN_ADDRESS.fullmatch(to)
         and (not reply_to or _PLAIN_ADDRESS.fullmatch(reply_to))
@@ -164,7 +196,7 @@ def _fast_bytes(
             ("In-Reply-To", in_reply_to),
             ("References", _references(in_reply_to, references)),
         ]
-    fields.append(("Auto-Submitted", auto_submitted))
+    fields.append(("Auto-Submitted", header_value("Auto-Submitted", auto_submitted)))
     folded: dict[str, str] = {}
     for name, value in fields:
         line = _fold(name, value) if _plain(value) else None

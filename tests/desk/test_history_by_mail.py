@@ -194,7 +194,10 @@ def test_summary_names_players_counts_centres_and_shows_a_takeover(
     assert "  France     Player of France\n" in text
     assert "  Italy      name not given (since S1902M)" in text
     # The phases played before keep who held each seat then.
-    assert "  Italy      name not given (since S1902M)\n             before: Player of Italy (S1901M to W1901A)\n" in text
+    assert (
+        "  Italy      name not given (since S1902M)\n             before: Player of Italy (S1901M to W1901A)\n"
+        in text
+    )
     assert "before: Player of France" not in text
     assert "Supply centres at the end of each year (3 phases processed):" in text
     assert "\n          Aus  Eng  Fra  Ger  Ita  Rus  Tur\n" in text

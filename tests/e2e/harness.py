@@ -377,6 +377,19 @@ def fuzz_mails(sender: str, judge: str, victim: str, tag: str) -> list[tuple[str
             ).encode(),
         ),
         (
+            "subject-injection-undecodable",
+            sender,
+            (
+                head(
+                    "subject-undecodable",
+                    subject="=?utf-8?Q?=FF?= =?x-klingon?Q?=0D=0ABcc:_"
+                    + victim.replace("@", "=40")
+                    + "=0D=0A=0D=0Atext?=",
+                )
+                + "\r\nHELP\r\n"
+            ).encode(),
+        ),
+        (
             "subject-injection-raw8bit",
             sender,
             (

@@ -25,7 +25,7 @@ from email.utils import getaddresses
 from pathlib import Path
 from typing import Any
 
-from harness import JudgeProcess
+from harness import JudgeProcess, judge_sections
 from sqlalchemy import select
 
 from judge.store.db import session_scope
@@ -477,3 +477,41 @@ def _token(reply_address: str) -> str:
     match = re.fullmatch(r"[^+@]+\+([a-z2-7]+)@.+", reply_address)
     assert match is not None, reply_address
     return match.group(1)
+
+
+def scripted_judge(
+    game: str,
+    *,
+    mail_servers: Any,
+    new_account: Callable[[], Any],
+    database_url: str,
+    tmp_path: Path,
+    judge_process: Callable[..., Any],
+) -> tuple[ScriptedGame, str]:
+    """A judge serving its own IMAP account (polled every half second, the scheduler too), and
+    the ScriptedGame of `game` with a GM, an observer and a forger; and the prefix that makes
+    this run's passwords its own."""
+    judge_box = new_account()
+    sections = judge_sections(
+        tmp_path,
+        database_url,
+        judge_box.address,
+        mail_servers=mail_servers,
+        imap_password=judge_box.password,
+    )
+    sections["imap"]["poll_seconds"] = 0.5
+    sections["scheduler"] = {"poll_seconds": 0.5}
+    judge = judge_process(sections)
+    judge.start()
+    judge.wait_ready()
+    prefix = tmp_path.name[-12:]
+    script = ScriptedGame(
+        judge,
+        judge_box.address,
+        game,
+        gm=new_account(),
+        gm_password=f"{prefix}-gm-secret",
+        observer=new_account(),
+        forger=new_account(),
+    )
+    return script, prefix

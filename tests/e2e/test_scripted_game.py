@@ -28,8 +28,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from harness import judge_sections
-from scripted_game import JUDGE_NAME, POWERS, Player, Received, ScriptedGame
+from scripted_game import JUDGE_NAME, POWERS, Player, Received, ScriptedGame, scripted_judge
 
 GAME = "scripted"
 
@@ -563,28 +562,13 @@ def test_a_scripted_game_from_create_through_the_years(
     judge_process: Callable[..., Any],
 ) -> None:
     started_at = time.monotonic()
-    judge_box = new_account()
-    sections = judge_sections(
-        tmp_path,
-        database_url,
-        judge_box.address,
-        mail_servers=mail_servers,
-        imap_password=judge_box.password,
-    )
-    sections["imap"]["poll_seconds"] = 0.5
-    sections["scheduler"] = {"poll_seconds": 0.5}
-    judge = judge_process(sections)
-    judge.start()
-    judge.wait_ready()
-    prefix = tmp_path.name[-12:]
-    script = ScriptedGame(
-        judge,
-        judge_box.address,
+    script, prefix = scripted_judge(
         GAME,
-        gm=new_account(),
-        gm_password=f"{prefix}-gm-secret",
-        observer=new_account(),
-        forger=new_account(),
+        mail_servers=mail_servers,
+        new_account=new_account,
+        database_url=database_url,
+        tmp_path=tmp_path,
+        judge_process=judge_process,
     )
     try:
         _start(script, new_account, prefix)

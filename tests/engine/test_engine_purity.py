@@ -77,3 +77,29 @@ def test_youngstown_plays_through_the_same_interface() -> None:
     assert out["next_phase"] == "F1901M"
     locs = {u["loc"] for u in out["units_after"]}
     assert {"ben", "npo", "del", "cal"} <= locs and "mad" not in locs
+
+
+# A variant's rule modules are as pure as the engine: they may import the engine, their own
+# variant's rule modules and the plain standard library; reading text (language.py,
+# reading.py), writing results (report.py) and the record (__init__.py) may use more.
+VARIANTS = ENGINE.parent / "variants"
+NOT_RULES = {"__init__.py", "language.py", "reading.py", "report.py"}
+
+
+def test_variant_rule_modules_import_only_the_engine_and_their_own_rules() -> None:
+    offenders = {}
+    for path in VARIANTS.rglob("*.py"):
+        if path.name in NOT_RULES or path.parent == VARIANTS:
+            continue
+        own = f"judge.variants.{path.parent.name}"
+        bad = {
+            name
+            for name in _imports(path)
+            if not (name.startswith("judge.engine") or name.startswith(own))
+            and name.split(".")[0] not in ALLOWED_STDLIB
+            and name != own
+        }
+        if bad:
+            offenders[str(path.relative_to(VARIANTS))] = sorted(bad)
+    assert offenders == {}
+    assert (VARIANTS / "mercator" / "month.py").is_file()

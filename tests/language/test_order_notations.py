@@ -207,7 +207,9 @@ def _order_strings(node: object) -> list[str]:
 
 
 def test_every_order_of_the_case_files_reads(standard: Map) -> None:
-    """The DATC and rules cases are written in the DATC's notation; each line must read."""
+    """The DATC and rules cases are written in the DATC's notation; each line must read.
+    (The variants' cases, under cases/variants, are in their own languages: their tests read
+    them.)"""
     import json
     from pathlib import Path
 
@@ -217,6 +219,7 @@ def test_every_order_of_the_case_files_reads(standard: Map) -> None:
     lines = [
         o
         for path in sorted(cases.rglob("*.json"))
+        if path.parent.name != "variants"
         for o in _order_strings(json.loads(path.read_text()))
     ]
     if not lines:

@@ -1,0 +1,144 @@
+"""Variants: one package each, one record each, asked by everything else.
+
+A variant is a `Variant` record filled in by its own package (``judge/variants/NAME/``): the
+board it plays on by default, its calendar, the rule sets always on, its unit kinds, how its
+order lines are read, how a phase is adjudicated, the pieces it adds to the results, and where
+its rules text is. The engine, the desk, the scheduler and the reports ask the record; none of
+them tests a variant's name. Boards stay data in maps/.
+
+`variant(name)` finds a record by name: the variants listed in `_PACKAGES`, each imported only
+when first asked for, so `judge adjudicate` on a standard case never imports Mercator.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from judge.engine.geography import Map
+from judge.engine.orders import Order
+from judge.engine.position import Position
+from judge.engine.results import OrderResult, PhaseResult
+from judge.engine.rules import Rules
+
+
+@dataclass(slots=True)
+class ReadOrders:
+    """A power's order lines read for the engine: the orders, the lines that could not be read
+    (their results, keyed by power and line index), and the lines that are not orders at all
+    (Mercator's time-scale headings), which get no result."""
+
+    orders: dict[str, list[Any]]
+    unreadable: dict[tuple[str, int], OrderResult]
+    headings: frozenset[tuple[str, int]] = frozenset()
+    # Lines that held several orders (Mercator's split retreat "A(MAO) - Por, F(MAO) - WMS"):
+    # each order's own text, for a result per order.
+    parts: dict[tuple[str, int], list[str]] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class DeskLine:
+    """One order line of a mail as the desk keeps it: each order's key (one order a key, the
+    last one standing: the unit's province, with Mercator's time scale in front), the text
+    stored (a line that reads back alone), the text echoed in full; or why the line is refused.
+    A heading line (Mercator's "TS2") has no orders and opens its section for the lines after
+    it, in `context`."""
+
+    orders: list[tuple[str, str, str]] = field(default_factory=list)  # (key, stored, full)
+    error: str | None = None
+    heading: str | None = None  # the heading's words, echoed for a heading line
+    note: str | None = None  # a warning echoed with the orders, which are taken all the same
+
+
+OrderReader = Callable[[Map, Mapping[str, Sequence[str]]], ReadOrders]
+# (board, line, line number, the mail's reading context for this seat, mutable) -> DeskLine
+DeskLineReader = Callable[[Map, str, int, dict[str, Any]], DeskLine]
+Adjudicator = Callable[[Map, Position, Mapping[str, Sequence[Order]], Rules], PhaseResult]
+
+
+@dataclass(frozen=True)
+class Variant:
+    name: str  # as players write it in CREATE and cases in "variant"
+    title: str  # as results print it
+    default_map: str  # the board a game or case plays on when it names none (maps/NAME.toml)
+    maps: tuple[str, ...]  # every board the variant can be played on
+    calendar: str  # judge.engine.calendar: STANDARD or MONTHLY
+    read_orders: OrderReader
+    adjudicate: Adjudicator
+    rule_sets: tuple[str, ...] = ()  # named rule sets always on (judge.engine.rules)
+    unit_kinds: tuple[str, ...] = ("A", "F")
+    rules_text: str = ""  # where a player reads the rules (a path under docs/ or a title)
+    # Extra lines for the results of a phase, after the orders: (result) -> lines. The
+    # standard game adds none; Mercator names the time scale of each dislodgement.
+    # A results text of its own (a time scale's orders apart, owned provinces), given the report
+    # (judge.reports.PhaseReport) a reader may see; None: the standard game's styles.
+    results_text: Callable[[Any], str] | None = None
+    # Wins claimed by several powers together (Mercator's rule 10): (board, centres after the
+    # phase, each claiming power's combine) -> the winners or (); None: no claimed wins.
+    decide_claims: (
+        Callable[[Map, Mapping[str, frozenset[str]], Mapping[str, frozenset[str]]], tuple[str, ...]]
+        | None
+    ) = None
+    # How the desk reads one order line of a mail; None: one standard order a line.
+    read_desk_line: DeskLineReader | None = None
+
+    def first_phase(self, game_map: Map) -> str:
+        """The phase a new game starts in: the board's own, in this variant's calendar."""
+        if self.calendar == game_map.calendar:
+            return game_map.start_phase
+        from judge.engine.calendar import MONTHS, MOVEMENT, parse_phase
+
+        year = parse_phase(game_map.start_phase, game_map.calendar).year
+        return f"{MONTHS[0]}{year}{MOVEMENT}"
+
+
+# name -> (module, attribute): imported when first asked for.
+_PACKAGES: dict[str, tuple[str, str]] = {
+    "standard": ("judge.variants.standard", "STANDARD"),
+    "youngstown": ("judge.variants.standard", "YOUNGSTOWN"),
+    "mercator": ("judge.variants.mercator", "MERCATOR"),
+}
+
+
+class UnknownVariant(KeyError):
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
+def variant_names() -> list[str]:
+    return sorted(_PACKAGES)
+
+
+def variant(name: str) -> Variant:
+    """The variant called `name` (any letter case); UnknownVariant names the known ones."""
+    key = name.strip().lower() if isinstance(name, str) else ""
+    where = _PACKAGES.get(key)
+    if where is None:
+        known = ", ".join(variant_names())
+        raise UnknownVariant(f"no variant called {name!r} (known variants: {known})")
+    module = importlib.import_module(where[0])
+    found: Variant = getattr(module, where[1])
+    return found
+
+
+def board_of(name: str) -> Map:
+    """The board a game of the variant called `name` is played on (its default board)."""
+    from judge.map_files import load_map
+
+    return load_map(variant(name).default_map)
+
+
+def start_case(name: str) -> dict[str, Any]:
+    """The opening position of a game of the variant called `name`, as an adjudicate case."""
+    from judge.map_files import start_case as board_start
+
+    found = variant(name)
+    game_map = board_of(name)
+    case = board_start(game_map)
+    case["variant"] = found.name
+    case["phase"] = found.first_phase(game_map)
+    if found.default_map != found.name:
+        case["map"] = found.default_map
+    return case

@@ -1,0 +1,36 @@
+"""Mercator (the 1985 rules, ../shared/seeds/000): army/fleets, three time scales a month, the
+Key rule in each, province ownership and premium builds. Played on the standard board until the
+project's own world board exists; the rules' examples use the standard board too.
+"""
+
+from __future__ import annotations
+
+from judge.engine.calendar import MONTHLY
+from judge.variants import Variant
+from judge.variants.mercator.language import read_desk_line, read_mercator_orders
+from judge.variants.mercator.phases import adjudicate_mercator, decide_claims
+
+
+def _results_text(report: object) -> str:
+    """The results layout (judge.variants.mercator.report), imported when results are written:
+    `judge adjudicate` never needs the reports."""
+    from judge.variants.mercator.report import mercator_text
+
+    return mercator_text(report)  # type: ignore[arg-type]
+
+
+MERCATOR = Variant(
+    name="mercator",
+    title="Mercator",
+    default_map="standard",
+    maps=("standard",),
+    calendar=MONTHLY,
+    read_orders=read_mercator_orders,
+    adjudicate=adjudicate_mercator,  # type: ignore[arg-type]
+    rule_sets=("key-rule",),
+    unit_kinds=("A", "F", "AF"),
+    rules_text="Mercator Rules (1985 edition), with the readings in docs/RULES.md",
+    read_desk_line=read_desk_line,
+    decide_claims=decide_claims,
+    results_text=_results_text,
+)

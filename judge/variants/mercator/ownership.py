@@ -1,0 +1,40 @@
+"""Who owns a province that is not a supply centre (Mercator rule 5.1).
+
+Supply centres are owned as in the regular game (judge.engine.adjudicate.update_centres, after
+the moves of a build month). Any other province belongs to the last power to have had a unit
+there, however fleetingly: the board at each moment of the month (its start and the end of
+each time scale) is looked at in turn. Sea provinces are never owned. A power's special
+provinces (rule 5.2; the board's per-power build sites that are not centres) are never owned by
+anyone else. An army/fleet in a canal province gives the province to the fleet's power, whose
+unit it is (rule 2.6).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+from judge.engine.geography import Map, Terrain
+from judge.engine.position import Unit
+
+
+def special_provinces(game_map: Map) -> dict[str, str]:
+    """Special province -> the power it is assigned to."""
+    return {prov: name for name, power in game_map.powers.items() for prov in power.build_only}
+
+
+def owners_after_month(
+    game_map: Map, owners: Mapping[str, str], moments: Iterable[Iterable[Unit]]
+) -> dict[str, str]:
+    out = dict(owners)
+    special = special_provinces(game_map)
+    provinces = game_map.provinces
+    for units in moments:
+        for unit in units:
+            prov = unit.province
+            info = provinces.get(prov)
+            if info is None or info.supply_centre or info.terrain is Terrain.SEA:
+                continue
+            if prov in special and special[prov] != unit.power:
+                continue
+            out[prov] = unit.power
+    return out

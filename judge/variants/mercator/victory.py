@@ -1,0 +1,71 @@
+"""Mercator's wins (rule 10): single, 2-way and 3-way.
+
+A single win is on the board, as in the standard game: a power holding the board's number of
+centres wins when centres change hands, and several powers doing so at once share it ("the
+victory is shared irrespective of supply centre holding"). A 2-way or 3-way win must be claimed
+by each member of the combine in the same season (SET CLAIM by mail); it is granted when the
+combine holds enough centres together, each member holding one at least. A solo win comes
+first, a 2-way win before a 3-way win, and of several qualifying 2-way (or 3-way) claims the
+combine with the most centres wins (a tie: none).
+
+The rules leave the numbers to each Mark. For a board without its own: a single win needs the
+board's victory count (18 on the standard board), a 2-way win 70% of the board's centres and a
+3-way win 82% (24 and 28 of the standard board's 34): docs/RULES.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from math import ceil
+
+TWO_WAY_SHARE = 0.70
+THREE_WAY_SHARE = 0.82
+
+
+def claim_thresholds(total_centres: int, solo: int) -> dict[int, int]:
+    """Centres a combine of 1, 2 or 3 powers needs together to win."""
+    return {
+        1: solo,
+        2: max(solo, ceil(TWO_WAY_SHARE * total_centres)),
+        3: max(solo, ceil(THREE_WAY_SHARE * total_centres)),
+    }
+
+
+def solo_winners(centres: Mapping[str, int], solo: int) -> tuple[str, ...]:
+    return tuple(sorted(p for p, n in centres.items() if n >= solo))
+
+
+def claimed_win(
+    centres: Mapping[str, int],
+    claims: Mapping[str, frozenset[str]],
+    thresholds: Mapping[int, int],
+) -> tuple[str, ...]:
+    """The combine that wins by its claims this season, or () if none does.
+
+    `claims` maps each claiming power to the combine it claims for (itself among them); a
+    combine counts only when every member claimed exactly it."""
+    combines: set[frozenset[str]] = set()
+    for power, combine in claims.items():
+        if (
+            power in combine
+            and 1 <= len(combine) <= 3
+            and all(claims.get(member) == combine for member in combine)
+        ):
+            combines.add(combine)
+    for size in (1, 2, 3):
+        qualifying = [
+            c
+            for c in combines
+            if len(c) == size
+            and all(centres.get(p, 0) > 0 for p in c)
+            and sum(centres.get(p, 0) for p in c) >= thresholds[size]
+        ]
+        if not qualifying:
+            continue
+        if size == 1:
+            return tuple(sorted(p for c in qualifying for p in c))  # shared (rule 10)
+        held = {c: sum(centres.get(p, 0) for p in c) for c in qualifying}
+        best = max(held.values())
+        leaders = [c for c, n in held.items() if n == best]
+        return tuple(sorted(leaders[0])) if len(leaders) == 1 else ()
+    return ()

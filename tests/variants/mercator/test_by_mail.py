@@ -1,0 +1,197 @@
+"""A Mercator game by mail through the processor: CREATE, seven sign-ons, a month's orders in
+sections echoed as read, the GM's PROCESS, and the month's results as each player reads them."""
+
+from __future__ import annotations
+
+from sqlalchemy import Engine
+from test_games_by_mail import GM, POWERS, body_of, player, reply_address, send
+
+from judge.store import session_scope
+from judge.store.game_queries import current_orders, find_game
+
+
+def start_mercator(engine: Engine) -> dict[str, str]:
+    created = send(engine, "CREATE merc gmsecret mercator", sender=GM)
+    assert [r.kind for r in created] == ["game_created"]
+    assert "Mercator" in body_of(created[0])
+    addresses: dict[str, str] = {}
+    for power in POWERS:
+        rows = send(engine, f"SIGNON {power} merc pw-{power}", sender=player(power))
+        own = next(r for r in rows if r.kind == "signed_on")
+        addresses[power] = reply_address(own)
+    with session_scope(engine) as session:
+        game = find_game(session, "merc")
+        assert game is not None and game.phase == "JAN1901M"
+        assert game.position["variant"] == "mercator"
+    return addresses
+
+
+def test_a_month_by_mail(engine: Engine) -> None:
+    seats = start_mercator(engine)
+    rows = send(engine, "TS1\nA(Lon) B F(NTH)\n", sender=player("England"), to=seats["England"])
+    echo = body_of(next(r for r in rows if r.kind == "orders_read"))
+    # England begins with fleets in London and Edinburgh: time scale 1 is checked on arrival.
+    assert "ERROR: line 2: there is no army in London" in echo
+    rows = send(
+        engine,
+        "TS2\nF(Edi) - NTH\nA(Lvp) - Yor\nF(Lon) - ENC\nTS3\nA(Yor) E F(NTH)\nA/F(NTH) - HEL\n",
+        sender=player("England"),
+        to=seats["England"],
+    )
+    echo = body_of(next(r for r in rows if r.kind == "orders_read"))
+    assert "(time scale 2)" in echo
+    assert "= TS2: Fleet Edinburgh -> North Sea" in echo
+    assert "= TS3: Army Yorkshire embarks on Fleet North Sea" in echo
+    assert "0 of 7 lines had errors." in echo
+    rows = send(engine, "TS1\nA(Par) L Bre\n", sender=player("France"), to=seats["France"])
+    echo = body_of(next(r for r in rows if r.kind == "orders_read"))
+    assert "ERROR: line 2: there is no army aboard a fleet in Paris (an army is there)" in echo
+    rows = send(engine, "TS3\nA(Par) L Bre\n", sender=player("France"), to=seats["France"])
+    echo = body_of(next(r for r in rows if r.kind == "orders_read"))
+    assert "a landing (L) belongs in time scale 1, not time scale 3" in echo
+    with session_scope(engine) as session:
+        game = find_game(session, "merc")
+        assert game is not None
+        stored = current_orders(session, game)["ENGLAND"]
+    assert stored["ts3 army yor"] == "TS3 A(YOR) E F(NTH)"
+    results = send(engine, "SIGNON M merc gmsecret\nPROCESS\n", sender=GM)
+    mails = {r.to_addr: body_of(r) for r in results if r.kind == "results"}
+    england = mails[player("England")]
+    assert "Movement results for January 1901." in england
+    assert "  Time scale 2:\n    Fleet Edinburgh -> North Sea." in england.replace("\r\n", "\n")
+    assert "Army Yorkshire embarks on Fleet North Sea." in england
+    assert "Yorkshire" in england.split("Provinces owned")[1]  # the army passed through it
+    with session_scope(engine) as session:
+        game = find_game(session, "merc")
+        assert game is not None and game.phase == "FEB1901M"
+        units = {(u["type"], u["loc"]) for u in game.position["units"] if u["power"] == "ENGLAND"}
+        assert game.position["owners"] == {"yor": "ENGLAND"}
+    assert units == {("F", "eng"), ("AF", "hel")}
+    # HISTORY reads the stored month back as the variant writes it.
+    rows = send(engine, "HISTORY merc FROM JAN1901M\n", sender=player("Italy"))
+    told = body_of(next(r for r in rows if r.kind == "history"))
+    assert "Variant: Mercator" in told
+    assert "Army Yorkshire embarks on Fleet North Sea." in told
+
+
+def test_a_two_way_win_claimed_by_mail(engine: Engine) -> None:
+    """Rule 10: France and Germany hold 24 centres together in March; both claim the win that
+    season, and the game ends with the March moves."""
+    seats = start_mercator(engine)
+    centres = {
+        "FRANCE": [
+            "bre",
+            "par",
+            "mar",
+            "spa",
+            "por",
+            "bel",
+            "hol",
+            "lon",
+            "lvp",
+            "edi",
+            "nwy",
+            "tun",
+        ],
+        "GERMANY": [
+            "ber",
+            "kie",
+            "mun",
+            "den",
+            "swe",
+            "war",
+            "mos",
+            "stp",
+            "sev",
+            "vie",
+            "bud",
+            "tri",
+        ],
+        "ITALY": ["rom", "nap", "ven"],
+    }
+    with session_scope(engine) as session:
+        game = find_game(session, "merc")
+        assert game is not None
+        game.phase = "MAR1903M"
+        game.position = {
+            **game.position,
+            "phase": "MAR1903M",
+            "units": [
+                {"power": "FRANCE", "type": "A", "loc": "par"},
+                {"power": "GERMANY", "type": "A", "loc": "ber"},
+                {"power": "ITALY", "type": "A", "loc": "rom"},
+            ],
+            "centers": centres,
+        }
+    rows = send(engine, "SET CLAIM Germany\n", sender=player("France"), to=seats["France"])
+    reply = body_of(next(r for r in rows if r.kind == "claim_made"))
+    assert "France claims in game merc a win shared with Germany." in reply
+    rows = send(
+        engine,
+        "SET CLAIM France Germany Italy Russia\n",
+        sender=player("Germany"),
+        to=seats["Germany"],
+    )
+    assert any("one, two or three powers" in body_of(r) for r in rows)
+    send(engine, "SET CLAIM France\n", sender=player("Germany"), to=seats["Germany"])
+    results = send(engine, "SIGNON M merc gmsecret\nPROCESS\n", sender=GM)
+    text = next(body_of(r) for r in results if r.kind == "results" and r.to_addr == player("Italy"))
+    assert "The game is won by France and Germany, who claimed the win together (rule 10)." in text
+    with session_scope(engine) as session:
+        game = find_game(session, "merc")
+        assert game is not None and str(game.status) == "finished"
+        assert "claims" not in game.settings
+
+
+def test_a_claim_in_the_standard_game_is_refused(engine: Engine) -> None:
+    send(engine, "CREATE std gmsecret standard", sender=GM)
+    for power in POWERS:
+        rows = send(engine, f"SIGNON {power} std pw-{power}", sender=player(power))
+    rows = send(engine, "SIGNON France std pw-France\nSET CLAIM Germany\n", sender=player("France"))
+    text = "\n".join(body_of(r) for r in rows)
+    assert "wins are not claimed in Standard" in text
+
+
+def test_an_army_fleet_order_for_a_fleet_is_taken_with_a_warning(engine: Engine) -> None:
+    """2.4: the order names an army/fleet where the month begins with a fleet; the echo says
+    so, and the order stands only if the time scale 1 orders make the fleet an army/fleet."""
+    seats = start_mercator(engine)
+    rows = send(engine, "TS2\nA/F(Lon) - NTH\n", sender=player("England"), to=seats["England"])
+    echo = body_of(next(r for r in rows if r.kind == "orders_read"))
+    assert (
+        "= TS2: Army/Fleet London -> North Sea\r\n      (note: at the start of the month the "
+        "unit in London is a fleet, not an army/fleet: this order stands only if the earlier "
+        "time scales make it one (rule 2.4))"
+    ) in echo
+    assert "0 of 2 lines had errors." in echo
+
+
+def test_the_gm_removes_by_rule_7_for_a_player_who_sends_none(engine: Engine) -> None:
+    """Italy owes a removal in March and sends nothing: the GM's PROCESS takes the unit
+    furthest from Italy's home centres (rule 7), and every player reads which."""
+    start_mercator(engine)
+    with session_scope(engine) as session:
+        game = find_game(session, "merc")
+        assert game is not None
+        game.phase = "MAR1901A"
+        game.position = {
+            **game.position,
+            "phase": "MAR1901A",
+            "units": [
+                {"power": "ITALY", "type": "A", "loc": "rom"},
+                {"power": "ITALY", "type": "A", "loc": "ven"},
+                {"power": "ITALY", "type": "A", "loc": "boh"},
+                {"power": "FRANCE", "type": "A", "loc": "par"},
+            ],
+            "centers": {"ITALY": ["rom", "nap"], "FRANCE": ["par"]},
+        }
+    results = send(engine, "SIGNON M merc gmsecret\nPROCESS MAR1901A\n", sender=GM)
+    text = next(
+        body_of(r) for r in results if r.kind == "results" and r.to_addr == player("France")
+    )
+    assert "Removed:\r\n  Italy Army Bohemia" in text
+    with session_scope(engine) as session:
+        game = find_game(session, "merc")
+        assert game is not None and game.phase == "APR1901M"
+        italian = sorted(u["loc"] for u in game.position["units"] if u["power"] == "ITALY")
+    assert italian == ["rom", "ven"]
