@@ -60,6 +60,9 @@ class MailState:
     became: int | None = None
     # Whether the mail's recipient was looked at for a GM reply token yet (looked up once).
     gm_token_checked: bool = False
+    # Wrong passwords this mail gave so far: past MAX_PASSWORD_FAILURES the rest are not checked,
+    # so one mail of many guesses costs a few hashes, not one each.
+    password_failures: int = 0
     # Seat id -> what the variant's order reader carries from one line of the mail to the next
     # (Mercator: the time scale a heading opened).
     reading: dict[int, dict[str, Any]] = field(default_factory=dict)

@@ -57,6 +57,9 @@ from judge.variants import variant as find_variant
 
 # Where the GM password's hash is kept in Game.settings (there is no column for it).
 GM_PASSWORD = "gm_password_hash"
+# Wrong passwords one mail may give before its further SIGNON passwords go unchecked: each check
+# is a deliberately slow hash, and a mail of hundreds of guesses must not cost hundreds.
+MAX_PASSWORD_FAILURES = 3
 
 
 def _create(state: MailState, command: cv.Create) -> None:
@@ -112,6 +115,12 @@ def _create(state: MailState, command: cv.Create) -> None:
 def _sign_on(state: MailState, command: cv.SignOn) -> None:
     """Take an open seat, or prove the password of a held one so the mail's orders count."""
     where = f"line {command.line_no}"
+    if state.password_failures >= MAX_PASSWORD_FAILURES:
+        state.problems.append(
+            f"{where}: not checked: this mail already gave {MAX_PASSWORD_FAILURES} wrong "
+            "passwords, so the rest of its SIGNON lines are not read"
+        )
+        return
     game = game_named(state, command.game, command.line_no)
     if game is None:
         return
@@ -120,6 +129,7 @@ def _sign_on(state: MailState, command: cv.SignOn) -> None:
         if verify_password(game.settings.get(GM_PASSWORD), command.password):
             state.gm_game = game
         else:
+            state.password_failures += 1
             state.problems.append(f"{where}: the GM password of game {game.name} is not right")
         return
     power = power_named(game_map, command.power)
@@ -143,6 +153,7 @@ def _sign_on(state: MailState, command: cv.SignOn) -> None:
         return
     decision = authenticate(state.sender, None, command.password, seat_credentials(seat))
     if not decision.authorised:
+        state.password_failures += 1
         state.problems.append(f"{where}: {decision.reason}")
         return
     state.acting = seat

@@ -347,3 +347,33 @@ def test_an_observers_mail_carries_a_one_click_unsubscribe(
     rows = send(engine, "", sender="watcher@example.org", to=leave)
     assert [r.kind for r in rows] == ["unobserved"]
     assert observer_addresses(engine) == []
+
+
+def test_a_mail_of_many_wrong_passwords_costs_a_few_hashes(
+    engine: Engine, started: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """299 guesses in one mail: three are hashed, the rest answered "not checked"."""
+    from judge import identity
+    from judge.desk.seating import MAX_PASSWORD_FAILURES
+
+    real = identity._HASHER
+
+    class CountingHasher:
+        """The real hasher, counting its verifications (each one a slow argon2 hash)."""
+
+        calls = 0
+
+        def verify(self, stored: str, password: str) -> bool:
+            CountingHasher.calls += 1
+            return real.verify(stored, password)
+
+        def __getattr__(self, name: str) -> object:
+            return getattr(real, name)
+
+    monkeypatch.setattr(identity, "_HASHER", CountingHasher())
+    guesses = "\n".join(f"SIGNON Germany alpha guess{n}" for n in range(299))
+    rows = send(engine, guesses, sender="thief@example.net")
+    body = body_of(rows[-1])
+    assert CountingHasher.calls == MAX_PASSWORD_FAILURES
+    assert body.count("not the right one") == MAX_PASSWORD_FAILURES
+    assert body.count("not checked") == 299 - MAX_PASSWORD_FAILURES
