@@ -330,6 +330,19 @@ class ScriptedGame:
             self.gm.account, f"SIGNON M {self.game} {self.gm_password}\n{commands}", subject="gm"
         )
 
+    def observe(self) -> Received:
+        """The observer asks to observe the game and confirms by replying to the token address
+        the judge mails; returns the judge's "Observing" mail."""
+        ident = self.send(self.observer.account, f"OBSERVE {self.game}", subject="watching")
+        asked = self.reply(self.observer, ident, "the OBSERVE's confirmation", "Confirm observing")
+        ident = self.send(
+            self.observer.account,
+            "> Confirm observing",
+            to=asked.reply_to[0],
+            subject="Re: confirm",
+        )
+        return self.reply(self.observer, ident, "observing", f"Observing {self.game}")
+
     def take_everyone(
         self, match: Callable[[Received], bool], what: str, readers: list[Mailbox] | None = None
     ) -> dict[str, Received]:

@@ -57,8 +57,7 @@ def _start(script: ScriptedGame, make: Callable[[], Any], prefix: str) -> None:
     ident = script.send(script.gm.account, f"CREATE {GAME} {script.gm_password} mercator")
     created = script.reply(script.gm, ident, "game_created")
     assert "Mercator, on the board of Standard Diplomacy" in created.body
-    ident = script.send(script.observer.account, f"OBSERVE {GAME}", subject="watching")
-    script.reply(script.observer, ident, "observing")
+    script.observe()
     for power in POWERS:
         player = script.add_player(power, make(), f"{prefix}-{power.lower()}-pw")
         ident = script.send(
