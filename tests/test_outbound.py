@@ -543,7 +543,7 @@ def test_no_password_goes_in_clear_to_a_relay_without_starttls(
     assert sender.outage is not None
     warnings = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
     assert any(
-        f"not logging in to relay 127.0.0.1:{controller.port}: the connection is not encrypted" in m
+        f"relay 127.0.0.1:{controller.port}: not logging in: the connection is not encrypted" in m
         and "login_without_tls" in m
         for m in warnings
     ), warnings
@@ -572,13 +572,13 @@ def test_the_clear_login_option_holds_only_for_loopback() -> None:
     assert is_loopback("::ffff:127.0.0.1")
     assert not is_loopback("192.0.2.7") and not is_loopback("2001:db8::1")
     assert not is_loopback("relay.example.org")
-    assert clear_login_refusal("relay r:587", "127.0.0.1", allowed=True, section="relay",
+    assert clear_login_refusal("127.0.0.1", allowed=True, section="relay",
                                unencrypted_because="x") is None  # fmt: skip
     refusal = clear_login_refusal(
-        "relay r:587", "192.0.2.7", allowed=True, section="relay", unencrypted_because="x"
+        "192.0.2.7", allowed=True, section="relay", unencrypted_because="x"
     )
     assert refusal is not None and "192.0.2.7 is not on loopback" in refusal
     refusal = clear_login_refusal(
-        "relay r:587", "127.0.0.1", allowed=False, section="relay", unencrypted_because="x"
+        "127.0.0.1", allowed=False, section="relay", unencrypted_because="x"
     )
     assert refusal is not None and "[relay] login_without_tls = true" in refusal

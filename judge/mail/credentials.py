@@ -20,21 +20,22 @@ def is_loopback(address: str) -> bool:
 
 
 def clear_login_refusal(
-    server: str, peer: str, *, allowed: bool, section: str, unencrypted_because: str
+    peer: str, *, allowed: bool, section: str, unencrypted_because: str
 ) -> str | None:
-    """Why a login over an unencrypted connection to `server` (connected to `peer`) must not
-    happen, or None when it may: `allowed` is the section's `login_without_tls` option, and
-    `unencrypted_because` says why the connection has no TLS ("it offers no STARTTLS").
+    """Why a login over an unencrypted connection to `peer` (the socket's peer address) must
+    not happen, or None when it may: `allowed` is the section's `login_without_tls` option, and
+    `unencrypted_because` says why the connection has no TLS ("it offers no STARTTLS"). The
+    caller's log line names the server.
     """
     if allowed and is_loopback(peer):
         return None
     if allowed:
         return (
-            f"not logging in to {server}: the connection is not encrypted ({unencrypted_because}) "
-            f"and {peer} is not on loopback ([{section}] login_without_tls is honoured only there)"
+            f"not logging in: the connection is not encrypted ({unencrypted_because}) and "
+            f"{peer} is not on loopback ([{section}] login_without_tls is honoured only there)"
         )
     return (
-        f"not logging in to {server}: the connection is not encrypted ({unencrypted_because}) and "
-        f"the password is never sent in clear; give the server TLS, or for a server on loopback "
+        f"not logging in: the connection is not encrypted ({unencrypted_because}) and the "
+        f"password is never sent in clear; give the server TLS, or for a server on loopback "
         f"set [{section}] login_without_tls = true"
     )

@@ -362,12 +362,9 @@ class ImapPoller:
                 client.starttls(s.tls_context or ssl_module.create_default_context())
                 return f"STARTTLS {_tls_version(client.socket())}".strip()
             if s.starttls == "always":
-                raise LoginRefused(
-                    'the server offers no STARTTLS, which [imap] starttls = "always" requires'
-                )
+                raise LoginRefused('no STARTTLS offered, which [imap] starttls = "always" requires')
         because = 'starttls = "never"' if s.starttls == "never" else "it offers no STARTTLS"
         refusal = clear_login_refusal(
-            f"IMAP {self._where()}",
             str(sock.getpeername()[0]),
             allowed=s.login_without_tls,
             section="imap",

@@ -164,7 +164,7 @@ class MaildirTransport:
         except OSError as error:
             with contextlib.suppress(OSError):
                 os.unlink(tmp)
-            raise Unreachable(f"Maildir {self.path}: {error}") from error
+            raise Unreachable(str(error)) from error
 
     def _in_cur(self, key: str) -> bool:
         """Whether a mail program moved this mail to cur/ (as `key:2,FLAGS`)."""
@@ -173,7 +173,7 @@ class MaildirTransport:
 
     def probe(self) -> None:
         if not os.access(self.path / "tmp", os.W_OK) or not os.access(self.path / "new", os.W_OK):
-            raise Unreachable(f"Maildir {self.path}: tmp/ or new/ is not writable")
+            raise Unreachable("tmp/ or new/ is not writable")
 
     def close(self) -> None:
         """Nothing to close: every mail is its own file."""
@@ -238,15 +238,14 @@ class SmtpRelay:
         except smtplib.SMTPAuthenticationError as error:
             self._announce = True
             raise Unreachable(
-                f"{s.where}: login as {s.username} refused: "
-                f"{error.smtp_code} {_text(error.smtp_error)}"
+                f"login as {s.username} refused: {error.smtp_code} {_text(error.smtp_error)}"
             ) from error
         except smtplib.SMTPResponseException as error:
             self._announce = True
-            raise Unreachable(f"{s.where}: {error.smtp_code} {_text(error.smtp_error)}") from error
+            raise Unreachable(f"{error.smtp_code} {_text(error.smtp_error)}") from error
         except (smtplib.SMTPException, OSError) as error:
             self._announce = True
-            raise Unreachable(f"{s.where} unreachable: {error}") from error
+            raise Unreachable(f"unreachable: {error}") from error
 
     def _open(self) -> smtplib.SMTP:
         s = self.settings
@@ -266,7 +265,7 @@ class SmtpRelay:
                     tls = "STARTTLS"
                 elif s.starttls == "always":
                     raise Unreachable(
-                        f'{s.where} offers no STARTTLS, which [relay] starttls = "always" requires'
+                        'no STARTTLS offered, which [relay] starttls = "always" requires'
                     )
             if s.username:
                 if not tls:
@@ -274,7 +273,6 @@ class SmtpRelay:
                         'starttls = "never"' if s.starttls == "never" else "it offers no STARTTLS"
                     )
                     refusal = clear_login_refusal(
-                        s.where,
                         str(connection.sock.getpeername()[0]),
                         allowed=s.login_without_tls,
                         section="relay",
@@ -343,9 +341,7 @@ class SmtpRelay:
                 self.close()
                 if error.smtp_code == SERVICE_NOT_AVAILABLE:
                     self._announce = True
-                    raise Unreachable(
-                        f"{self.settings.where}: {error.smtp_code} {_text(error.smtp_error)}"
-                    ) from error
+                    raise Unreachable(f"{error.smtp_code} {_text(error.smtp_error)}") from error
                 _raise_for(error.smtp_code, error.smtp_error, "relay refused")
             except (smtplib.SMTPException, OSError) as error:
                 self.close()

@@ -389,7 +389,7 @@ def _recording(settings: ImapSettings) -> IMAPClient:
         (
             "always",
             True,
-            'the server offers no STARTTLS, which [imap] starttls = "always" requires',
+            'no STARTTLS offered, which [imap] starttls = "always" requires',
         ),
     ],
 )
