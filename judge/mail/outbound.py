@@ -127,11 +127,12 @@ class MaildirTransport:
         """
         removed = 0
         cutoff = time.time() - MAILDIR_TMP_STALE_SECONDS
-        for entry in os.scandir(self.path / "tmp"):
-            with contextlib.suppress(OSError):
-                if entry.name.startswith(MAILDIR_PREFIX) or entry.stat().st_mtime < cutoff:
-                    os.unlink(entry.path)
-                    removed += 1
+        with os.scandir(self.path / "tmp") as entries:
+            for entry in entries:
+                with contextlib.suppress(OSError):
+                    if entry.name.startswith(MAILDIR_PREFIX) or entry.stat().st_mtime < cutoff:
+                        os.unlink(entry.path)
+                        removed += 1
         if removed:
             log.info("Maildir %s: removed %d unfinished files from tmp/", self.path, removed)
 
@@ -148,8 +149,12 @@ class MaildirTransport:
         data = header + mail.raw.replace(b"\r\n", b"\n")
         tmp = self.path / "tmp" / mail.key
         try:
+            # A mail tried before may have been delivered before the crash that kept its row
+            # from being marked sent, and read since. (A reader moving it between this look and
+            # the rename below would see it twice: that needs a crash and a read in the same
+            # instant.)
             if mail.attempt > 1 and self._in_cur(mail.key):
-                return  # delivered before the crash that kept the row from being marked sent
+                return
             descriptor = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o666)
             try:
                 view = memoryview(data)
