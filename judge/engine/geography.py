@@ -803,7 +803,7 @@ def _check_clockwise(
     for code, ring in sound.items():
         px, py = positions[code]
         for a, b in _pairs(ring):
-            if BOARD_EDGE in (a, b) or a == b or b not in neighbours[a]:
+            if a not in positions or b not in positions or b not in neighbours[a]:
                 continue
             (ax, ay), (bx, by) = positions[a], positions[b]
             # With y growing downwards, a clockwise turn p -> a -> b has a positive cross product.
