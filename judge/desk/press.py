@@ -84,6 +84,7 @@ from judge.desk.mail_state import (
     sender_person,
 )
 from judge.desk.orders import game_position
+from judge.desk.secret_boards import board_of_game
 from judge.engine.geography import Map
 from judge.engine.position import Position
 from judge.language import command_values as cv
@@ -91,7 +92,6 @@ from judge.language.commands import read_mail_commands
 from judge.language.names import NameLookupError, name_table
 from judge.store.game_queries import find_game, observers_of
 from judge.store.games import Game, GameStatus, Person, Press, Seat
-from judge.variants import board_of
 
 # Where the press settings are kept in Game.settings, and their defaults.
 KINDS_KEY = "press"
@@ -414,7 +414,7 @@ def _press(state: MailState, command: cv.Press | cv.Broadcast) -> None:
     if not command.text.strip():
         state.problems.append(f"{where}: there is no text between it and ENDPRESS")
         return
-    game_map = board_of(game.variant)
+    game_map = board_of_game(game)
     to = _recipients(state, writer, command, game_map)
     if to is None:
         return

@@ -28,7 +28,47 @@ _VOWELS = "aeiou"
 # Ids and initials that are words of the judge's own mails or commands, never drawn.
 _SPACE_STOP = frozenset({"bs", "cd", "gm", "gmt", "hsc", "nmr", "nsc", "pm", "utc", "cst", "pst"})
 _INITIALS_STOP = frozenset(
-    ["bur", "can", "dec", "feb", "get", "got", "had", "has", "her", "him", "his", "jan", "jul", "jun", "let", "lon", "mar", "map", "min", "mon", "mun", "nor", "not", "nov", "now", "par", "pit", "put", "sat", "sep", "set", "sun", "ten", "tip", "top", "tue", "was", "wed", "yes"]
+    [
+        "bur",
+        "can",
+        "dec",
+        "feb",
+        "get",
+        "got",
+        "had",
+        "has",
+        "her",
+        "him",
+        "his",
+        "jan",
+        "jul",
+        "jun",
+        "let",
+        "lon",
+        "mar",
+        "map",
+        "min",
+        "mon",
+        "mun",
+        "nor",
+        "not",
+        "nov",
+        "now",
+        "par",
+        "pit",
+        "put",
+        "sat",
+        "sep",
+        "set",
+        "sun",
+        "ten",
+        "tip",
+        "top",
+        "tue",
+        "was",
+        "wed",
+        "yes",
+    ]
 )
 _TRIES = 200
 
