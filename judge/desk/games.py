@@ -15,6 +15,7 @@ from dataclasses import replace
 from typing import Any
 
 from judge.desk import (
+    board_views,
     game_settings,
     general_orders,
     history,
@@ -58,6 +59,7 @@ def _handlers(*modules: Any) -> Mapping[type, Handler]:
 
 
 HANDLERS = _handlers(
+    board_views,
     seating,
     orders,
     processing,

@@ -23,7 +23,7 @@ from sqlalchemy.orm import Session
 from judge.adjudicate_json import read_case
 from judge.desk.commands import Reply
 from judge.desk.mail_state import MailState, power_named, reply_address
-from judge.desk.secret_boards import board_of_game
+from judge.desk.secret_boards import board_of_game, secret_board_of
 from judge.engine.geography import Map
 from judge.engine.position import Position
 from judge.games import general_orders as go
@@ -71,6 +71,14 @@ def _file(state: MailState, command: cv.GeneralOrders) -> None:
     if seat is None:
         return
     game = seat.game
+    if secret_board_of(game) is not None:
+        # Standing orders read against the board (their IF tests name places and units)
+        # would answer questions about a board nobody may see.
+        state.problems.append(
+            f"line {command.line_no}: game {game.name}'s board is secret: it takes no general "
+            "orders (write each turn's orders; a rat without one holds)"
+        )
+        return
     game_map, position = _board(game)
     general, problems = go.bind(command, game_map, seat.power)
     end = command.valid_to

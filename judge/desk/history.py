@@ -38,7 +38,7 @@ from judge.desk.phase_clock import deadline_words
 from judge.desk.phase_records import phase_order, phase_report
 from judge.desk.press import may_read, release_view
 from judge.desk.processing import ENDING
-from judge.desk.secret_boards import board_of_game, visibility_of
+from judge.desk.secret_boards import board_of_game, secret_board_of, visibility_of
 from judge.engine.calendar import ANY, RETREATS, parse_phase
 from judge.games.seats import SeatStatus
 from judge.language import command_values as cv
@@ -320,6 +320,8 @@ def _summary(state: MailState, command: cv.Summary) -> None:
         powers = list(board_of_game(game).powers)
     except (FileNotFoundError, KeyError, ValueError):
         powers = sorted(seat.power for seat in game.seats)
+    if secret_board_of(game) is not None:
+        powers = []  # a secret board's powers are met, not listed (HISTORY has the counts)
     seats = {seat.power: seat for seat in game.seats}
     players = []
     for power in powers:

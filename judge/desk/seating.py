@@ -470,12 +470,13 @@ def _list(state: MailState, command: cv.ListGames) -> None:
     game = game_named(state, command.game, command.line_no)
     if game is None:
         return
+    secret = secret_board_of(game) is not None  # a secret board names no power to anyone
     seats = [
         {
-            "power": seat.power.title(),
+            "power": f"Seat {number}" if secret else seat.power.title(),
             "holder": (seat.person.name or "taken") if seat.person is not None else "open",
         }
-        for seat in game.seats
+        for number, seat in enumerate(game.seats, start=1)
     ]
     state.replies.append(
         Reply(

@@ -109,6 +109,9 @@ class Variant:
     # its own board (Algernon: the player count; the maze generated from the seed). Raises
     # ValueError with the reason. None: the default board's opening, the words rule sets.
     new_game: Callable[[Sequence[str], int], dict[str, Any]] | None = None
+    # What `judge map` prints of a board of this variant's own (Algernon: the fairness
+    # figures and why a maze is unfair); None: the map summary.
+    board_summary: Callable[[Map], str] | None = None
     # A secret board (Algernon): what each reader may see, asked instead of showing the board,
     # the orders or the powers. None: the standard game's results are public.
     secret_board: SecretBoard | None = None

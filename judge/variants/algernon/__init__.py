@@ -14,7 +14,12 @@ from judge.engine.calendar import STANDARD
 from judge.engine.geography import Map, MapError
 from judge.engine.results import PhaseResult
 from judge.variants import MASTER, OBSERVERS, SecretBoard, Variant
-from judge.variants.algernon.generator import MAX_PLAYERS, MIN_PLAYERS, generate_maze
+from judge.variants.algernon.generator import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    fairness_text,
+    generate_maze,
+)
 from judge.variants.algernon.knowledge import knowledge_of, starting_knowledge
 from judge.variants.algernon.language import read_desk_line, read_maze_orders
 from judge.variants.algernon.maze import maze_board
@@ -123,6 +128,7 @@ ALGERNON = Variant(
     rules_text="Algernon Diplomacy (um01) by Thomas Galloway, with the readings in docs/RULES.md",
     read_desk_line=read_desk_line,
     board_in_case=case_board,
+    board_summary=fairness_text,
     new_game=new_game,
     secret_board=SecretBoard(
         results_text=results_text,
