@@ -102,3 +102,20 @@ def visibility_of(game: Game) -> Any:
 
     secret = secret_board_of(game)
     return results_visibility(secret) if secret is not None else everything_public
+
+
+def reading_words(session: Session, token: str | None) -> list[str]:
+    """The places the seat of a reply token knows on a secret board: the command reader takes
+    lines that start with one as order lines. Words only from what the seat knows, so how a
+    line is read never depends on what exists unseen."""
+    if token is None:
+        return []
+    from judge.store.game_queries import seat_for_token
+
+    seat = seat_for_token(session, token)
+    if seat is None or seat.game.position is None:
+        return []
+    secret = secret_board_of(seat.game)
+    if secret is None:
+        return []
+    return sorted(secret.known_places(seat.game.position, seat.power))

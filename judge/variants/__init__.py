@@ -69,6 +69,8 @@ class SecretBoard:
     board_text: Callable[[Mapping[str, Any], str], str]
     # (the game's case, reader) -> the powers that reader knows of (press, lists, notices)
     known_powers: Callable[[Mapping[str, Any], str], frozenset[str]]
+    # (the game's case, reader) -> the places that reader knows (read as order words)
+    known_places: Callable[[Mapping[str, Any], str], frozenset[str]]
     # (case after a phase) -> extra fields of `judge adjudicate`'s result (the reports)
     case_result_fields: Callable[[Mapping[str, Any]], dict[str, Any]]
 

@@ -105,6 +105,13 @@ def known_powers(case: Mapping[str, Any], reader: str) -> frozenset[str]:
     return frozenset(knowledge_of(board, case.get("state") or {}, reader).players)
 
 
+def known_places(case: Mapping[str, Any], reader: str) -> frozenset[str]:
+    board = case_board(case)
+    if reader not in board.powers:
+        return frozenset()
+    return frozenset(knowledge_of(board, case.get("state") or {}, reader).spaces)
+
+
 def case_result_fields(state: Mapping[str, Any]) -> dict[str, Any]:
     """`judge adjudicate`'s result: each power's private report, what each knows after the
     turn, the GM's full report and the public one."""
@@ -134,6 +141,7 @@ ALGERNON = Variant(
         results_text=results_text,
         board_text=board_text,
         known_powers=known_powers,
+        known_places=known_places,
         case_result_fields=case_result_fields,
     ),
 )
