@@ -11,8 +11,6 @@ army adjacency is the spaces behind its portals, and the standard resolver plays
 
 from __future__ import annotations
 
-import copy
-import json
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -24,7 +22,7 @@ SPACE_ID = re.compile(r"^[a-z]{2,3}$")
 HOME_CENTRE = "HSC"
 NEUTRAL_CENTRE = "NSC"
 
-_BOARDS: dict[str, Map] = {}  # a maze's JSON text -> its checked board (a few per process)
+_BOARDS: dict[str, Map] = {}  # a maze's data (as text) -> its checked board (a few per process)
 
 
 def maze_problems(data: Mapping[str, Any]) -> list[str]:
@@ -75,7 +73,7 @@ def maze_problems(data: Mapping[str, Any]) -> list[str]:
 def filled_board_data(data: Mapping[str, Any]) -> dict[str, Any]:
     """The maze as full board data: every space inland, named by its id in upper case, its army
     adjacency the spaces behind its portals; powers' adjectives and letters filled in."""
-    full = copy.deepcopy(dict(data))
+    full = _copied(data)
     for code, entry in full.get("provinces", {}).items():
         entry.setdefault("name", code.upper())
         entry.setdefault("terrain", "land")
@@ -98,9 +96,26 @@ def filled_board_data(data: Mapping[str, Any]) -> dict[str, Any]:
     return full
 
 
+def _copied(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return {k: _copied(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_copied(v) for v in value]
+    return value
+
+
+def _frozen(value: Any) -> Any:
+    """A maze's data as nested sorted tuples: one key per maze, whatever its dict order."""
+    if isinstance(value, Mapping):
+        return tuple(sorted((str(k), _frozen(v)) for k, v in value.items()))
+    if isinstance(value, list | tuple):
+        return tuple(_frozen(v) for v in value)
+    return value
+
+
 def maze_board(data: Mapping[str, Any]) -> Map:
     """The checked board of a maze given in the board file's shape; MapError lists every fault."""
-    key = json.dumps(data, sort_keys=True, default=str)
+    key = repr(_frozen(data))
     found = _BOARDS.get(key)
     if found is not None:
         return found
