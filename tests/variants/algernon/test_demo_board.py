@@ -219,3 +219,13 @@ def test_an_unfair_maze_says_why() -> None:
 def test_knowledge_round_trips() -> None:
     known = Knowledge({"vt": {"portals": 6, "centre": ""}}, {("rt", 2, "vt", 3)}, {"TAG"})
     assert Knowledge.from_json(known.as_json()) == known
+
+
+def test_judge_map_prints_the_fairness_figures(capsys: pytest.CaptureFixture[str]) -> None:
+    from judge.cli import main
+
+    assert main(["map", "algernon", "--players", "5", "--seed", "7"]) == 0
+    out = capsys.readouterr().out
+    assert "Algernon: 5 players" in out and "fair:" in out
+    assert main(["map", "algernon", "--maze", str(DEMO)]) == 0
+    assert "A: 1, 1, 2, 2" in capsys.readouterr().out

@@ -125,6 +125,17 @@ def play_and_check(engine: Engine, players: int, seed: int, years: int = YEARS) 
         )
         for who, text in _rows_to(rows, seats):
             found += leakcheck.leaks(board, allowed[who], text)
+    # The other paths a player can ask for: his map, the history, the summary, the list.
+    for power in sorted(seats):
+        rows = mail.send(
+            engine,
+            f"MAP\nHISTORY {name}\nSUMMARY {name}\nLIST {name}\nLIST",
+            sender=seats[power],
+            to=f"judge+{tokens[power]}@example.org",
+        )
+        assert {r.kind for r in rows} >= {"own_map", "history", "summary", "game_detail"}
+        for who, text in _rows_to(rows, seats):
+            found += leakcheck.leaks(board, allowed[who], text)
     return found
 
 
