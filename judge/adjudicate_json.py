@@ -211,6 +211,11 @@ def read_variant_case(
     the_variant, game_map = _load_variant(
         case.get("variant", variant or "standard"), case.get("map")
     )
+    if the_variant.board_in_case is not None:  # the game's own board (Algernon's "maze")
+        try:
+            game_map = the_variant.board_in_case(case)
+        except MapError as exc:
+            raise CaseError(f"maze: {exc}") from None
     case_rules = case.get("rules", rules or [])
     if the_variant.rule_sets:
         if isinstance(case_rules, str):
@@ -450,7 +455,10 @@ def run_case(
     result = checked.variant.adjudicate(
         checked.game_map, checked.position, read.orders, checked.rules
     )
-    return result_json(result, checked.orders, read.unreadable, read.headings, read.parts)
+    out = result_json(result, checked.orders, read.unreadable, read.headings, read.parts)
+    if checked.variant.secret_board is not None:  # the per-reader reports (Algernon)
+        out.update(checked.variant.secret_board.case_result_fields(result.state_after or {}))
+    return out
 
 
 def read_orders(checked: Case) -> ReadOrders:

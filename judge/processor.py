@@ -19,6 +19,7 @@ from sqlalchemy.orm import Session
 from judge import desk
 from judge.config import Config
 from judge.desk import Reply, Where
+from judge.desk.secret_boards import withheld as withheld_by_board
 from judge.identity import reply_to_address
 from judge.mail.loopguard import ReplyDecision, automated_reason
 from judge.mail.mime import ReadMail, read_mail
@@ -166,6 +167,7 @@ def process_row(session: Session, row: WaitingMail, settings: ProcessorSettings)
         f"{notice.kind} to {notice.to} (outbox {write_notice(session, row, notice, settings)})"
         for notice in replies
         if notice.to is not None
+        and not withheld_by_board(session, notice.game, notice.kind, notice.to)
     ]
     replies = [reply for reply in replies if reply.to is None]
     withheld: list[str] = []

@@ -15,6 +15,7 @@ from dataclasses import replace
 from typing import Any
 
 from judge.desk import (
+    board_views,
     game_settings,
     general_orders,
     history,
@@ -34,6 +35,7 @@ from judge.desk.mail_state import (
     seats_held_by,
 )
 from judge.desk.orders import orders_reply
+from judge.desk.secret_boards import reading_words
 from judge.identity import authenticate, token_from_recipients
 from judge.language import command_values as cv
 from judge.language.commands import read_mail_commands
@@ -58,6 +60,7 @@ def _handlers(*modules: Any) -> Mapping[type, Handler]:
 
 
 HANDLERS = _handlers(
+    board_views,
     seating,
     orders,
     processing,
@@ -77,14 +80,14 @@ def handle(mail: ReadMail, where: Where) -> list[Reply] | None:
     """
     lines = mail.text.splitlines()[:MAX_LINES] if mail.text else []
     reading_map = load_map(READING_MAP)
-    values = read_mail_commands(
-        "\n".join(lines),
-        known_powers=list(reading_map.powers),
-        known_provinces=province_words(reading_map),
-    )
     session = where.session
     token = token_from_recipients(
         [where.envelope_to, mail.headers.get("delivered-to")], where.judge_address
+    )
+    values = read_mail_commands(
+        "\n".join(lines),
+        known_powers=list(reading_map.powers),
+        known_provinces=province_words(reading_map) + reading_words(session, token),
     )
     for_games = any(
         isinstance(v, cv.CommandError)

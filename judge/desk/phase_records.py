@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from judge.adjudicate_json import read_variant_case
+from judge.desk.secret_boards import master_writer
 from judge.engine.calendar import MONTHS, PhaseError, parse_phase
 from judge.engine.position import Dislodged, Unit
 from judge.engine.results import OrderResult, PhaseResult
@@ -88,7 +89,11 @@ def phase_report(game: Game, record: PhaseRecord, sequence: int) -> PhaseReport:
         game=game.name,
         sequence=sequence,
         civil_disorder=case.position.civil_disorder,
-        text_writer=case.variant.results_text,
+        text_writer=(
+            master_writer(case.variant.secret_board)
+            if case.variant.secret_board is not None
+            else case.variant.results_text
+        ),
     )
 
 

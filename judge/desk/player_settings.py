@@ -50,6 +50,7 @@ from judge.desk.mail_state import (
     seat_reply_address,
 )
 from judge.desk.phase_terms import missed_turn_policy
+from judge.desk.secret_boards import board_of_game
 from judge.engine.geography import Map
 from judge.games.missed_turns import (
     PostalPolicy,
@@ -70,7 +71,7 @@ from judge.store.game_queries import (
     vacate_seat,
 )
 from judge.store.games import ADDRESS_LENGTH, Game, GameStatus, Person, Seat
-from judge.variants import board_of, variant
+from judge.variants import variant
 
 NO_SEAT = (
     "no seat is named: sign on with SIGNON power game password on a line before it, or reply "
@@ -275,7 +276,7 @@ def _voter(state: MailState, command: cv.Command) -> tuple[Seat, Map, frozenset[
             "no unit and no supply centre left, so it has no vote"
         )
         return None
-    return seat, board_of(game.variant), survivors
+    return seat, board_of_game(game), survivors
 
 
 def _named_powers(

@@ -84,6 +84,7 @@ from judge.desk.mail_state import (
     sender_person,
 )
 from judge.desk.orders import game_position
+from judge.desk.secret_boards import board_of_game, secret_board_of
 from judge.engine.geography import Map
 from judge.engine.position import Position
 from judge.language import command_values as cv
@@ -91,7 +92,7 @@ from judge.language.commands import read_mail_commands
 from judge.language.names import NameLookupError, name_table
 from judge.store.game_queries import find_game, observers_of
 from judge.store.games import Game, GameStatus, Person, Press, Seat
-from judge.variants import board_of
+from judge.variants import MASTER as SECRET_MASTER
 
 # Where the press settings are kept in Game.settings, and their defaults.
 KINDS_KEY = "press"
@@ -321,12 +322,28 @@ def _recipients(
     letters = {p.letter.upper(): name for name, p in game_map.powers.items() if p.letter}
     named: list[str] = []
     unknown: list[str] = []
+    secret = secret_board_of(writer.game)
+    known: frozenset[str] | None = None
+    if secret is not None and writer.game.position is not None:
+        # A secret board: only the powers the writer has met, named in full; any other word
+        # is unknown to him whether or not such a power exists.
+        reader = writer.seat.power if writer.seat is not None else SECRET_MASTER
+        known = secret.known_powers(writer.game.position, reader)
+        letters = {}
     for word in written:
         found = _power_word(game_map, letters, word)
+        if known is not None and found is not None and not set(found) <= known | {MASTER}:
+            found = None
         if found is None:
             unknown.append(word)
         else:
             named.extend(found)
+    if unknown and known is not None:
+        state.problems.append(
+            f"line {command.line_no}: PRESS not sent: {', '.join(unknown)} unknown to you "
+            "(M for the GM)"
+        )
+        return None
     if unknown:
         powers = ", ".join(p.title() for p in game_map.powers)
         state.problems.append(
@@ -414,7 +431,7 @@ def _press(state: MailState, command: cv.Press | cv.Broadcast) -> None:
     if not command.text.strip():
         state.problems.append(f"{where}: there is no text between it and ENDPRESS")
         return
-    game_map = board_of(game.variant)
+    game_map = board_of_game(game)
     to = _recipients(state, writer, command, game_map)
     if to is None:
         return
@@ -431,7 +448,10 @@ def _press(state: MailState, command: cv.Press | cv.Broadcast) -> None:
         return
     position = game_position(game)[1] if game.position is not None else None
     power = writer.seat.power if writer.seat is not None else None
-    dateline = read_dateline(command.text, game_map, position, power)
+    if secret_board_of(game) is not None:  # the board is secret: a dateline is plain text
+        dateline = Dateline(None, command.text)
+    else:
+        dateline = read_dateline(command.text, game_map, position, power)
     markers = [TO_ALL] if not to else []
     if kind == "grey":
         markers.append(GREY)

@@ -12,6 +12,7 @@ units take no orders, so a SIGNON to it is refused with that reason, its old hol
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from sqlalchemy import select
 
@@ -30,6 +31,7 @@ from judge.desk.mail_state import (
 )
 from judge.desk.orders import unit_name
 from judge.desk.phase_clock import deadline_words, start_phase_clock
+from judge.desk.secret_boards import OPENING, board_of_game, secret_board_of
 from judge.engine.rules import UnknownRuleSet, rules_from_names
 from judge.games.missed_turns import PostalPolicy, SeatRecord, SeatRefused, take_over
 from judge.games.seats import SeatStatus
@@ -51,8 +53,16 @@ from judge.store.game_queries import (
     seat_of,
     sign_on,
 )
-from judge.store.games import GAME_NAME_LENGTH, Game, GameStatus, Observer, Person, Seat
-from judge.variants import UnknownVariant, board_of, start_case, variant_names
+from judge.store.games import (
+    GAME_NAME_LENGTH,
+    Game,
+    GameStatus,
+    Observer,
+    Person,
+    Seat,
+    new_seed,
+)
+from judge.variants import UnknownVariant, board_of, game_board, start_case, variant_names
 from judge.variants import variant as find_variant
 
 # Where the GM password's hash is kept in Game.settings (there is no column for it).
@@ -78,21 +88,35 @@ def _create(state: MailState, command: cv.Create) -> None:
         known = ", ".join(variant_names())
         state.problems.append(f"{where}: no variant {command.variant}; this judge has {known}")
         return
-    try:
-        rules_from_names(list(command.rule_sets))
-    except UnknownRuleSet as exc:
-        state.problems.append(f"{where}: {exc}")
-        return
     variant = chosen.name
-    game_map = board_of(variant)
+    settings: dict[str, Any] = {GM_PASSWORD: hash_password(command.password)}
+    rule_sets = command.rule_sets
+    seed = new_seed()
+    if chosen.new_game is not None:  # a game with a board of its own (Algernon's maze)
+        try:
+            opening = chosen.new_game(command.rule_sets, seed)
+        except ValueError as exc:
+            state.problems.append(f"{where}: {exc}")
+            return
+        settings[OPENING] = opening
+        rule_sets = ()
+        game_map = game_board(variant, opening)
+    else:
+        try:
+            rules_from_names(list(command.rule_sets))
+        except UnknownRuleSet as exc:
+            state.problems.append(f"{where}: {exc}")
+            return
+        game_map = board_of(variant)
     game = create_game(
         state.session,
         name,
         variant=variant,
-        rules=command.rule_sets,
+        rules=rule_sets,
         powers=game_map.powers,
         gm=sender_person(state),
-        settings={GM_PASSWORD: hash_password(command.password)},
+        settings=settings,
+        seed=seed,
     )
     state.replies.append(
         Reply(
@@ -101,9 +125,9 @@ def _create(state: MailState, command: cv.Create) -> None:
             {
                 "game": game.name,
                 "variant": game_map.title
-                if chosen.default_map == chosen.name
+                if chosen.default_map == chosen.name or chosen.new_game is not None
                 else f"{chosen.title}, on the board of {game_map.title}",
-                "rules": list(command.rule_sets),
+                "rules": list(rule_sets),
                 "powers": [power.title() for power in game_map.powers],
                 "reply_address": gm_reply_address(state.where.judge_address, game),
             },
@@ -124,7 +148,7 @@ def _sign_on(state: MailState, command: cv.SignOn) -> None:
     game = game_named(state, command.game, command.line_no)
     if game is None:
         return
-    game_map = board_of(game.variant)
+    game_map = board_of_game(game)
     if is_master_word(command.power, game_map):
         if verify_password(game.settings.get(GM_PASSWORD), command.password):
             state.gm_game = game
@@ -175,7 +199,7 @@ def _join(state: MailState, command: cv.Join) -> None:
         state.problems.append(f"line {command.line_no}: game {game.name} is not taking players")
         return
     open_seats = [seat for seat in game.seats if seat.person_id is None]
-    game_map = board_of(game.variant)
+    game_map = board_of_game(game)
     wanted = [power_named(game_map, p) for p in command.preferences]
     chosen = next((s for w in wanted for s in open_seats if s.power == w), None)
     if chosen is None:
@@ -189,7 +213,7 @@ def _join_running(state: MailState, game: Game, command: cv.Join) -> None:
     """JOIN a running game: a seat nobody holds is taken over at once; else the sender stands by
     for a power whose replacement is sought (seed 004: a first missed move), and takes it if the
     power misses another move (judge.desk.settlement hands it over, with a new reply address)."""
-    game_map = board_of(game.variant)
+    game_map = board_of_game(game)
     wanted = [power_named(game_map, p) for p in command.preferences]
     person = sender_person(state)
 
@@ -334,14 +358,16 @@ def _signed_on_reply(state: MailState, game: Game, seat: Seat, *, started: bool)
 
 def start_game(state: MailState, game: Game) -> None:
     """Every seat is taken: the opening position, the first phase, and a mail to every player."""
-    game_map = board_of(game.variant)
-    game.position = start_case(game.variant)
+    game_map = board_of_game(game)
+    opening = game.settings.get(OPENING)
+    game.position = dict(opening) if opening is not None else start_case(game.variant)
     game.phase = game.position["phase"]
     game.status = GameStatus.ACTIVE
     start_phase_clock(game)
     state.session.flush()
     assert game.deadline is not None
     _, position, _, _ = read_case(game.position, rules=game.rules)
+    secret = secret_board_of(game)
     for seat in players_of(state.session, game):
         assert seat.person is not None and seat.person.address_of_record is not None
         units = [
@@ -358,6 +384,7 @@ def start_game(state: MailState, game: Game) -> None:
                     "reply_address": reply_address(state, seat),
                     "units": units,
                     "deadline": deadline_words(game, game.deadline),
+                    "board": secret.board_text(game.position, seat.power) if secret else "",
                 },
                 to=seat.person.address_of_record,
                 reply_to=reply_address(state, seat),
@@ -443,12 +470,13 @@ def _list(state: MailState, command: cv.ListGames) -> None:
     game = game_named(state, command.game, command.line_no)
     if game is None:
         return
+    secret = secret_board_of(game) is not None  # a secret board names no power to anyone
     seats = [
         {
-            "power": seat.power.title(),
+            "power": f"Seat {number}" if secret else seat.power.title(),
             "holder": (seat.person.name or "taken") if seat.person is not None else "open",
         }
-        for seat in game.seats
+        for number, seat in enumerate(game.seats, start=1)
     ]
     state.replies.append(
         Reply(

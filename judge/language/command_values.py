@@ -267,6 +267,17 @@ class Summary(Command):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class OwnMap(Command):
+    """MAP [game]: the part of a secret board (Algernon's maze) the seat has learned."""
+
+    keyword: ClassVar[str] = "MAP"
+    game: str | None = None
+
+    def arguments(self) -> list[str]:
+        return _opt(self.game)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class History(Command):
     """HISTORY [game] [FROM date|phase] [TO date|phase] [LINES n]: past results."""
 

@@ -34,7 +34,7 @@ __all__ = ["COMMAND_SPELLINGS", "read_mail_commands", "suggest_commands"]
 
 # Every command's canonical spelling, for "did you mean" answers and for HELP.
 COMMAND_SPELLINGS: tuple[str, ...] = (
-    "HELP", "LIST", "CREATE", "SIGNON", "JOIN", "OBSERVE", "SUMMARY", "HISTORY", "PRESS",
+    "HELP", "LIST", "CREATE", "SIGNON", "JOIN", "OBSERVE", "SUMMARY", "HISTORY", "MAP", "PRESS",
     "BROADCAST", "ENDPRESS", "RESIGN", "SIGNOFF", "PROCESS", "PREVIEW", "PAUSE", "RESUME",
     "EJECT", "REPLACE", "BECOME", "ROLLBACK", "TERMINATE", "FORCE BEGIN",
     "SET PASSWORD", "SET ADDRESS", "SET WAIT", "SET NOWAIT", "SET ABSENCE", "SET NOABSENCE",
@@ -265,6 +265,10 @@ class _Builder(Transformer[Token, Any]):
     def summary(self, c: list[Any]) -> cv.Command:
         args = _tokens(c, "ARG")
         return cv.Summary(game=_game(args[0]) if args else None)
+
+    def own_map(self, c: list[Any]) -> cv.Command:
+        args = _tokens(c, "ARG")
+        return cv.OwnMap(game=_game(args[0]) if args else None)
 
     def history(self, c: list[Any]) -> cv.Command:
         args = _tokens(c, "ARG")

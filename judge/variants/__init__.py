@@ -59,6 +59,27 @@ Adjudicator = Callable[[Map, Position, Mapping[str, Sequence[Order]], Rules], Ph
 
 
 @dataclass(frozen=True)
+class SecretBoard:
+    """How a game whose board nobody sees (Algernon) is shown to each reader; every path that
+    writes game content to a reader asks it. `reader` is a power's name, OBSERVERS or MASTER."""
+
+    # (the phase's result, reader) -> the results text that reader reads
+    results_text: Callable[[PhaseResult, str], str]
+    # (the game's case, reader) -> what the reader is told of the board at the start, or by MAP
+    board_text: Callable[[Mapping[str, Any], str], str]
+    # (the game's case, reader) -> the powers that reader knows of (press, lists, notices)
+    known_powers: Callable[[Mapping[str, Any], str], frozenset[str]]
+    # (the game's case, reader) -> the places that reader knows (read as order words)
+    known_places: Callable[[Mapping[str, Any], str], frozenset[str]]
+    # (case after a phase) -> extra fields of `judge adjudicate`'s result (the reports)
+    case_result_fields: Callable[[Mapping[str, Any]], dict[str, Any]]
+
+
+OBSERVERS = "*observers*"
+MASTER = "*master*"
+
+
+@dataclass(frozen=True)
 class Variant:
     name: str  # as players write it in CREATE and cases in "variant"
     title: str  # as results print it
@@ -83,6 +104,19 @@ class Variant:
     ) = None
     # How the desk reads one order line of a mail; None: one standard order a line.
     read_desk_line: DeskLineReader | None = None
+    # A board that travels with each game and case instead of a file in maps/ (Algernon's
+    # maze, a case's "maze"): (case) -> the board; None: the board is maps/NAME.
+    board_in_case: Callable[[Mapping[str, Any]], Map] | None = None
+    # CREATE's words after the variant name and a seed -> the opening case of a new game with
+    # its own board (Algernon: the player count; the maze generated from the seed). Raises
+    # ValueError with the reason. None: the default board's opening, the words rule sets.
+    new_game: Callable[[Sequence[str], int], dict[str, Any]] | None = None
+    # What `judge map` prints of a board of this variant's own (Algernon: the fairness
+    # figures and why a maze is unfair); None: the map summary.
+    board_summary: Callable[[Map], str] | None = None
+    # A secret board (Algernon): what each reader may see, asked instead of showing the board,
+    # the orders or the powers. None: the standard game's results are public.
+    secret_board: SecretBoard | None = None
 
     def first_phase(self, game_map: Map) -> str:
         """The phase a new game starts in: the board's own, in this variant's calendar."""
@@ -96,6 +130,7 @@ class Variant:
 
 # name -> (module, attribute): imported when first asked for.
 _PACKAGES: dict[str, tuple[str, str]] = {
+    "algernon": ("judge.variants.algernon", "ALGERNON"),
     "standard": ("judge.variants.standard", "STANDARD"),
     "youngstown": ("judge.variants.standard", "YOUNGSTOWN"),
     "mercator": ("judge.variants.mercator", "MERCATOR"),
@@ -128,6 +163,15 @@ def board_of(name: str) -> Map:
     from judge.map_files import load_map
 
     return load_map(variant(name).default_map)
+
+
+def game_board(name: str, case: Mapping[str, Any] | None) -> Map:
+    """The board a game or case of the variant called `name` plays on: its own board where the
+    variant's boards travel with the game (Algernon's maze), else the variant's default."""
+    found = variant(name)
+    if found.board_in_case is not None and case is not None:
+        return found.board_in_case(case)
+    return board_of(name)
 
 
 def start_case(name: str) -> dict[str, Any]:
