@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import replace
+from functools import lru_cache
 from typing import Any
 
 from judge.desk import (
@@ -73,22 +74,32 @@ HANDLERS = _handlers(
 )
 
 
+@lru_cache(maxsize=4)
+def _read_commands(text: str, seat_words: tuple[str, ...]) -> tuple[cv.CommandLine, ...]:
+    """The mail's commands, read once: a mail whose passwords are hashed between runs
+    (judge.identity.PasswordWork) is run again with the same text, inside the transaction.
+    `seat_words` are the places a secret board's seat knows, read as the start of orders."""
+    reading_map = load_map(READING_MAP)
+    return tuple(
+        read_mail_commands(
+            text,
+            known_powers=list(reading_map.powers),
+            known_provinces=province_words(reading_map) + list(seat_words),
+        )
+    )
+
+
 def handle(mail: ReadMail, where: Where) -> list[Reply] | None:
     """The replies and mails a game mail calls for; None when the mail is none of the games'
     business (no game command, no reply token, and a sender who holds no seat), so the desk's
     HELP-and-echo answers it as before.
     """
     lines = mail.text.splitlines()[:MAX_LINES] if mail.text else []
-    reading_map = load_map(READING_MAP)
     session = where.session
     token = token_from_recipients(
         [where.envelope_to, mail.headers.get("delivered-to")], where.judge_address
     )
-    values = read_mail_commands(
-        "\n".join(lines),
-        known_powers=list(reading_map.powers),
-        known_provinces=province_words(reading_map) + reading_words(session, token),
-    )
+    values = _read_commands("\n".join(lines), tuple(reading_words(session, token)))
     for_games = any(
         isinstance(v, cv.CommandError)
         or (isinstance(v, cv.Command) and not isinstance(v, cv.Help | cv.SignOff))

@@ -30,17 +30,21 @@ from judge.desk.mail_state import (
     sender_person,
 )
 from judge.desk.orders import unit_name
+from judge.desk.passwords import (
+    gm_key,
+    new_password_hash,
+    password_refusal,
+    record_password,
+    seat_key,
+    verify,
+    verify_for,
+)
 from judge.desk.phase_clock import deadline_words, start_phase_clock
 from judge.desk.secret_boards import OPENING, board_of_game, secret_board_of
 from judge.engine.rules import UnknownRuleSet, rules_from_names
 from judge.games.missed_turns import PostalPolicy, SeatRecord, SeatRefused, take_over
 from judge.games.seats import SeatStatus
-from judge.identity import (
-    authenticate,
-    hash_password,
-    reply_to_address,
-    verify_password,
-)
+from judge.identity import authenticate, reply_to_address
 from judge.language import command_values as cv
 from judge.store.game_queries import (
     ask_to_observe,
@@ -89,7 +93,7 @@ def _create(state: MailState, command: cv.Create) -> None:
         state.problems.append(f"{where}: no variant {command.variant}; this judge has {known}")
         return
     variant = chosen.name
-    settings: dict[str, Any] = {GM_PASSWORD: hash_password(command.password)}
+    settings: dict[str, Any] = {GM_PASSWORD: new_password_hash(state, command.password)}
     rule_sets = command.rule_sets
     seed = new_seed()
     if chosen.new_game is not None:  # a game with a board of its own (Algernon's maze)
@@ -150,7 +154,15 @@ def _sign_on(state: MailState, command: cv.SignOn) -> None:
         return
     game_map = board_of_game(game)
     if is_master_word(command.power, game_map):
-        if verify_password(game.settings.get(GM_PASSWORD), command.password):
+        refusal = password_refusal(
+            state, gm_key(game), f"the GM password of game {game.name}", "the GM reply address"
+        )
+        if refusal:
+            state.problems.append(f"{where}: {refusal}")
+            return
+        right = verify(state, game.settings.get(GM_PASSWORD), command.password)
+        record_password(state, gm_key(game), right)
+        if right:
             state.gm_game = game
         else:
             state.password_failures += 1
@@ -175,7 +187,19 @@ def _sign_on(state: MailState, command: cv.SignOn) -> None:
         else:
             state.problems.append(f"{where}: game {game.name} is over ({game.status})")
         return
-    decision = authenticate(state.sender, None, command.password, seat_credentials(seat))
+    refusal = password_refusal(
+        state,
+        seat_key(seat),
+        f"the password of {seat.power.title()} in game {game.name}",
+        "the seat's reply address",
+    )
+    if refusal:
+        state.problems.append(f"{where}: {refusal}")
+        return
+    decision = authenticate(
+        state.sender, None, command.password, seat_credentials(seat), verify=verify_for(state)
+    )
+    record_password(state, seat_key(seat), decision.authorised)
     if not decision.authorised:
         state.password_failures += 1
         state.problems.append(f"{where}: {decision.reason}")
@@ -267,7 +291,7 @@ def _join_running(state: MailState, game: Game, command: cv.Join) -> None:
 
 def _take_seat(state: MailState, game: Game, seat: Seat, password: str) -> None:
     """Give the seat to the sender; when it was the last open one, start the game."""
-    sign_on(state.session, seat, sender_person(state), password)
+    sign_on(state.session, seat, sender_person(state), password, new_password_hash(state, password))
     state.acting = seat
     state.refusal = None
     started = all(s.person_id is not None for s in game.seats)
@@ -296,7 +320,7 @@ def takeover_refusal(seat: Seat) -> str:
 
 def _take_over(state: MailState, game: Game, seat: Seat, password: str) -> None:
     """A seat nobody holds in a running game goes to the sender; the game is told who plays it."""
-    sign_on(state.session, seat, sender_person(state), password)
+    sign_on(state.session, seat, sender_person(state), password, new_password_hash(state, password))
     state.acting = seat
     state.refusal = None
     state.replies.append(_signed_on_reply(state, game, seat, started=False))

@@ -522,6 +522,22 @@ PRESS_KINDS = ("NONE", "WHITE", "GREY", "WHITE/GREY", "GREY/WHITE")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class SetPressLimit(Command):
+    """SET PRESS LIMIT n|NONE: at most n press releases a day from each player and observer."""
+
+    keyword: ClassVar[str] = "SET PRESS LIMIT"
+    master_only: ClassVar[bool] = True
+    limit: int | None  # None: no limit
+
+    def arguments(self) -> list[str]:
+        return [str(self.limit) if self.limit is not None else "NONE"]
+
+
+# The largest press limit a GM may set (a number past it is surely a slip of the keyboard).
+MAX_PRESS_LIMIT = 1000
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class SetPartialPress(Command):
     """SET PARTIAL / SET NOPARTIAL: whether press may go to some powers only."""
 

@@ -40,7 +40,7 @@ COMMAND_SPELLINGS: tuple[str, ...] = (
     "SET PASSWORD", "SET ADDRESS", "SET WAIT", "SET NOWAIT", "SET ABSENCE", "SET NOABSENCE",
     "SET DRAW", "SET NODRAW", "SET CONCEDE", "SET NOCONCEDE", "SET CLAIM", "SET NOCLAIM", "SET DEADLINE", "SET GRACE",
     "SET START", "SET MOVE", "SET RETREAT", "SET ADJUST", "SET NMR", "SET NONMR",
-    "SET PRESS", "SET NOPRESS", "SET PARTIAL", "SET NOPARTIAL", "SET OBSERVER",
+    "SET PRESS", "SET NOPRESS", "SET PRESS LIMIT", "SET PARTIAL", "SET NOPARTIAL", "SET OBSERVER",
     "SET PUBLISH", "SET REPORT", "WITHHOLD", "RELEASE",
     "GENERAL", "GENERAL CLEAR", "GENERAL LIST", "ENDGENERAL", "PHASE", "IF", "ELSE", "ENDIF",
 )  # fmt: skip
@@ -126,6 +126,7 @@ _NAME_AFTER: dict[str, str] = {
     "REPORT": "JUDGE or POSTAL",
     "WITHHOLD": "the number of a press release",
     "RELEASE": "the number of a press release",
+    "LIMIT": "a number of press releases a day, or NONE",
 }
 
 
@@ -430,6 +431,19 @@ class _Builder(Transformer[Token, Any]):
 
     def set_nopress(self, c: list[Any]) -> cv.Command:
         return cv.SetPress(kind="NONE")
+
+    def set_press_limit(self, c: list[Any]) -> cv.Command:
+        written = _upper(c[2])
+        if written in ("NONE", "NO", "OFF"):
+            return cv.SetPressLimit(limit=None)
+        if not written.isdigit() or not 1 <= int(written) <= cv.MAX_PRESS_LIMIT:
+            raise _Fault(
+                _col(c[2]),
+                f"expected a number of press releases a day (1 to {cv.MAX_PRESS_LIMIT}) or "
+                "NONE after LIMIT",
+                ("a number", "NONE"),
+            )
+        return cv.SetPressLimit(limit=int(written))
 
     def set_partial(self, c: list[Any]) -> cv.Command:
         return cv.SetPartialPress(allowed=True)

@@ -153,14 +153,18 @@ def _unused_token(session: Session) -> str:
             return token
 
 
-def sign_on(session: Session, seat: Seat, person: Person, password: str) -> str:
+def sign_on(
+    session: Session, seat: Seat, person: Person, password: str, password_hash: str | None = None
+) -> str:
     """Give `seat` to `person` with `password` (stored hashed) and return the seat's reply token.
 
     The holder keeps the token when signing on again; a new holder gets a new one, so the old
     holder's reply address stops acting for the seat, and starts with a clean record: no missed
     turns, votes, WAIT or absences of the one before. An empty password raises ValueError.
+    `password_hash`, when given, is the password's hash made beforehand (outside the transaction).
     """
-    password_hash = hash_password(password)
+    if password_hash is None:
+        password_hash = hash_password(password)
     new_holder = seat.person_id is None or seat.person_id != person.id
     if new_holder or seat.reply_token is None:
         seat.reply_token = _unused_token(session)
