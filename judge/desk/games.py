@@ -18,6 +18,7 @@ from judge.desk import (
     game_settings,
     general_orders,
     history,
+    ledger,
     master,
     orders,
     player_settings,
@@ -67,6 +68,7 @@ HANDLERS = _handlers(
     press,
     history,
     general_orders,
+    ledger,
 )
 
 

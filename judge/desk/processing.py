@@ -37,6 +37,7 @@ from judge.games.seats import OrdersState, SeatStatus
 from judge.language import command_values as cv
 from judge.reports import MASTER, OBSERVER, PhaseReport, Viewer, mail_context, template_name
 from judge.store.game_queries import (
+    add_ledger_entries,
     clear_orders,
     current_orders,
     history,
@@ -132,7 +133,9 @@ def adjudicate_orders(session: Session, game: Game) -> Adjudication:
     game_map, position = case.game_map, case.position
     read = case.variant.read_orders(game_map, texts)
     result = case.variant.adjudicate(game_map, position, read.orders, case.rules)
-    results = result_json(result, texts, read.unreadable, read.headings, read.parts)
+    results = result_json(
+        result, texts, read.unreadable, read.headings, read.parts, case.variant.case_fields
+    )
     return Adjudication(
         game_map,
         position,
@@ -228,7 +231,7 @@ def process_phase(
     assert game.phase is not None and game.position is not None
     done = adjudicate_orders(session, game)
     sequence = len(history(session, game)) + 1
-    record_phase(
+    record = record_phase(
         session,
         game,
         game.phase,
@@ -237,6 +240,8 @@ def process_phase(
         done.results,
         seats_before=seats_before,
     )
+    # Every pound the phase moved goes into the game's ledger (a variant with money).
+    add_ledger_entries(session, game, game.phase, done.results.get("payments", ()), record)
     clear_orders(session, game)
     for seat in game.seats:
         seat.orders_state = OrdersState.NONE
@@ -310,6 +315,9 @@ def _next_case(before: dict[str, Any], results: dict[str, Any]) -> dict[str, Any
     }
     if "map" in before:
         case["map"] = before["map"]
+    fields = variant(str(case["variant"])).case_fields
+    if fields is not None:  # a variant's own fields (Mercenary's money) go on to the next phase
+        case.update(fields.carry(results))
     if "owners_after" in results:
         case["owners"] = results["owners_after"]
         case["state"] = results["state_after"]

@@ -41,6 +41,7 @@ from judge.identity import (
 )
 from judge.language import command_values as cv
 from judge.store.game_queries import (
+    add_ledger_entries,
     ask_to_observe,
     confirm_observer,
     create_game,
@@ -52,7 +53,13 @@ from judge.store.game_queries import (
     sign_on,
 )
 from judge.store.games import GAME_NAME_LENGTH, Game, GameStatus, Observer, Person, Seat
-from judge.variants import UnknownVariant, board_of, start_case, variant_names
+from judge.variants import (
+    UnknownVariant,
+    board_of,
+    opening_payments,
+    start_case,
+    variant_names,
+)
 from judge.variants import variant as find_variant
 
 # Where the GM password's hash is kept in Game.settings (there is no column for it).
@@ -337,6 +344,8 @@ def start_game(state: MailState, game: Game) -> None:
     game_map = board_of(game.variant)
     game.position = start_case(game.variant)
     game.phase = game.position["phase"]
+    # The money the game starts with, as the ledger's first entries (a variant with money).
+    add_ledger_entries(state.session, game, game.phase, opening_payments(game.variant))
     game.status = GameStatus.ACTIVE
     start_phase_clock(game)
     state.session.flush()

@@ -110,9 +110,11 @@ class Variant:
     case_fields: CaseFields | None = None
     # A game master's change to a power's holding (Mercenary's rule 11, LEDGER by mail): (the
     # stored case, power, currency, change in whole pounds, why) -> (the case after, the ledger
-    # entry as a payment object); ValueError: why not. None: the variant keeps no money.
+    # entry as a payment object, the announcement); ValueError: why not. None: no money.
     adjust_holding: (
-        Callable[[Mapping[str, Any], str, str, int, str], tuple[dict[str, Any], dict[str, Any]]]
+        Callable[
+            [Mapping[str, Any], str, str, int, str], tuple[dict[str, Any], dict[str, Any], str]
+        ]
         | None
     ) = None
 

@@ -4,15 +4,15 @@ Alliance of Currency at once (rule 8 c), and the game master's change to a ledge
 A line is checked on arrival against the board and the money as they stand (checks.py), so a
 mistake (an unknown currency, more than the balance, a foreign-to-foreign conversion) is
 answered at once, naming the line. Each line is kept under a key, and a later line with the
-same key replaces it: one second order a unit (rule 5 a), one offer a payee and condition, one
-bid an order's unit, one conversion a pair of currencies, one alliance wish. A sum of 0 takes
+same key replaces it: one second order a unit (rule 5 a), one offer a payee, currency and
+condition, one bid an order's unit, one conversion a pair of currencies, one alliance wish. A sum of 0 takes
 a line back.
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from judge.engine.geography import Map
@@ -39,7 +39,7 @@ from judge.variants.mercenary.orders import (
     Offer,
     SecondOrder,
 )
-from judge.variants.mercenary.phases import NOT_THIS_PHASE, money_in
+from judge.variants.mercenary.phases import NOT_THIS_PHASE, money_in, spending
 
 _RULES = rules_from_names(["postal-1972"])
 
@@ -50,7 +50,7 @@ def desk_key(value: Any, power: str) -> str:
     if isinstance(value, SecondOrder):
         return f"if:{province_of(value.order.loc)}"  # type: ignore[union-attr]
     if isinstance(value, Offer):
-        key = f"pay:{value.payee.lower()}"
+        key = f"pay:{value.payee.lower()}:{(value.currency or power).lower()}"
         if value.condition is not None:
             key += f":{province_of(value.condition.loc)}"  # type: ignore[union-attr]
         return key
@@ -86,11 +86,52 @@ def read_desk_line(
         why = never_succeeds(game_map, position, power, value.order, _RULES)
         if why is not None:
             return DeskLine(error=f"line {line_no}: {why}")
+    key = desk_key(value, power)
+    standing: dict[str, str] = context.setdefault("standing", {})
+    overdraw = _overdraw(game_map, money.balance, power, value, key, standing)
+    if overdraw is not None:
+        return DeskLine(error=f"line {line_no}: {overdraw}")
+    stored = short_text(value, power, game_map)
+    standing[key] = stored
     full = full_text(value, power, game_map)
-    amount = getattr(value, "amount", None)
-    if amount == 0:
+    if getattr(value, "amount", None) == 0:
         full += " (a sum of 0: takes back an earlier line for the same)"
-    return DeskLine(orders=[(desk_key(value, power), short_text(value, power, game_map), full)])
+    return DeskLine(orders=[(key, stored, full)])
+
+
+def _overdraw(
+    game_map: Map,
+    balance: Callable[[str, str], int],
+    power: str,
+    value: Any,
+    key: str,
+    standing: Mapping[str, str],
+) -> str | None:
+    """Why the line would make the seat's standing lines spend more of a currency than it
+    holds (rule 10), or None: every pound a season's lines may spend must be there."""
+    spend = spending(power, value)
+    if spend is None:
+        return None
+    currency, amount = spend
+    committed = 0
+    for other_key, text in standing.items():
+        if other_key == key:
+            continue  # the line this one replaces
+        try:
+            other = parse_line(text, game_map)
+        except OrderSyntaxError:
+            continue
+        other_spend = spending(power, other)
+        if other_spend is not None and other_spend[0] == currency:
+            committed += other_spend[1]
+    held = balance(power, currency)
+    if committed + amount <= held:
+        return None
+    return (
+        f"{power.title()} holds {pounds(held, currency, game_map)} and its other lines this "
+        f"season may spend {committed} of them: {amount} more would overdraw (rule 10: no "
+        "deficits)"
+    )
 
 
 def _values_text(values: Mapping[str, Any], game_map: Map) -> str:
@@ -130,9 +171,10 @@ def leave_alliance_now(
 
 def adjust_holding(
     case: Mapping[str, Any], power: str, currency: str, change: int, why: str
-) -> tuple[dict[str, Any], dict[str, Any]]:
+) -> tuple[dict[str, Any], dict[str, Any], str]:
     """Rule 11: the game master adds pounds to a power's holding (from the bank) or takes them
-    (to the bank); never below zero. The stored case after, and the ledger entry."""
+    (to the bank); never below zero. The stored case after, the ledger entry and the
+    announcement."""
     from judge.variants import board_of
 
     game_map = board_of("mercenary")
@@ -159,7 +201,13 @@ def adjust_holding(
         if change > 0
         else Payment(power, BANK, currency, -change, reason)
     )
-    return {**case, "money": money.to_json()}, payment_json(entry)
+    verb = f"gives {power.title()}" if change > 0 else f"takes from {power.title()}"
+    text = (
+        f"The game master {verb} {pounds(abs(change), currency, game_map)} (rule 11)"
+        f"{': ' + why if why else ''}.\n"
+        f"{power.title()} now holds {pounds(held + change, currency, game_map)}."
+    )
+    return {**case, "money": money.to_json()}, payment_json(entry), text
 
 
 def in_game_case(case: Mapping[str, Any], power: str) -> bool:

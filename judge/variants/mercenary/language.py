@@ -42,7 +42,7 @@ from judge.variants.mercenary.orders import (
 
 # First words that make a line a money line whatever else it holds.
 _MONEY_WORDS = re.compile(
-    r"\s*(?:pay|transfer|give|bids?|convert|exchange|alliance|a\.?o\.?c\b|leave|quit|withdraw)\b",
+    r"\s*(?:pay|transfer|give|bids?|convert|exchange|alliance|a\.?o\.?c\b|leave|quit)\b",
     re.IGNORECASE,
 )
 _IF_WORD = re.compile(r"\bif\b", re.IGNORECASE)

@@ -90,10 +90,12 @@ class _Sheet:
         }
 
     def lines(self) -> list[Placed]:
+        """Every line, the powers in alphabetical order and each power's in the order given,
+        so that the ledger's order does not depend on how the orders were handed in."""
         return [
             Placed(power, index, value)
-            for power, values in self.orders.items()
-            for index, value in enumerate(values)
+            for power in sorted(self.orders)
+            for index, value in enumerate(self.orders[power])
         ]
 
     def set(self, line: Placed, result: str, reason: str = "") -> None:
@@ -240,7 +242,7 @@ class _Movement:
             if problem:
                 self.sheet.refuse(line, problem)
                 continue
-            spend = _spending(line.power, value)
+            spend = spending(line.power, value)
             if spend is not None:
                 currency, amount = spend
                 if amount == 0:
@@ -516,7 +518,7 @@ def _circulation(money: Money) -> dict[str, int]:
     return out
 
 
-def _spending(power: str, value: Any) -> tuple[str, int] | None:
+def spending(power: str, value: Any) -> tuple[str, int] | None:
     """The currency and the most a line may spend of it (its reservation), or None."""
     if isinstance(value, Offer):
         return value.currency or power, value.amount
