@@ -35,15 +35,16 @@ def apply_at_once(
     state: MailState,
     game: Game,
     change: Callable[[Mapping[str, Any]], tuple[dict[str, Any], str]],
-    power: str,
 ) -> str:
     """A line that changes the game at once: the stored position changed by the variant, the
-    change announced to all; the words the echo gives the line. ValueError: why not now."""
+    change announced to all under its first line; the words the echo gives the line.
+    ValueError: why not now."""
     assert game.position is not None
     position, text = change(game.position)
     game.position = position
-    announce(state, game, f"{power.title()} has changed the game at once", text)
-    return text.splitlines()[0]
+    first = text.splitlines()[0]
+    announce(state, game, first.rstrip("."), text)
+    return first
 
 
 def _ledger(state: MailState, command: cv.Ledger) -> None:

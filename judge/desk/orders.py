@@ -127,7 +127,7 @@ def _variant_line(
     entry: dict[str, Any] = {"source": source, "error": read.error, "full": None, "replaced": None}
     if read.at_once is not None and read.error is None:
         try:
-            entry["full"] = apply_at_once(state, game, read.at_once, seat.power) + " (done at once)"
+            entry["full"] = apply_at_once(state, game, read.at_once) + " (done at once)"
         except ValueError as exc:
             entry["error"] = f"line {line.line_no}: {exc}"
         state.reading.pop(seat.id, None)  # the lines after it read the changed game
