@@ -265,3 +265,34 @@ def test_rollback_takes_the_ledger_back_with_the_phase(engine: Engine) -> None:
         "pay:italy:france": "PAY 100 FRENCH TO ITALY",
         "par": "A PAR - BUR",
     }
+
+
+def test_a_game_with_money_exports_replays_and_imports_with_its_ledger(engine: Engine) -> None:
+    from judge.game_archive import dumps, export_game, import_game, loads, replay
+
+    seats = start_mercenary(engine)
+    send(
+        engine,
+        "A Par H\nA Par - Bur IF GERMANY PAYS 100",
+        sender=player("France"),
+        to=seats["France"],
+    )
+    send(engine, "PAY 100 TO FRANCE IF A Par - Bur", sender=player("Germany"), to=seats["Germany"])
+    send(engine, f"SIGNON M {GAME} gmsecret\nPROCESS\n", sender=GM)
+    send(engine, f"SIGNON M {GAME} gmsecret\nLEDGER Italy +5 Italian\n", sender=GM)
+    with session_scope(engine) as session:
+        game = find_game(session, GAME)
+        assert game is not None
+        document = loads(dumps(export_game(session, game)))
+    assert replay(document) == []  # every phase, its money included, adjudicates the same again
+    assert document["ledger"][-1]["why"].startswith("rule 11")
+    assert [e for e in document["ledger"] if e["why"].startswith("rule 5")] == [
+        {"phase": "S1901M", "processed": True, "from": "GERMANY", "to": "FRANCE",
+         "currency": "GERMANY", "amount": 100, "why": "rule 5 b: for A PAR - BUR"}
+    ]  # fmt: skip
+    with session_scope(engine) as session:
+        imported = import_game(session, document, name="merc2")
+        again = export_game(session, imported)
+        kept = [(e.phase, e.phase_record_id is not None) for e in ledger_of(session, imported)]
+    assert again["ledger"] == document["ledger"]
+    assert ("S1901M", True) in kept and ("F1901M", False) in kept
