@@ -107,6 +107,11 @@ def line_problem(
                 f"{game_map.powers[unit.power].adjective} pounds are worth nothing: no bid can "
                 "be converted into them (rule 6 d)"
             )
+        if unit.power != power and not money.values.get(power):
+            return (
+                f"{game_map.powers[power].adjective} pounds are worth nothing: they buy no "
+                "other currency (rule 6 d)"
+            )
         return _short_of(game_map, money, power, power, value.amount)
     if isinstance(value, Conversion):
         source = value.source or power
@@ -117,8 +122,9 @@ def line_problem(
                 "rule 7 c: no conversion from one foreign currency to another (convert into "
                 f"{game_map.powers[power].adjective} pounds first)"
             )
-        if not money.values.get(value.target):
-            return f"{game_map.powers[value.target].adjective} pounds are worth nothing"
+        for currency in (value.target, source):
+            if not money.values.get(currency):
+                return f"{game_map.powers[currency].adjective} pounds are worth nothing"
         return _short_of(game_map, money, power, source, value.amount)
     if isinstance(value, AllianceWish):
         if not value.partners:

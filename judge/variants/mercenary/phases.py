@@ -31,7 +31,7 @@ from judge.engine.calendar import MOVEMENT, RETREATS, STANDARD, following_phase,
 from judge.engine.geography import Map
 from judge.engine.orders import Hold, Order
 from judge.engine.position import Position, province_of
-from judge.engine.resolve import never_succeeds, resolve_movement
+from judge.engine.resolve import MovementOutcome, never_succeeds, resolve_movement
 from judge.engine.results import BANK, FAILURE, ILLEGAL, SUCCESS, VOID, OrderResult, PhaseResult
 from judge.engine.rules import Rules
 from judge.variants.mercenary.bribes import Placed, settle_bribes
@@ -263,39 +263,51 @@ class _Movement:
         return out
 
     def run(self) -> PhaseResult:
-        accepted = self._accepted()
         by_kind: dict[type, list[Placed]] = {}
-        for line in accepted:
+        for line in self._accepted():
             by_kind.setdefault(type(line.value), []).append(line)
+        engine, where = self._bribes(by_kind.get(SecondOrder, []), by_kind.get(Offer, []))
+        conversions = by_kind.get(Conversion, [])
+        outcome = self._movement(engine, by_kind.get(Bid, []), conversions)
+        for (power, index), (_, at) in where.items():
+            self.sheet.results[power][index] = outcome.results[power][at]
+        self._conversions(conversions)
+        self._alliances(by_kind.get(AllianceWish, []))
+        return self._board_after(outcome)
 
-        # --- step 3: second orders and offers ----------------------------------------------------
-        firsts, seconds = self._first_and_second_orders(by_kind.get(SecondOrder, []))
-        offers = by_kind.get(Offer, [])
+    # --- step 3: second orders and offers --------------------------------------------------------
+    def _bribes(
+        self, second_lines: list[Placed], offers: list[Placed]
+    ) -> tuple[dict[str, list[Order]], dict[tuple[str, int], tuple[str, int]]]:
+        """Settle the second orders and offers, pay what is paid; the orders the resolver gets."""
+        firsts, seconds = self._first_and_second_orders(second_lines)
         settlement = settle_bribes(firsts, seconds, offers)
         for line in offers:
             offer = line.value
             assert isinstance(offer, Offer)
-            currency = offer.currency or line.power
             if line in settlement.paid:
                 if offer.condition is None:
                     why = "rule 5 e: transfer"
                 else:
                     why = f"rule 5 b: for {order_code(offer.condition)}"
+                currency = offer.currency or line.power
                 self.ledger.pay(line.power, offer.payee, currency, offer.amount, why)
                 self.sheet.set(line, SUCCESS, "paid")
             else:
-                assert offer.condition is not None
                 self.sheet.set(line, VOID, "not paid: that order was not given")
-        engine, where = self._engine_orders(settlement.used, seconds, settlement.dropped_in_circle)
+        return self._engine_orders(settlement.used, seconds, settlement.dropped_in_circle)
 
-        # --- step 4: bids, and the movement --------------------------------------------------------
-        conversions = by_kind.get(Conversion, [])
+    # --- step 4: bids, and the movement ------------------------------------------------------------
+    def _movement(
+        self, engine: dict[str, list[Order]], bids: list[Placed], conversions: list[Placed]
+    ) -> MovementOutcome:
+        """The movement with the bids as tie weights; the bids that met an equal force paid."""
         worth = season_values(
             self.money.values, _circulation(self.money), self._net_conversions(conversions)
         )
         weights: dict[tuple[str, int], Fraction] = {}
         counted: list[tuple[Placed, str, int, tuple[str, int]]] = []
-        for line in by_kind.get(Bid, []):
+        for line in bids:
             bid = line.value
             assert isinstance(bid, Bid)
             found = self._given(bid.order, engine)
@@ -305,7 +317,7 @@ class _Movement:
             key, given = found
             owner = key[0]
             amount = bid.amount
-            if owner != line.power:
+            if owner != line.power:  # rule 6 d: converted, paid or not
                 amount = converted(
                     bid.amount, self.money.values[line.power], worth_of(self.money, owner)
                 )
@@ -330,10 +342,10 @@ class _Movement:
                 )
             else:
                 self.sheet.set(line, SUCCESS, "not paid: the order met no equal force")
-        for (power, index), (_, at) in where.items():
-            self.sheet.results[power][index] = outcome.results[power][at]
+        return outcome
 
-        # --- steps 5 and 6: conversions, alliances ----------------------------------------------
+    # --- step 5: conversions ---------------------------------------------------------------------
+    def _conversions(self, conversions: list[Placed]) -> None:
         for line in conversions:
             conversion = line.value
             assert isinstance(conversion, Conversion)
@@ -346,8 +358,10 @@ class _Movement:
             self.ledger.pay(line.power, BANK, source, conversion.amount, why)
             self.ledger.pay(BANK, line.power, target, got, why)
             self.sheet.set(line, SUCCESS, f"{pounds(got, target, self.map)}, usable next season")
-        self._alliances(by_kind.get(AllianceWish, []))
 
+    def _board_after(self, outcome: MovementOutcome) -> PhaseResult:
+        """The board after the movement, as the standard adjudicator leaves it (the results are
+        the sheet's)."""
         centers = dict(self.position.centers)
         phase = parse_phase(self.position.phase, STANDARD)
         units = outcome.units_after

@@ -171,3 +171,27 @@ def test_a_case_with_bad_money_names_the_field() -> None:
     case["money"] = {"alliances": [["FRANCE"]]}
     with pytest.raises(CaseError, match=r"money.alliances\[0\]"):
         run_case(case)
+
+
+def test_pounds_worth_nothing_buy_nothing() -> None:
+    """Rules 3 b and 6 d: a power with no centre has a currency worth 0; its pounds convert into
+    nothing, so a conversion out of them or a bid on another power's order is refused."""
+    case = {
+        "variant": "mercenary",
+        "phase": "S1901M",
+        "units": [
+            {"power": "ITALY", "type": "A", "loc": "ven"},
+            {"power": "FRANCE", "type": "A", "loc": "par"},
+        ],
+        "centers": {"FRANCE": ["par"]},
+        "money": {"holdings": {"ITALY": {"ITALY": 500}}},
+        "orders": {
+            "ITALY": ["CONVERT 100 TO FRENCH", "BID 100 ON A Par - Bur", "BID 100 ON A Ven H"]
+        },
+    }
+    out = run_case(case)
+    results = [(r["result"], r["reason"]) for r in out["results"]["ITALY"]]
+    assert results[0] == ("illegal", "line 1: Italian pounds are worth nothing")
+    assert results[1][0] == "illegal" and "they buy no other currency" in results[1][1]
+    assert results[2][0] == "success"  # a bid on its own order needs no conversion
+    assert out["money_after"]["holdings"]["ITALY"] == {"ITALY": 500}
