@@ -20,6 +20,7 @@ from judge.desk import (
     game_settings,
     general_orders,
     history,
+    ledger,
     master,
     orders,
     player_settings,
@@ -71,6 +72,7 @@ HANDLERS = _handlers(
     press,
     history,
     general_orders,
+    ledger,
 )
 
 

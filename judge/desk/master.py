@@ -65,6 +65,7 @@ from judge.store.game_queries import (
     vacate_seat,
 )
 from judge.store.games import Game, GameStatus, Person, Seat
+from judge.variants import variant
 
 # Length of the password REPLACE makes for the new player (letters and digits: easy to type).
 NEW_PASSWORD_LENGTH = 10
@@ -390,9 +391,21 @@ def _restore_orders(state: MailState, game: Game, given: dict[str, Any]) -> set[
     game's map, keyed per unit as the desk keys them); return the powers that had some."""
     assert game.phase is not None
     game_map = board_of_game(game)
+    read_desk_line = variant(game.variant).read_desk_line
     restored: set[str] = set()
     for power, texts in given.items():
+        context: dict[str, Any] = {
+            "position": read_case(game.position or {}, rules=game.rules)[1],
+            "power": power,
+            "phase": game.phase,
+        }
         for number, text in enumerate(texts, start=1):
+            read = read_desk_line(game_map, str(text), number, context) if read_desk_line else None
+            if read is not None:  # a line the variant keys itself (Mercenary's money lines)
+                for key, stored, _full in read.orders if read.error is None else ():
+                    set_order(state.session, game, power, key, stored)
+                    restored.add(power)
+                continue
             parsed = parse_line(str(text), game_map, number)
             if parsed.order is None:
                 continue  # an unreadable order was void then and is left out now

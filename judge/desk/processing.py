@@ -46,6 +46,7 @@ from judge.reports import (
     template_name,
 )
 from judge.store.game_queries import (
+    add_ledger_entries,
     clear_orders,
     current_orders,
     history,
@@ -141,7 +142,9 @@ def adjudicate_orders(session: Session, game: Game) -> Adjudication:
     game_map, position = case.game_map, case.position
     read = case.variant.read_orders(game_map, texts)
     result = case.variant.adjudicate(game_map, position, read.orders, case.rules)
-    results = result_json(result, texts, read.unreadable, read.headings, read.parts)
+    results = result_json(
+        result, texts, read.unreadable, read.headings, read.parts, case.variant.case_fields
+    )
     return Adjudication(
         game_map,
         position,
@@ -241,7 +244,7 @@ def process_phase(
     assert game.phase is not None and game.position is not None
     done = adjudicate_orders(session, game)
     sequence = len(history(session, game)) + 1
-    record_phase(
+    record = record_phase(
         session,
         game,
         game.phase,
@@ -250,6 +253,8 @@ def process_phase(
         done.results,
         seats_before=seats_before,
     )
+    # Every pound the phase moved goes into the game's ledger (a variant with money).
+    add_ledger_entries(session, game, game.phase, done.results.get("payments", ()), record)
     clear_orders(session, game)
     for seat in game.seats:
         seat.orders_state = OrdersState.NONE
@@ -326,6 +331,9 @@ def _next_case(before: dict[str, Any], results: dict[str, Any]) -> dict[str, Any
     for key in ("map", "maze"):  # the board: a named one, or the game's own (Algernon)
         if key in before:
             case[key] = before[key]
+    fields = variant(str(case["variant"])).case_fields
+    if fields is not None:  # a variant's own fields (Mercenary's money) go on to the next phase
+        case.update(fields.carry(results))
     if "owners_after" in results:
         case["owners"] = results["owners_after"]
         case["state"] = results["state_after"]

@@ -47,6 +47,7 @@ from judge.games.seats import SeatStatus
 from judge.identity import authenticate, reply_to_address
 from judge.language import command_values as cv
 from judge.store.game_queries import (
+    add_ledger_entries,
     ask_to_observe,
     confirm_observer,
     create_game,
@@ -66,7 +67,14 @@ from judge.store.games import (
     Seat,
     new_seed,
 )
-from judge.variants import UnknownVariant, board_of, game_board, start_case, variant_names
+from judge.variants import (
+    UnknownVariant,
+    board_of,
+    game_board,
+    opening_payments,
+    start_case,
+    variant_names,
+)
 from judge.variants import variant as find_variant
 
 # Where the GM password's hash is kept in Game.settings (there is no column for it).
@@ -386,6 +394,8 @@ def start_game(state: MailState, game: Game) -> None:
     opening = game.settings.get(OPENING)
     game.position = dict(opening) if opening is not None else start_case(game.variant)
     game.phase = game.position["phase"]
+    # The money the game starts with, as the ledger's first entries (a variant with money).
+    add_ledger_entries(state.session, game, game.phase, opening_payments(game.variant))
     game.status = GameStatus.ACTIVE
     start_phase_clock(game)
     state.session.flush()

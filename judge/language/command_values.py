@@ -692,6 +692,22 @@ class Become(Command):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class Ledger(Command):
+    """LEDGER power change currency [why]: the GM adds pounds to a power's holding or takes
+    them (a game with money: Mercenary's rule 11); announced to the whole game."""
+
+    keyword: ClassVar[str] = "LEDGER"
+    master_only: ClassVar[bool] = True
+    power: str
+    change: int
+    currency: str
+    why: str = ""
+
+    def arguments(self) -> list[str]:
+        return [self.power, f"{self.change:+d}", self.currency, *([self.why] if self.why else [])]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Rollback(Command):
     """ROLLBACK [phase]: return the game to the start of that phase (default: the last one)."""
 

@@ -36,7 +36,7 @@ __all__ = ["COMMAND_SPELLINGS", "read_mail_commands", "suggest_commands"]
 COMMAND_SPELLINGS: tuple[str, ...] = (
     "HELP", "LIST", "CREATE", "SIGNON", "JOIN", "OBSERVE", "SUMMARY", "HISTORY", "MAP", "PRESS",
     "BROADCAST", "ENDPRESS", "RESIGN", "SIGNOFF", "PROCESS", "PREVIEW", "PAUSE", "RESUME",
-    "EJECT", "REPLACE", "BECOME", "ROLLBACK", "TERMINATE", "FORCE BEGIN",
+    "EJECT", "REPLACE", "BECOME", "ROLLBACK", "TERMINATE", "FORCE BEGIN", "LEDGER",
     "SET PASSWORD", "SET ADDRESS", "SET WAIT", "SET NOWAIT", "SET ABSENCE", "SET NOABSENCE",
     "SET DRAW", "SET NODRAW", "SET CONCEDE", "SET NOCONCEDE", "SET CLAIM", "SET NOCLAIM", "SET DEADLINE", "SET GRACE",
     "SET START", "SET MOVE", "SET RETREAT", "SET ADJUST", "SET NMR", "SET NONMR",
@@ -119,6 +119,7 @@ _NAME_AFTER: dict[str, str] = {
     "MONITOR": "a game name",
     "EJECT": "a power or an address",
     "REPLACE": "a power",
+    "LEDGER": "a power, a change such as +200 or -50, and a currency",
     "BECOME": "a power",
     "CONCEDE": "a power",
     "OBSERVER": "ANY, WHITE or NO",
@@ -508,6 +509,21 @@ class _Builder(Transformer[Token, Any]):
 
     def become(self, c: list[Any]) -> cv.Command:
         return cv.Become(power=_upper(c[1]))
+
+    def ledger(self, c: list[Any]) -> cv.Command:
+        change = str(c[2])
+        if not re.fullmatch(r"[+-]?\d{1,9}", change) or int(change) == 0:
+            raise _Fault(
+                _col(c[2]),
+                f"expected the change in whole pounds (+200 or -50), found {change!r}",
+                ("a change such as +200",),
+            )
+        return cv.Ledger(
+            power=_upper(c[1]),
+            change=int(change),
+            currency=_upper(c[3]),
+            why=" ".join(str(word) for word in c[4:]),
+        )
 
     def rollback(self, c: list[Any]) -> cv.Command:
         return cv.Rollback(phase=_upper(c[1]) if len(c) > 1 else None)
