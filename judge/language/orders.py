@@ -102,6 +102,19 @@ _EXPECTED_WORDS: dict[str, str] = {
     "AND": "&",
     "SPARE": "spare",
     "COMMA": ",",
+    # Mercenary's money lines (grammar/mercenary.lark)
+    "SUM": "a sum of pounds",
+    "PAY": "PAY",
+    "PAYS": "PAYS",
+    "BID": "BID",
+    "CONVERT": "CONVERT",
+    "ALLIANCE": "ALLIANCE OF CURRENCY",
+    "LEAVE": "LEAVE",
+    "IF": "IF",
+    "TO": "TO",
+    "ON": "ON",
+    "WITH": "WITH",
+    "POUNDS": "pounds",
     "$END": "end of line",
 }
 _EXPECTED_RANK = {word: i for i, word in enumerate(dict.fromkeys(_EXPECTED_WORDS.values()))}
