@@ -70,6 +70,9 @@ class MailServers:
     imap_port: int
     lmtp_port: int
     users: dict[str, str] = field(default_factory=dict)  # full address -> password
+    # Extra Dovecot settings (name -> value) appended to its configuration, e.g. to measure
+    # one (bench/intake_paths.py).
+    dovecot_settings: dict[str, str] = field(default_factory=dict)
 
     # --- layout -------------------------------------------------------------------------------
     @property
@@ -170,6 +173,14 @@ class MailServers:
         with contextlib.suppress(ProcessLookupError):
             os.kill(pid, signal.SIGTERM)
         _wait_gone(pid)
+
+    def reconfigure_dovecot(self, settings: dict[str, str]) -> None:
+        """Restart Dovecot with these extra settings (replacing any given before)."""
+        self.dovecot_settings = dict(settings)
+        self._write_dovecot_config()
+        (self.directory / STATE_FILE).write_text(json.dumps(self.to_json(), indent=2))
+        self.stop_dovecot()
+        self.start_dovecot()
 
     def route(self, address: str, nexthop: str | None) -> None:
         """Deliver mail for one account somewhere else, e.g. `lmtp:inet:127.0.0.1:PORT` to hand
@@ -296,6 +307,7 @@ namespace inbox {{
   separator = /
 }}
 """
+        config += "".join(f"{name} = {value}\n" for name, value in self.dovecot_settings.items())
         self.dovecot_config.write_text(config)
 
     def _write_postfix_config(self) -> None:

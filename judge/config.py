@@ -65,6 +65,9 @@ class ImapSection:
     processed_folder: str = "Processed"
     poll_seconds: float = 60.0
     idle: bool = True
+    starttls: str = "auto"
+    login_without_tls: bool = False
+    reconnect_max_seconds: float = 10.0
 
 
 @dataclass
@@ -78,6 +81,8 @@ class RelaySection:
     username: str = ""
     password: str = ""
     timeout_seconds: float = 30.0
+    login_without_tls: bool = False
+    reconnect_max_seconds: float = 10.0
 
 
 @dataclass
@@ -86,7 +91,7 @@ class OutboundSection:
 
     maildir: str = ""
     retry_hours: float = 120.0
-    first_retry_seconds: float = 60.0
+    first_retry_seconds: float = 10.0
     max_retry_seconds: float = 14_400.0
     claim_seconds: float = 300.0
     poll_seconds: float = 1.0
@@ -172,8 +177,26 @@ class Config:
         return address in self.served or base in self.served
 
 
+# Options that take one of a few words; anything else is a mistake, not a silent default.
+CHOICES: dict[tuple[str, str], tuple[str, ...]] = {
+    ("relay", "starttls"): ("auto", "always", "never"),
+    ("imap", "starttls"): ("auto", "always", "never"),
+}
+
+
 def _sections() -> dict[str, type]:
     return {f.name: f.default_factory for f in fields(Config) if f.name != "source"}  # type: ignore[misc]
+
+
+def _set(section: Any, name: str, option: str, value: Any, where: str) -> None:
+    """Set one option from a TOML or environment value, converted and checked."""
+    value = _convert(value, getattr(section, option), where)
+    allowed = CHOICES.get((name, option))
+    if allowed is not None:
+        value = value.strip().lower()
+        if value not in allowed:
+            raise ConfigError(f"{where}: expected one of {', '.join(allowed)}, got {value!r}")
+    setattr(section, option, value)
 
 
 def _convert(value: Any, default: Any, where: str) -> Any:
@@ -223,7 +246,7 @@ def from_mapping(
         for key, value in values.items():
             if key not in known:
                 raise ConfigError(f"unknown option {key!r} in [{name}]")
-            setattr(section, key, _convert(value, getattr(section, key), f"[{name}] {key}"))
+            _set(section, name, key, value, f"[{name}] {key}")
     overridden = []
     for key, value in (env or {}).items():
         if not key.startswith(ENV_PREFIX) or key == CONFIG_ENV:
@@ -234,7 +257,7 @@ def from_mapping(
                 option = rest[len(name) + 1 :]
                 section = getattr(config, name)
                 if option in {f.name for f in fields(section)}:
-                    setattr(section, option, _convert(value, getattr(section, option), key))
+                    _set(section, name, option, value, key)
                     overridden.append(key)
                 break
     config.source = source or "built-in defaults"

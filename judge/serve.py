@@ -191,11 +191,19 @@ def describe(config: Config, roles: tuple[str, ...]) -> list[str]:
             lines.append(
                 f"inbound: IMAP {config.imap.username}@{config.imap.host}:{config.imap.port} folder {config.imap.folder}"
             )
+            if config.smtp.enabled:
+                lines.append(
+                    "inbound: the SMTP listener runs beside IMAP (an IMAP-only judge sets "
+                    "[smtp] enabled = false; docs/DEPLOY.md)"
+                )
         if not config.smtp.enabled and not config.imap.host:
             lines.append("inbound: nothing configured (SMTP listener disabled, no IMAP host)")
     if "sender" in roles:
         if config.relay.host:
-            lines.append(f"outbound: relay {config.relay.host}:{config.relay.port}")
+            r = config.relay
+            tls = "TLS" if r.ssl else f"STARTTLS {r.starttls}"
+            login = f"login as {r.username}" if r.username else "no login"
+            lines.append(f"outbound: relay {r.host}:{r.port} ({tls}, {login})")
         else:
             lines.append(
                 f"outbound: no relay configured; outgoing mail is written to the Maildir {config.maildir_path}"

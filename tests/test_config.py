@@ -91,3 +91,25 @@ def test_served_addresses_include_plus_addresses() -> None:
     assert config.serves("<judge+game7@example.org>")
     assert not config.serves("someone@example.org")
     assert config.domain == "Example.org"
+
+
+def test_the_mail_connections_tls_and_reconnect_options() -> None:
+    config = from_mapping(
+        {
+            "imap": {"starttls": "Always", "login_without_tls": True, "reconnect_max_seconds": 5},
+            "relay": {"starttls": "never", "login_without_tls": True, "reconnect_max_seconds": 3},
+        },
+        env={"JUDGE_IMAP_STARTTLS": "never"},
+    )
+    assert (config.imap.starttls, config.imap.login_without_tls) == ("never", True)
+    assert config.imap.reconnect_max_seconds == 5.0
+    assert (config.relay.starttls, config.relay.login_without_tls) == ("never", True)
+    assert config.relay.reconnect_max_seconds == 3.0
+    defaults = Config()
+    assert (defaults.imap.starttls, defaults.relay.starttls) == ("auto", "auto")
+    assert not defaults.imap.login_without_tls and not defaults.relay.login_without_tls
+    for section in ("imap", "relay"):
+        with pytest.raises(ConfigError, match="expected one of auto, always, never, got 'yes'"):
+            from_mapping({section: {"starttls": "yes"}})
+        with pytest.raises(ConfigError, match="JUDGE_.*expected one of"):
+            from_mapping({}, env={f"JUDGE_{section.upper()}_STARTTLS": "on"})

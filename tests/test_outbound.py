@@ -4,7 +4,9 @@ refusals are retried later, permanent ones are recorded against the address.
 
 from __future__ import annotations
 
+import logging
 import mailbox
+import os
 import socket
 import ssl
 import subprocess
@@ -21,10 +23,13 @@ from sqlalchemy import Engine
 
 from judge import clock
 from judge.config import from_mapping
+from judge.mail.credentials import clear_login_refusal, is_loopback
 from judge.mail.outbound import (
     MaildirTransport,
+    Outgoing,
     RelaySettings,
     RetryPolicy,
+    Sender,
     SmtpRelay,
     send_one,
     transport_for,
@@ -128,6 +133,68 @@ def test_without_relay_mail_goes_to_the_maildir(engine: Engine, tmp_path: Path) 
     assert mails[0]["Return-Path"] == "<judge@example.org>"
     assert row(engine, outbox_id).state == OutboxState.SENT
     assert row(engine, outbox_id).sent_via == "maildir"
+
+
+def _maildir_copies(box: Path) -> list[str]:
+    """The Message-ID of every mail in a Maildir's new/ and cur/ (one entry per file)."""
+    return [str(mail["Message-ID"]) for mail in mailbox.Maildir(str(box), create=False)]
+
+
+def test_a_crash_between_the_maildir_and_the_commit_leaves_one_copy(
+    engine: Engine, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The row is marked sent only after the file is in new/: a kill between the two hands the
+    mail over again, which must replace the first copy, not add a second."""
+    import judge.mail.outbound as outbound
+
+    outbox_id = write(engine)
+    box = tmp_path / "box"
+
+    def killed(*_: Any, **__: Any) -> None:
+        raise SystemExit("killed before the row was marked sent")
+
+    monkeypatch.setattr(outbound, "mark_sent", killed)
+    with pytest.raises(SystemExit):
+        send_one(engine, MaildirTransport(box), POLICY)
+    monkeypatch.undo()
+    assert row(engine, outbox_id).state == OutboxState.PENDING
+    clock.advance(POLICY.lease)  # the dead sender's claim runs out; a new sender takes the row
+    assert send_one(engine, MaildirTransport(box), POLICY)
+    assert row(engine, outbox_id).state == OutboxState.SENT
+    assert _maildir_copies(box) == [row(engine, outbox_id).message_id]
+    assert list((box / "tmp").iterdir()) == []
+
+
+def test_a_repeat_leaves_alone_the_copy_a_mail_program_moved_to_cur(tmp_path: Path) -> None:
+    box = tmp_path / "box"
+    transport = MaildirTransport(box)
+    mail = Outgoing("judge@example.org", "ann@example.org", b"Message-ID: <a@x>\r\n\r\nhi\r\n",
+                    key="outbox-7-abc", attempt=1)  # fmt: skip
+    transport.deliver(mail)
+    transport.deliver(mail)  # the same row again: replaces
+    assert [p.name for p in (box / "new").iterdir()] == ["outbox-7-abc"]
+    # A mail program reads it: new/NAME becomes cur/NAME:2,S.
+    (box / "new" / "outbox-7-abc").rename(box / "cur" / "outbox-7-abc:2,S")
+    transport.deliver(Outgoing(mail.envelope_from, mail.to, mail.raw, mail.key, attempt=2))
+    assert list((box / "new").iterdir()) == []
+    assert _maildir_copies(box) == ["<a@x>"]
+    # Another row's mail is another file.
+    transport.deliver(Outgoing(mail.envelope_from, mail.to, mail.raw, "outbox-8-abd", attempt=1))
+    assert [p.name for p in (box / "new").iterdir()] == ["outbox-8-abd"]
+
+
+def test_unfinished_maildir_writes_are_removed_at_start(tmp_path: Path) -> None:
+    box = tmp_path / "box"
+    MaildirTransport(box)
+    (box / "tmp" / "outbox-3-abc").write_bytes(b"Return-Path: <judge@exa")  # cut by a kill
+    stale = box / "tmp" / "1700000000.M1P2.host"
+    stale.write_bytes(b"partial")
+    old = datetime.now(UTC).timestamp() - 40 * 3600
+    os.utime(stale, (old, old))
+    fresh = box / "tmp" / "1800000000.M1P3.host"  # another program's write under way
+    fresh.write_bytes(b"partial")
+    MaildirTransport(box)
+    assert [p.name for p in (box / "tmp").iterdir()] == [fresh.name]
 
 
 def test_relay_receives_the_mail_once(engine: Engine, relay: tuple[Controller, Recorder]) -> None:
@@ -321,7 +388,7 @@ def test_an_unexpected_error_is_retried_later(engine: Engine) -> None:
     class Broken:
         name = "broken"
 
-        def deliver(self, envelope_from: str, to: str, raw: bytes) -> None:
+        def deliver(self, mail: Outgoing) -> None:
             raise KeyError("surprise")
 
         def close(self) -> None:
@@ -360,3 +427,158 @@ def test_implicit_tls_relay(engine: Engine, certificate: tuple[Path, Path]) -> N
         controller.stop()
     assert row(engine, outbox_id).state == OutboxState.SENT
     assert len(recorder.mails) == 1
+
+
+def test_the_sender_notices_the_relay_coming_back_before_the_mails_own_retry(
+    engine: Engine, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A relay outage: the mail's own retry would wait `POLICY.first` (a minute); the sender
+    looks for the relay on its short backoff instead and sends the mail at the first look that
+    finds it back, long before that retry was due."""
+    port = free_port()
+    outbox_id = write(engine)
+    sender = Sender(
+        engine, SmtpRelay(RelaySettings(host="127.0.0.1", port=port, timeout=5)), POLICY
+    )
+    caplog.set_level(logging.INFO, logger="judge.sender")
+    assert sender.step()  # the relay is down: the mail fails and waits for its own retry
+    retry_at = row(engine, outbox_id).next_attempt_at
+    assert retry_at == clock.now() + POLICY.first
+    assert sender.outage is not None
+    assert not sender.step()  # no look before the first reconnect wait is over
+    clock.advance(POLICY.reconnect_first)
+    assert not sender.step()  # looked: still down
+    assert row(engine, outbox_id).state == OutboxState.PENDING
+
+    recorder = Recorder()
+    controller = Controller(recorder, hostname="127.0.0.1", port=port)
+    controller.start()
+    try:
+        clock.advance(2 * POLICY.reconnect_first)  # the next look
+        assert sender.step()  # the relay answers: the waiting mail is due again
+        assert sender.outage is None
+        assert sender.step()  # and goes out
+        sender.transport.close()
+    finally:
+        controller.stop()
+    sent = row(engine, outbox_id)
+    assert sent.state == OutboxState.SENT
+    assert sent.sent_at is not None and sent.sent_at < retry_at
+    assert len(recorder.mails) == 1
+    messages = [r.getMessage() for r in caplog.records]
+    assert any("no mail is sent until it answers" in m and f":{port}" in m for m in messages)
+    assert any("still unreachable" in m for m in messages)
+    assert any("reachable again after 3 s; 1 mails waiting for a retry made due" in m
+               for m in messages), messages  # fmt: skip
+    assert any(f"relay 127.0.0.1:{port} (" in m and "connected" in m for m in messages)
+
+
+def test_a_new_senders_first_successful_send_makes_the_waiting_mails_due(
+    engine: Engine, relay: tuple[Controller, Recorder]
+) -> None:
+    """Mails left waiting by an outage a stopped sender saw go out at the first successful send
+    of the next, not at their own (hours long) retry."""
+    controller, recorder = relay
+    waiting = [write(engine, to=f"p{n}@example.org") for n in range(3)]
+    dead = SmtpRelay(RelaySettings(host="127.0.0.1", port=free_port(), timeout=5))
+    for _ in waiting:
+        assert send_one(engine, dead, POLICY)
+    clock.advance(timedelta(seconds=5))
+    fresh = write(engine, to="new@example.org")
+    sender = Sender(
+        engine, SmtpRelay(RelaySettings(host="127.0.0.1", port=controller.port, timeout=5)), POLICY
+    )
+    while sender.step():
+        pass
+    sender.transport.close()
+    assert [row(engine, n).state for n in [*waiting, fresh]] == [OutboxState.SENT] * 4
+    assert all(row(engine, n).sent_at == clock.now() for n in waiting)
+    assert len(recorder.mails) == 4
+
+
+@pytest.fixture
+def plain_relay_with_login() -> Iterator[tuple[Controller, Recorder, list[tuple[bytes, bytes]]]]:
+    """A relay on loopback that offers AUTH but no STARTTLS, and records every login it gets."""
+    logins: list[tuple[bytes, bytes]] = []
+
+    def authenticator(
+        server: Any, session: Any, envelope: Any, mechanism: str, data: Any
+    ) -> AuthResult:
+        logins.append((data.login, data.password))
+        return AuthResult(success=True)
+
+    recorder = Recorder()
+    controller = Controller(
+        recorder,
+        hostname="127.0.0.1",
+        port=free_port(),
+        auth_require_tls=False,
+        authenticator=authenticator,
+    )
+    controller.start()
+    yield controller, recorder, logins
+    controller.stop()
+
+
+@pytest.mark.parametrize("starttls", ["auto", "never"])
+def test_no_password_goes_in_clear_to_a_relay_without_starttls(
+    engine: Engine,
+    plain_relay_with_login: tuple[Controller, Recorder, list[tuple[bytes, bytes]]],
+    caplog: pytest.LogCaptureFixture,
+    starttls: str,
+) -> None:
+    controller, recorder, logins = plain_relay_with_login
+    settings = RelaySettings(
+        host="127.0.0.1", port=controller.port, starttls=starttls, username="judge",
+        password="s3cret", timeout=5,
+    )  # fmt: skip
+    outbox_id = write(engine)
+    sender = Sender(engine, SmtpRelay(settings), POLICY)
+    caplog.set_level(logging.INFO, logger="judge.sender")
+    assert sender.step()
+    assert logins == [] and recorder.mails == []
+    stored = row(engine, outbox_id)
+    assert stored.state == OutboxState.PENDING  # kept: it goes once the relay is set right
+    assert "never sent in clear" in (stored.last_error or "")
+    assert sender.outage is not None
+    warnings = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+    assert any(
+        f"relay 127.0.0.1:{controller.port}: not logging in: the connection is not encrypted" in m
+        and "login_without_tls" in m
+        for m in warnings
+    ), warnings
+
+
+def test_login_in_clear_to_a_loopback_relay_only_when_the_operator_allows_it(
+    engine: Engine,
+    plain_relay_with_login: tuple[Controller, Recorder, list[tuple[bytes, bytes]]],
+) -> None:
+    controller, recorder, logins = plain_relay_with_login
+    settings = RelaySettings(
+        host="127.0.0.1", port=controller.port, username="judge", password="s3cret", timeout=5,
+        login_without_tls=True,
+    )  # fmt: skip
+    outbox_id = write(engine)
+    transport = SmtpRelay(settings)
+    assert send_one(engine, transport, POLICY)
+    transport.close()
+    assert row(engine, outbox_id).state == OutboxState.SENT
+    assert logins == [(b"judge", b"s3cret")]
+    assert len(recorder.mails) == 1
+
+
+def test_the_clear_login_option_holds_only_for_loopback() -> None:
+    assert is_loopback("127.0.0.1") and is_loopback("127.8.9.10") and is_loopback("::1")
+    assert is_loopback("::ffff:127.0.0.1")
+    assert not is_loopback("192.0.2.7") and not is_loopback("2001:db8::1")
+    assert not is_loopback("relay.example.org")
+    assert clear_login_refusal("127.0.0.1", allowed=True, section="relay",
+                               unencrypted_because="x") is None  # fmt: skip
+    refusal = clear_login_refusal(
+        "192.0.2.7", allowed=True, section="relay", unencrypted_because="x"
+    )
+    assert refusal is not None and "192.0.2.7 is not on loopback" in refusal
+    refusal = clear_login_refusal(
+        "127.0.0.1", allowed=False, section="relay", unencrypted_because="x"
+    )
+    assert refusal is not None and "[relay] login_without_tls = true" in refusal

@@ -75,6 +75,21 @@ def test_no_configuration_says_it_runs_the_embedded_default(
     assert any("Maildir" in line and "outbox-maildir" in line for line in lines)
 
 
+def test_the_first_lines_say_how_mail_comes_and_goes(tmp_path: Path) -> None:
+    config = from_mapping(
+        {
+            "imap": {"host": "mail.example.org", "username": "judge@example.org"},
+            "relay": {"host": "mail.example.org", "username": "judge"},
+        }
+    )
+    lines = describe(config, ROLES)
+    assert "inbound: IMAP judge@example.org@mail.example.org:993 folder INBOX" in lines
+    assert any("an IMAP-only judge sets [smtp] enabled = false" in line for line in lines)
+    assert "outbound: relay mail.example.org:587 (STARTTLS auto, login as judge)" in lines
+    config.smtp.enabled = False
+    assert not any("[smtp] enabled" in line for line in describe(config, ROLES))
+
+
 def test_roles() -> None:
     assert parse_roles(None) == ROLES
     assert parse_roles(["processor"]) == ("processor",)

@@ -6,16 +6,22 @@ bytes and the new last UID in one transaction, and only after that commit flag t
 move them to the processed folder. A crash anywhere leaves either a mail not yet stored (fetched
 again next time) or one stored but not moved (moved next time without fetching); re-delivery of the
 same mail is ignored by the inbox. Between cycles the poller waits in IDLE where the server has it,
-else it polls; after a dropped connection it reconnects with exponential backoff.
+else it polls; after a dropped connection it reconnects after 1 s, doubling up to a ceiling
+([imap] reconnect_max_seconds). The password goes only over TLS (IMAPS or STARTTLS), or in clear
+to a server on loopback where the operator allowed it (judge.mail.credentials). The log says what
+the connection does: connected (with the server's greeting), waiting in IDLE or polling,
+reconnecting, recovered.
 """
 
 from __future__ import annotations
 
 import contextlib
 import logging
+import re
 import socket
 import ssl as ssl_module
 import threading
+import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from email.parser import BytesHeaderParser
@@ -27,6 +33,7 @@ from imapclient.exceptions import IMAPClientError
 from sqlalchemy import Engine
 from sqlalchemy.exc import OperationalError
 
+from judge.mail.credentials import clear_login_refusal
 from judge.store.db import session_scope
 from judge.store.imap_state import read_state, record
 from judge.store.inbox import accept
@@ -53,12 +60,14 @@ class ImapSettings:
     folder: str = "INBOX"
     processed_folder: str = "Processed"
     use_ssl: bool = False
-    starttls: bool = False
+    starttls: str = "auto"  # without use_ssl: "auto" where offered, "always" or refuse, "never"
+    login_without_tls: bool = False  # only ever for a server on loopback
     idle: bool = True
     poll_seconds: float = 30.0
     timeout_seconds: float = 60.0
     backoff_initial: float = 1.0
-    backoff_max: float = 60.0
+    backoff_max: float = 10.0
+    tls_context: ssl_module.SSLContext | None = None
 
     @classmethod
     def from_section(cls, section: Any) -> ImapSettings:
@@ -71,8 +80,11 @@ class ImapSettings:
             folder=section.folder,
             processed_folder=section.processed_folder,
             use_ssl=bool(section.ssl),
+            starttls=str(section.starttls),
+            login_without_tls=bool(section.login_without_tls),
             idle=bool(section.idle),
             poll_seconds=float(section.poll_seconds),
+            backoff_max=float(section.reconnect_max_seconds),
         )
 
     @property
@@ -90,8 +102,13 @@ class SyncResult:
     moved: int
 
 
+class LoginRefused(Exception):
+    """The judge will not log in on this connection (no TLS where it needs TLS): say why, retry."""
+
+
 # Anything that means the connection, the server or the database is gone: reconnect, carry on.
 CONNECTION_ERRORS: tuple[type[BaseException], ...] = (
+    LoginRefused,
     OperationalError,
     OSError,
     socket.timeout,
@@ -157,6 +174,7 @@ class ImapPoller:
         self._client_factory = client_factory or _connect
         self._client: IMAPClient | None = None
         self._stopping = threading.Event()
+        self._waiting_said = False  # whether this connection's way of waiting was logged
         self.connects = 0  # successful logins, for monitoring and tests
         self.failures = 0  # cycles cut short by a lost server, connection or database
 
@@ -172,13 +190,26 @@ class ImapPoller:
     def run(self) -> None:
         """Sync, wait for news (IDLE or poll), sync again; reconnect with backoff after drops."""
         backoff = self.settings.backoff_initial
+        down_since: float | None = None  # when the first of the failures in a row happened
+        failed = 0
         while not self.stopping:
             try:
                 self.sync_once()
+                if down_since is not None:
+                    log.info(
+                        "IMAP %s: recovered after %.0f s and %d failed attempts",
+                        self._where(),
+                        time.monotonic() - down_since,
+                        failed,
+                    )
+                    down_since, failed = None, 0
                 backoff = self.settings.backoff_initial
                 self._wait_for_news()
             except CONNECTION_ERRORS as error:
                 self.failures += 1
+                failed += 1
+                if down_since is None:
+                    down_since = time.monotonic()
                 log.warning("IMAP %s: %s; reconnecting in %.1f s", self._where(), error, backoff)
                 self._drop()
                 if self._stopping.wait(backoff):
@@ -263,6 +294,14 @@ class ImapPoller:
         """Return when the folder may hold new mail, when IDLE needs renewing, or on stop."""
         client = self._connection()
         if not (self.settings.idle and client.has_capability("IDLE")):
+            if not self._waiting_said:
+                self._waiting_said = True
+                log.info(
+                    "IMAP %s: polling every %.0f s (%s)",
+                    self._where(),
+                    self.settings.poll_seconds,
+                    "the server has no IDLE" if self.settings.idle else "idle = false",
+                )
             self._stopping.wait(self.settings.poll_seconds)
             return
         # IDLE announces only mail that arrives after it starts, and SEARCH answers from the
@@ -272,6 +311,9 @@ class ImapPoller:
         if client.search(["UNDELETED"]):
             return
         client.idle()
+        if not self._waiting_said:
+            self._waiting_said = True
+            log.info("IMAP %s: IDLE in use, waiting for new mail", self._where())
         try:
             waited = 0.0
             limit = min(IDLE_RENEW_SECONDS, self.settings.poll_seconds)
@@ -288,8 +330,7 @@ class ImapPoller:
         if self._client is None:
             client = self._client_factory(self.settings)
             try:
-                if self.settings.starttls:
-                    client.starttls(ssl_module.create_default_context())
+                tls = self._secure(client)
                 client.login(self.settings.username, self.settings.password)
                 if not client.folder_exists(self.settings.processed_folder):
                     with contextlib.suppress(IMAPClientError):
@@ -299,8 +340,39 @@ class ImapPoller:
                     client.shutdown()
                 raise
             self._client = client
+            self._waiting_said = False
             self.connects += 1
+            log.info(
+                "IMAP %s (%s): connected, %s, logged in",
+                self._where(),
+                _greeting(client),
+                tls,
+            )
         return self._client
+
+    def _secure(self, client: IMAPClient) -> str:
+        """STARTTLS as configured; refuse a login in clear unless allowed (on loopback only).
+        Returns how the connection is protected, for the log."""
+        s = self.settings
+        sock = client.socket()
+        if s.use_ssl:
+            return f"TLS {_tls_version(sock)}".strip()
+        if s.starttls != "never":
+            if client.has_capability("STARTTLS"):
+                client.starttls(s.tls_context or ssl_module.create_default_context())
+                return f"STARTTLS {_tls_version(client.socket())}".strip()
+            if s.starttls == "always":
+                raise LoginRefused('no STARTTLS offered, which [imap] starttls = "always" requires')
+        because = 'starttls = "never"' if s.starttls == "never" else "it offers no STARTTLS"
+        refusal = clear_login_refusal(
+            str(sock.getpeername()[0]),
+            allowed=s.login_without_tls,
+            section="imap",
+            unencrypted_because=because,
+        )
+        if refusal is not None:
+            raise LoginRefused(refusal)
+        return "no TLS (login in clear allowed on loopback)"
 
     def _drop(self) -> None:
         client, self._client = self._client, None
@@ -321,8 +393,25 @@ def _connect(settings: ImapSettings) -> IMAPClient:
         settings.host,
         port=settings.port,
         ssl=settings.use_ssl,
+        ssl_context=settings.tls_context,
         timeout=settings.timeout_seconds,
     )
+
+
+def _tls_version(sock: Any) -> str:
+    return str(sock.version() or "") if isinstance(sock, ssl_module.SSLSocket) else ""
+
+
+_CAPABILITY_CODE = re.compile(rb"\[[^\]]*\]\s*")
+
+
+def _greeting(client: IMAPClient) -> str:
+    """The server's greeting without its capability list, e.g. "Dovecot (Debian) ready."."""
+    welcome = getattr(client, "welcome", b"") or b""
+    if isinstance(welcome, str):
+        welcome = welcome.encode()
+    text = _CAPABILITY_CODE.sub(b"", welcome.removeprefix(b"* ").removeprefix(b"OK ")).strip()
+    return text.decode("utf-8", "replace")[:200] or "no greeting"
 
 
 def _is_news(response: Any) -> bool:

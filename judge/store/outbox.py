@@ -432,6 +432,25 @@ def mark_retry(engine: Engine, outbox_id: int, error: str, at: datetime) -> None
         row.claimed_until = None
 
 
+def wake_waiting(engine: Engine) -> int:
+    """Make every mail waiting for a retry due now (the relay answers again); return how many.
+
+    Only mails tried before are moved: a row is never written with a later first attempt.
+    """
+    moment = now()
+    with session_scope(engine) as session:
+        result = session.execute(
+            update(_OUTBOX)
+            .where(
+                _OUTBOX.c.state == OutboxState.PENDING,
+                _OUTBOX.c.attempts > 0,
+                _OUTBOX.c.next_attempt_at > moment,
+            )
+            .values(next_attempt_at=moment)
+        )
+        return int(result.rowcount or 0)  # type: ignore[attr-defined]
+
+
 def mark_failed(engine: Engine, outbox_id: int, error: str, *, permanent: bool) -> None:
     """Give a mail up; a permanent refusal is also recorded against its address."""
     with session_scope(engine) as session:

@@ -215,6 +215,8 @@ def judge_sections(
             "host": "127.0.0.1",
             "port": mail_servers.imap_port,
             "ssl": False,
+            # The test Dovecot has no TLS; it is on loopback, where a login in clear may be allowed.
+            "login_without_tls": True,
             "username": judge_address,
             "password": imap_password,
             "poll_seconds": 1.0,

@@ -1,7 +1,10 @@
-"""The relay (the private Postfix) is down for a while, then back: every queued reply goes out once.
+"""The relay (the private Postfix) is down for a while, then back: every queued reply goes out once,
+and soon after the relay returns.
 
-Dovecot stays up, so the daemon keeps reading mail over IMAP and queueing replies while every
-attempt to send fails; when Postfix returns, the queue drains and each reply arrives exactly once.
+Dovecot stays up, so the daemon keeps reading mail over IMAP and queueing replies while the relay
+cannot be reached; the sender stops trying mails and looks for the relay on its own short
+backoff. When Postfix returns, the queue drains before the tried reply's own retry was due (a
+minute after it failed, the old fixed wait), and each reply arrives exactly once.
 """
 
 from __future__ import annotations
@@ -50,38 +53,37 @@ def test_replies_queued_while_the_relay_is_down_all_go_out_once_when_it_is_back(
         player.send([judge_box.address], _mail(player.address, judge_box.address, n, tag))
     wait_until(lambda: judge_box.count() == MAILS, what="the mails in the judge's mailbox")
 
-    judge = judge_process(
-        judge_sections(
-            tmp_path,
-            database_url,
-            judge_box.address,
-            mail_servers=mail_servers,
-            imap_password=judge_box.password,
-        )
+    sections = judge_sections(
+        tmp_path,
+        database_url,
+        judge_box.address,
+        mail_servers=mail_servers,
+        imap_password=judge_box.password,
     )
+    # A failed mail's own retry waits a minute (the old fixed wait); the relay is looked for
+    # every second.
+    sections["outbound"].update(first_retry_seconds=60.0, max_retry_seconds=60.0)
+    sections["relay"]["reconnect_max_seconds"] = 1.0
+    judge = judge_process(sections)
     mail_servers.stop_postfix()
     try:
         judge.start()
         judge.wait_ready()
 
-        def all_failed_twice() -> bool:
+        def written_and_watched() -> bool:
             judge.assert_alive()
-            try:
-                with session_scope(judge.engine) as session:
-                    rows = session.execute(
-                        select(OutboxMessage.state, OutboxMessage.attempts)
-                    ).all()
-            except Exception:  # the daemon has not created its tables yet
-                return False
-            return len(rows) == MAILS and all(
-                state == OutboxState.PENDING and attempts >= 2 for state, attempts in rows
-            )
+            looks = judge.log_path.read_text(errors="replace").count("still unreachable")
+            states = judge.outbox_states()
+            return looks >= 2 and states == {OutboxState.PENDING: MAILS}
 
-        # Down for a while: every reply written and tried at least twice without success.
-        wait_until(
-            all_failed_twice, timeout=180, what="every reply tried twice against the dead relay"
-        )
+        # Down for a while: every reply written, none sent, the relay looked for again and again.
+        wait_until(written_and_watched, timeout=180, what="every reply waiting for the dead relay")
         assert player.count() == 0
+        with session_scope(judge.engine) as session:
+            own_retries = session.scalars(
+                select(OutboxMessage.next_attempt_at).where(OutboxMessage.attempts > 0)
+            ).all()
+        assert own_retries, "no reply was tried against the dead relay"
     finally:
         mail_servers.start_postfix()
 
@@ -92,6 +94,12 @@ def test_replies_queued_while_the_relay_is_down_all_go_out_once_when_it_is_back(
     )
     with session_scope(judge.engine) as session:
         sent_ids = {m.strip("<>") for m in session.scalars(select(OutboxMessage.message_id))}
+        sent_at = session.scalars(select(OutboxMessage.sent_at)).all()
+    # Every reply went out before the first failed one's own retry was due: the relay's
+    # return was noticed by the sender, not waited out by each mail.
+    assert max(sent_at) < min(own_retries), (max(sent_at), min(own_retries))
+    log = judge.log_path.read_text(errors="replace")
+    assert "reachable again after" in log and "mails waiting for a retry made due" in log
     seen = wait_until(
         lambda: (c := Counter(message_ids(player.messages()))) and set(c) == sent_ids and c,
         timeout=120,

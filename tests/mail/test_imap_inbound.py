@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+import re
 import threading
 from collections.abc import Callable, Iterator
 from email.message import EmailMessage
@@ -11,7 +13,13 @@ import pytest
 from imapclient import IMAPClient
 from sqlalchemy import Engine, func, select
 
-from judge.mail.imap_inbound import ImapPoller, ImapSettings, batches, envelope_of
+from judge.mail.imap_inbound import (
+    ImapPoller,
+    ImapSettings,
+    LoginRefused,
+    batches,
+    envelope_of,
+)
 from judge.store.db import make_engine, session_scope, upgrade
 from judge.store.imap_state import ImapFolderState
 from judge.store.models import InboxMessage
@@ -46,6 +54,7 @@ def _settings(account: Any, **overrides: Any) -> ImapSettings:
         "backoff_initial": 0.1,
         "backoff_max": 0.5,
         "poll_seconds": 0.2,
+        "login_without_tls": True,  # the test Dovecot has no TLS; it is on loopback
     }
     base.update(overrides)
     return ImapSettings(**base)
@@ -262,6 +271,9 @@ def test_settings_come_from_the_imap_section_of_the_config() -> None:
                 "password": "p",
                 "idle": False,
                 "poll_seconds": 5,
+                "starttls": "always",
+                "login_without_tls": True,
+                "reconnect_max_seconds": 4,
             }
         }
     )
@@ -273,12 +285,25 @@ def test_settings_come_from_the_imap_section_of_the_config() -> None:
         False,
     )
     assert settings.poll_seconds == 5.0
+    assert (settings.starttls, settings.login_without_tls) == ("always", True)
+    assert (settings.backoff_initial, settings.backoff_max) == (1.0, 4.0)
+    defaults = ImapSettings.from_section(from_mapping({}).imap)
+    assert (defaults.starttls, defaults.login_without_tls, defaults.backoff_max) == (
+        "auto",
+        False,
+        10.0,
+    )
     assert settings.mailbox_key == "imap://j@mail.example.test:143/INBOX"
 
 
 def test_keeps_retrying_while_the_imap_server_is_down_and_carries_on_when_it_is_back(
-    engine: Engine, mail_account: Any, mail_servers: Any, wait_until: Callable[..., Any]
+    engine: Engine,
+    mail_account: Any,
+    mail_servers: Any,
+    wait_until: Callable[..., Any],
+    caplog: pytest.LogCaptureFixture,
 ) -> None:
+    caplog.set_level(logging.INFO, logger="judge.mail.imap_inbound")
     poller = ImapPoller(engine, _settings(mail_account))
     thread = threading.Thread(target=poller.run, daemon=True)
     thread.start()
@@ -291,7 +316,7 @@ def test_keeps_retrying_while_the_imap_server_is_down_and_carries_on_when_it_is_
             poller._client.socket().shutdown(2)
             # Postfix keeps the mail queued while Dovecot is away; the poller keeps trying.
             _deliver(mail_account, 2, "server-down")
-            wait_until(lambda: poller.failures >= 3, what="reconnection attempts refused")
+            wait_until(lambda: poller.failures >= 5, what="reconnection attempts refused")
             assert thread.is_alive()
         finally:
             mail_servers.start_dovecot()
@@ -301,6 +326,16 @@ def test_keeps_retrying_while_the_imap_server_is_down_and_carries_on_when_it_is_
         poller.stop()
         thread.join(timeout=10)
     assert not thread.is_alive()
+    # The log tells the story, with the server's name; no wait exceeds the ceiling (0.5 s).
+    said = [r.getMessage() for r in caplog.records]
+    where = f"IMAP {mail_account.address}@127.0.0.1:{mail_servers.imap_port}"
+    connected = [m for m in said if m.startswith(where) and ": connected, " in m]
+    assert len(connected) == 2 and all("Dovecot" in m and "ready" in m for m in connected)
+    assert any(m == f"{where}: IDLE in use, waiting for new mail" for m in said)
+    waits = [float(m.rsplit("reconnecting in ", 1)[1].split()[0]) for m in said
+             if "reconnecting in" in m]  # fmt: skip
+    assert waits[:5] == [0.1, 0.2, 0.4, 0.5, 0.5], waits
+    assert any(m.startswith(f"{where}: recovered after ") for m in said)
 
 
 def test_mail_landing_just_before_idle_starts_is_not_left_waiting(
@@ -330,3 +365,57 @@ def test_mail_landing_just_before_idle_starts_is_not_left_waiting(
         poller.stop()
         thread.join(timeout=10)
     assert delivered and not thread.is_alive()
+
+
+class LoginRecorder(IMAPClient):
+    """An IMAPClient that notes every LOGIN it sends."""
+
+    logins: list[str] = []
+
+    def login(self, username: str, password: str) -> Any:
+        LoginRecorder.logins.append(username)
+        return super().login(username, password)
+
+
+def _recording(settings: ImapSettings) -> IMAPClient:
+    return LoginRecorder(settings.host, port=settings.port, ssl=False, timeout=10)
+
+
+@pytest.mark.parametrize(
+    ("starttls", "allowed", "reason"),
+    [
+        ("auto", False, "the password is never sent in clear"),
+        ("never", False, 'not encrypted (starttls = "never")'),
+        (
+            "always",
+            True,
+            'no STARTTLS offered, which [imap] starttls = "always" requires',
+        ),
+    ],
+)
+def test_no_imap_login_in_clear_unless_allowed_for_loopback(
+    engine: Engine,
+    mail_account: Any,
+    caplog: pytest.LogCaptureFixture,
+    wait_until: Callable[..., Any],
+    starttls: str,
+    allowed: bool,
+    reason: str,
+) -> None:
+    """The test Dovecot offers no TLS: with the default settings the poller will not log in,
+    says why, and keeps trying (the mail stays on the server until the setting is right)."""
+    LoginRecorder.logins = []
+    settings = _settings(mail_account, starttls=starttls, login_without_tls=allowed)
+    with pytest.raises(LoginRefused, match=re.escape(reason)):
+        ImapPoller(engine, settings, client_factory=_recording).sync_once()
+    poller = ImapPoller(engine, settings, client_factory=_recording)
+    thread = threading.Thread(target=poller.run, daemon=True)
+    thread.start()
+    try:
+        wait_until(lambda: poller.failures >= 2, what="two refused attempts")
+    finally:
+        poller.stop()
+        thread.join(timeout=10)
+    assert LoginRecorder.logins == [] and poller.connects == 0
+    warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert any(reason in m and "reconnecting in" in m for m in warnings), warnings

@@ -13,7 +13,7 @@ import pytest
 from sqlalchemy import Engine, func, select
 
 from judge.desk import Reply
-from judge.mail.outbound import RetryPolicy, send_one
+from judge.mail.outbound import Outgoing, RetryPolicy, send_one
 from judge.processor import ProcessorSettings, process_next
 from judge.store import InboxMessage, InboxState, OutboxMessage, OutboxState, session_scope
 from judge.store.inbox import accept
@@ -40,9 +40,9 @@ class Recorder:
         self.lock = threading.Lock()
         self.sent: list[str] = []
 
-    def deliver(self, envelope_from: str, to: str, raw: bytes) -> None:
+    def deliver(self, mail: Outgoing) -> None:
         with self.lock:
-            self.sent.append(raw.split(b"Message-ID: ", 1)[1].split(b"\r\n", 1)[0].decode())
+            self.sent.append(mail.raw.split(b"Message-ID: ", 1)[1].split(b"\r\n", 1)[0].decode())
 
     def close(self) -> None:
         pass

@@ -1,0 +1,159 @@
+"""SIGKILL storm with the Maildir sender: hundreds of mails, eight replies each, the daemon killed
+at random moments while it sends and restarted each time. Every reply must be in the Maildir
+exactly once: none lost, none doubled, and no unfinished file left in tmp/.
+
+The Maildir names each file after its outbox row, so a reply handed over again (a kill fell after
+the file was renamed into new/ and before the row was marked sent) replaces its first copy.
+Kills are aimed at moments of sending (right after the sent count rose), at random offsets from a
+seed printed with any failure (STORM_SEED replays a run).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import time
+from collections import Counter
+from collections.abc import Callable
+from email.message import EmailMessage
+from email.parser import BytesHeaderParser
+from email.policy import compat32
+from pathlib import Path
+from typing import Any
+
+import pytest
+from harness import JudgeProcess, judge_sections
+from sqlalchemy import func, select
+
+from judge.identity import reply_to_address
+from judge.store.db import session_scope
+from judge.store.games import Game, GameStatus
+from judge.store.inbox import accept
+from judge.store.models import InboxMessage, InboxState, OutboxMessage, OutboxState
+
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]
+
+JUDGE = "judge@storm.test"
+GM = "gm@storm.test"
+POWERS = ("Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey")
+MAILS = 300  # each a BROADCAST by the GM: seven players get it, the GM a confirmation
+REPLIES_PER_MAIL = len(POWERS) + 1
+KILLS = 25
+
+
+def _mail(sender: str, body: str, message_id: str) -> bytes:
+    message = EmailMessage()
+    message["From"] = sender
+    message["To"] = JUDGE
+    message["Subject"] = "storm"
+    message["Message-ID"] = f"<{message_id}@storm.test>"
+    message.set_content(body)
+    return bytes(message)
+
+
+def _put(judge: JudgeProcess, raw: bytes, sender: str, to: str = JUDGE) -> None:
+    """Store one mail in the inbox, as the listener would (the intake is not what is tested)."""
+    with session_scope(judge.engine) as session:
+        accept(session, raw, source="test", envelope_to=to, envelope_from=sender)
+
+
+def _sent(judge: JudgeProcess) -> int:
+    with session_scope(judge.engine) as session:
+        count = session.scalar(
+            select(func.count())
+            .select_from(OutboxMessage)
+            .where(OutboxMessage.state == OutboxState.SENT)
+        )
+    return int(count or 0)
+
+
+def _maildir_message_ids(box: Path) -> Counter[str]:
+    """The Message-ID of every file in new/ and cur/, counted (a doubled reply counts 2)."""
+    found: Counter[str] = Counter()
+    for sub in ("new", "cur"):
+        for path in (box / sub).iterdir():
+            headers = BytesHeaderParser(policy=compat32).parsebytes(path.read_bytes())
+            found[str(headers["Message-ID"]).strip()] += 1
+    return found
+
+
+def test_every_reply_lands_in_the_maildir_exactly_once_through_a_sigkill_storm(
+    database_url: str,
+    tmp_path: Path,
+    judge_process: Callable[..., JudgeProcess],
+    wait_until: Callable[..., Any],
+) -> None:
+    seed = int(os.environ.get("STORM_SEED", random.SystemRandom().randrange(1 << 30)))
+    rng = random.Random(seed)
+    context = f"seed {seed} (rerun with STORM_SEED={seed})"
+    sections = judge_sections(tmp_path, database_url, JUDGE)  # no relay: the Maildir sender
+    sections["processor"].update(replies_per_day=1_000_000, max_attempts=1000, claim_seconds=2.0)
+    sections["outbound"]["claim_seconds"] = 2.0
+    judge = judge_process(sections)
+    box = tmp_path / "data" / "outbox-maildir"
+    judge.start()
+    judge.wait_ready()
+
+    # A running game: the GM creates it, seven players sign on.
+    _put(judge, _mail(GM, "CREATE storm gmsecret standard", "create"), GM)
+    for power in POWERS:
+        player = f"{power.lower()}@storm.test"
+        _put(judge, _mail(player, f"SIGNON {power} storm pw-{power}", f"signon-{power}"), player)
+
+    def gm_token() -> str | None:
+        judge.assert_alive()
+        with session_scope(judge.engine) as session:
+            game = session.scalars(select(Game).where(Game.name == "storm")).first()
+            return game.gm_token if game and game.status == GameStatus.ACTIVE else None
+
+    token = wait_until(gm_token, timeout=120, what="the game started")
+    to_gm_address = reply_to_address(JUDGE, token)
+    wait_until(lambda: judge.settled(8), timeout=120, what="the game's first mails sent")
+    before = _sent(judge)
+
+    # The storm: every mail in the inbox at once, the daemon killed while it sends.
+    for n in range(MAILS):
+        body = f"BROADCAST\nStorm bulletin {n}: all quiet.\nENDPRESS\n"
+        _put(judge, _mail(GM, body, f"storm-{n}-{seed}"), GM, to=to_gm_address)
+    expected = before + MAILS * REPLIES_PER_MAIL
+    try:
+        while judge.kills < KILLS:
+            sent = _sent(judge)
+            if sent >= expected:
+                break
+            wait_until(
+                lambda sent=sent: judge.assert_alive() or _sent(judge) > sent,
+                timeout=120,
+                what=f"sending after restart {judge.starts}; {context}",
+            )
+            time.sleep(rng.uniform(0.0, 0.25))
+            judge.kill()
+            judge.start()
+        wait_until(
+            lambda: judge.assert_alive() or judge.settled(MAILS + 8),
+            timeout=300,
+            what=f"every mail handled and every reply sent; {context}",
+        )
+    except AssertionError as error:
+        raise AssertionError(f"{error}\n{judge.log_tail()}") from None
+    assert judge.kills >= KILLS // 2, f"only {judge.kills} kills landed; {context}"
+    judge.stop()
+
+    with session_scope(judge.engine) as session:
+        inbox = session.execute(
+            select(InboxMessage.state, func.count()).group_by(InboxMessage.state)
+        )
+        assert dict(inbox.all()) == {InboxState.DONE: MAILS + 8}, context
+        rows = session.execute(select(OutboxMessage.message_id, OutboxMessage.state)).all()
+    assert len(rows) == expected and {state for _, state in rows} == {OutboxState.SENT}, context
+    in_maildir = _maildir_message_ids(box)
+    lost = {m for m, _ in rows} - set(in_maildir)
+    doubled = {m: c for m, c in in_maildir.items() if c > 1}
+    print(
+        f"Maildir storm ({judge.engine.dialect.name}): {MAILS} mails, {len(rows)} replies, "
+        f"{judge.kills} kills: {len(lost)} lost, {len(doubled)} doubled; {context}"
+    )
+    assert not lost, f"{len(lost)} replies lost; {context}"
+    assert not doubled, f"{len(doubled)} replies doubled: {sorted(doubled)[:5]}; {context}"
+    assert sum(in_maildir.values()) == len(rows), context
+    assert list((box / "tmp").iterdir()) == [], context
