@@ -26,8 +26,10 @@ STOP_CHECK_SECONDS = 0.5
 # After a lost connection: first wait before connecting again, doubling up to the ceiling.
 RECONNECT_FIRST_SECONDS = 0.5
 RECONNECT_MAX_SECONDS = 30.0
-# Keepalives on the listening connection: a silent server is given up after about a minute.
+# Keepalives on the listening connection: a silent server is given up after about a minute, and
+# one that does not answer at all after the connect timeout.
 KEEPALIVE = {
+    "connect_timeout": 10,
     "keepalives": 1,
     "keepalives_idle": 30,
     "keepalives_interval": 10,
