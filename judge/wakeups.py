@@ -26,10 +26,10 @@ STOP_CHECK_SECONDS = 0.5
 # After a lost connection: first wait before connecting again, doubling up to the ceiling.
 RECONNECT_FIRST_SECONDS = 0.5
 RECONNECT_MAX_SECONDS = 30.0
-# Keepalives on the listening connection: a silent server is given up after about a minute, and
-# one that does not answer at all after the connect timeout.
+# A server that takes the connection but does not answer is given up after this (seconds).
+CONNECT_TIMEOUT_SECONDS = 10
+# Keepalives on the listening connection: a silent server is given up after about a minute.
 KEEPALIVE = {
-    "connect_timeout": 10,
     "keepalives": 1,
     "keepalives_idle": 30,
     "keepalives_interval": 10,
@@ -82,7 +82,8 @@ class WakeupListener(threading.Thread):
         import psycopg
 
         args, kwargs = self.engine.dialect.create_connect_args(self.engine.url)
-        connection = psycopg.connect(*args, **{**KEEPALIVE, **kwargs}, autocommit=True)
+        options = {**KEEPALIVE, "connect_timeout": CONNECT_TIMEOUT_SECONDS, **kwargs}
+        connection = psycopg.connect(*args, **options, autocommit=True)
         self._connection = connection
         for channel in self.wakes:
             connection.execute(f'LISTEN "{channel}"')

@@ -6,6 +6,7 @@ wake-up can make the work happen within the tests' limits.
 from __future__ import annotations
 
 import os
+import socket
 import subprocess
 import sys
 import threading
@@ -18,7 +19,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import Engine, delete, func, select, text
 
-from judge import serve
+from judge import serve, wakeups
 from judge.config import from_mapping
 from judge.store import (
     InboxMessage,
@@ -143,6 +144,30 @@ def test_a_lost_connection_is_made_again_and_every_loop_woken_once(
     assert listener.listening.wait(LIMIT)
     send_notification(pg_engine, notify.OUTBOX)
     assert woken.events[notify.OUTBOX].wait(LIMIT)
+
+
+def test_a_database_that_never_answers_does_not_hold_the_listener(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A server that takes the connection and says nothing (a host gone behind a firewall):
+    the listener gives up within its connect timeout, tries again, and stops when asked."""
+    monkeypatch.setattr(wakeups, "CONNECT_TIMEOUT_SECONDS", 1)
+    with socket.socket() as silent:
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(8)  # the kernel completes the handshake; nobody ever reads or answers
+        port = silent.getsockname()[1]
+        engine = make_engine(f"postgresql://judge@127.0.0.1:{port}/judge")
+        stop = threading.Event()
+        listener = WakeupListener(engine, {notify.INBOX: lambda: None}, stop)
+        listener.start()
+        try:
+            assert not listener.listening.wait(3.0)
+            assert listener.is_alive() and listener.connects == 0
+        finally:
+            stop.set()
+            listener.join(timeout=5.0)
+            engine.dispose()
+    assert not listener.is_alive(), "the listener hung on a database that never answered"
 
 
 # --- `judge serve --only ROLE` in another process ------------------------------------------------
