@@ -73,6 +73,13 @@ class MailServers:
     # Extra Dovecot settings (name -> value) appended to its configuration, e.g. to measure
     # one (bench/intake_paths.py).
     dovecot_settings: dict[str, str] = field(default_factory=dict)
+    # Addresses to listen on besides 127.0.0.1 (a private test network's, for judge hosts in
+    # network namespaces: tests/e2e/test_two_hosts.py).
+    also_listen: list[str] = field(default_factory=list)
+
+    @property
+    def listen_addresses(self) -> str:
+        return ", ".join(["127.0.0.1", *self.also_listen])
 
     # --- layout -------------------------------------------------------------------------------
     @property
@@ -257,7 +264,7 @@ class MailServers:
 base_dir = {d}/run/dovecot
 state_dir = {d}/state
 instance_name = {d.name}
-listen = 127.0.0.1
+listen = {self.listen_addresses}
 protocols = imap lmtp
 ssl = no
 disable_plaintext_auth = no
@@ -284,7 +291,7 @@ userdb {{
 }}
 service imap-login {{
   inet_listener imap {{
-    address = 127.0.0.1
+    address = {self.listen_addresses}
     port = {self.imap_port}
   }}
   inet_listener imaps {{
@@ -293,7 +300,7 @@ service imap-login {{
 }}
 service lmtp {{
   inet_listener lmtp {{
-    address = 127.0.0.1
+    address = {self.listen_addresses}
     port = {self.lmtp_port}
   }}
 }}
@@ -330,7 +337,7 @@ myhostname = mail.{self.domain}
 mydomain = {self.domain}
 myorigin = {self.domain}
 mydestination =
-inet_interfaces = 127.0.0.1
+inet_interfaces = {self.listen_addresses}
 inet_protocols = ipv4
 mynetworks = 127.0.0.0/8
 smtpd_relay_restrictions = reject_unauth_destination
@@ -363,7 +370,9 @@ anvil_rate_time_unit = 60s
 """
         (etc / "main.cf").write_text(main)
         (etc / "master.cf").write_text(
-            POSTFIX_SERVICES.format(listen=f"127.0.0.1:{self.smtp_port}")
+            POSTFIX_SERVICES.format(
+                listen=f"127.0.0.1:{self.smtp_port}" if not self.also_listen else self.smtp_port
+            )
         )
         # Postfix waits for a freshly written main.cf to "settle" (2 s per command): age the files.
         past = time.time() - 10
@@ -372,9 +381,13 @@ anvil_rate_time_unit = 60s
 
 
 def create(
-    users: dict[str, str], domain: str = "example.test", directory: Path | None = None
+    users: dict[str, str],
+    domain: str = "example.test",
+    directory: Path | None = None,
+    also_listen: tuple[str, ...] = (),
 ) -> MailServers:
-    """Choose free ports, make the directory and write the configuration (nothing started yet)."""
+    """Choose free ports, make the directory and write the configuration (nothing started yet);
+    both servers listen on 127.0.0.1 and on the addresses in `also_listen`."""
     if directory is None:
         # Unix socket paths must stay under 108 bytes: keep the directory short, right under /tmp.
         directory = Path(tempfile.mkdtemp(prefix="jm", dir="/tmp"))
@@ -387,6 +400,7 @@ def create(
         imap_port=imap,
         lmtp_port=lmtp,
         users={(u if "@" in u else f"{u}@{domain}"): pw for u, pw in users.items()},
+        also_listen=list(also_listen),
     )
     servers.write_config()
     return servers
@@ -494,6 +508,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     start.add_argument("--domain", default="example.test")
     start.add_argument("--dir", type=Path, help="directory to use (default: a new one in /tmp)")
+    start.add_argument(
+        "--listen",
+        action="append",
+        default=[],
+        help="also listen on this address (repeatable), e.g. a private test network's",
+    )
     stop = sub.add_parser("stop", help="drain the queue, stop both servers")
     stop.add_argument("dir", type=Path)
     stop.add_argument("--remove", action="store_true", help="delete the directory afterwards")
@@ -504,7 +524,7 @@ def main(argv: list[str] | None = None) -> int:
         if problem:
             print(problem, file=sys.stderr)
             return 1
-        servers = create(dict(args.user), args.domain, args.dir)
+        servers = create(dict(args.user), args.domain, args.dir, tuple(args.listen))
         servers.start()
         print(f"MAIL_DIR={servers.directory}")
         print(f"MAIL_DOMAIN={servers.domain}")

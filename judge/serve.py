@@ -37,9 +37,11 @@ ERROR_PAUSE_SECONDS = 5.0
 
 # The relay connection is closed once nothing was sent for this long, not at every pause, since
 # opening it again costs more round trips than a mail; relays keep idle clients for minutes.
-# The processor wakes the scheduler at most this often (seconds).
-SCHEDULER_WAKE_SECONDS = 2.0
 RELAY_IDLE_SECONDS = 2.0
+# A processed mail makes the scheduler look again, but no more often than this (seconds).
+SCHEDULER_WAKE_SECONDS = 2.0
+# How long the start waits for the wake-up listener's LISTEN before the loops start polling.
+WAKEUPS_READY_SECONDS = 10.0
 
 
 def parse_roles(values: Iterable[str] | None) -> tuple[str, ...]:
@@ -149,8 +151,18 @@ class SchedulerLoop(Loop):
     ) -> None:
         self.next_check: datetime | None = None
         self.cap = config.scheduler.poll_seconds
+        self.asked_soon = False
+        self.last_round = -SCHEDULER_WAKE_SECONDS
 
         def step() -> bool:
+            if self.asked_soon:
+                # Asked by a processed mail: no sooner than SCHEDULER_WAKE_SECONDS after the
+                # round before, but never dropped, since that mail may be the one that counts.
+                self.asked_soon = False
+                rest = self.last_round + SCHEDULER_WAKE_SECONDS - time.monotonic()
+                if rest > 0 and stop.wait(rest):
+                    return False
+            self.last_round = time.monotonic()
             round_ = schedule_round(engine, config)
             self.next_check = round_.next_check
             if round_.done:
@@ -158,6 +170,13 @@ class SchedulerLoop(Loop):
             return bool(round_.done)
 
         super().__init__("scheduler", step, config.scheduler.poll_seconds, stop)
+
+    def wake_soon(self, *_: Any) -> None:
+        """A mail was processed: it may have completed a phase's orders (early processing) or
+        moved a deadline, so look soon rather than at the next poll, but at most every
+        SCHEDULER_WAKE_SECONDS, as a round per mail slows a burst of mail."""
+        self.asked_soon = True
+        self.wake()
 
     @property  # type: ignore[override]
     def idle_seconds(self) -> float:
@@ -225,6 +244,7 @@ class Daemon:
         self.listener: Any = None
         self.imap: Any = None
         self.imap_thread: threading.Thread | None = None
+        self.wakeups: threading.Thread | None = None
 
     def start(self) -> None:
         for line in describe(self.config, self.roles):
@@ -236,23 +256,13 @@ class Daemon:
         if "processor" in self.roles:
             processor = Processor(self.engine, ProcessorSettings.from_config(config))
 
-            last_scheduler_wake = [0.0]
-
             def process() -> bool:
                 done = processor.step() is not None
                 if done and "sender" in self.loops:
                     self.loops["sender"].wake()
-                # A mail may have completed a phase's orders (early processing) or moved a
-                # deadline: the scheduler looks soon rather than at its next poll, but at most
-                # every SCHEDULER_WAKE_SECONDS, as a round per mail slows a burst of mail.
-                moment = time.monotonic()
-                if (
-                    done
-                    and "scheduler" in self.loops
-                    and moment - last_scheduler_wake[0] >= SCHEDULER_WAKE_SECONDS
-                ):
-                    last_scheduler_wake[0] = moment
-                    self.loops["scheduler"].wake()
+                scheduler = self.loops.get("scheduler")
+                if done and isinstance(scheduler, SchedulerLoop):
+                    scheduler.wake_soon()
                 return done
 
             self.loops["processor"] = Loop(
@@ -292,10 +302,33 @@ class Daemon:
             self.loops["scheduler"] = SchedulerLoop(
                 self.engine, config, self.stopping, on_acted=wake_sender
             )
+        self._start_wakeups()
         for loop in self.loops.values():
             loop.start()
         if "inbound" in self.roles:
             self._start_inbound()
+
+    def _start_wakeups(self) -> None:
+        """On PostgreSQL, hear of rows other processes commit for this process's loops
+        (judge.wakeups); LISTEN is in force before the loops' first look, so nothing committed
+        in between goes unheard. A database out of reach leaves the loops polling."""
+        if is_sqlite(self.engine) or not self.loops:
+            return
+        from judge.store import notify
+        from judge.wakeups import WakeupListener
+
+        wakes: dict[str, Callable[[], None]] = {}
+        if "processor" in self.loops:
+            wakes[notify.INBOX] = self.loops["processor"].wake
+        if "sender" in self.loops:
+            wakes[notify.OUTBOX] = self.loops["sender"].wake
+        scheduler = self.loops.get("scheduler")
+        if isinstance(scheduler, SchedulerLoop):
+            wakes[notify.PROCESSED] = scheduler.wake_soon
+        listener = WakeupListener(self.engine, wakes, self.stopping)
+        listener.start()
+        listener.listening.wait(WAKEUPS_READY_SECONDS)
+        self.wakeups = listener
 
     def _release_stale_claims(self) -> None:
         """On SQLite one process per role is all there can be, so claims left at start are stale."""
@@ -362,6 +395,8 @@ class Daemon:
             loop.stop()
         for loop in self.loops.values():
             loop.join(timeout=60)
+        if self.wakeups is not None:
+            self.wakeups.join(timeout=10)
         transport = getattr(self, "_transport", None)
         if transport is not None:
             transport.close()

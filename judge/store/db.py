@@ -22,6 +22,8 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.pool import StaticPool
 
+from judge.store import notify
+
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 
 # How long a SQLite writer waits for another to finish before giving up, in seconds.
@@ -156,10 +158,12 @@ _makers: weakref.WeakKeyDictionary[Engine, sessionmaker[Session]] = weakref.Weak
 
 
 def session_factory(engine: Engine) -> sessionmaker[Session]:
-    """One sessionmaker per engine (forgotten with the engine); objects stay readable after commit."""
+    """One sessionmaker per engine (forgotten with the engine); objects stay readable after commit,
+    and a commit sends the notifications its transaction asked for (judge.store.notify)."""
     maker = _makers.get(engine)
     if maker is None:
         maker = sessionmaker(bind=engine, expire_on_commit=False)
+        notify.install(maker)
         _makers[engine] = maker
     return maker
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from sqlalchemy import BigInteger, String, select
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
+from judge.store.db import upsert
 from judge.store.models import Base
 
 
@@ -25,7 +26,10 @@ class ImapFolderState(Base):
 def lock_state(session: Session, mailbox: str) -> ImapFolderState | None:
     """The folder's row, locked for this transaction (PostgreSQL) so two pollers take turns."""
     return session.scalars(
-        select(ImapFolderState).where(ImapFolderState.mailbox == mailbox).with_for_update()
+        select(ImapFolderState)
+        .where(ImapFolderState.mailbox == mailbox)
+        .with_for_update()
+        .execution_options(populate_existing=True)
     ).first()
 
 
@@ -36,12 +40,19 @@ def read_state(session: Session, mailbox: str) -> tuple[int, int] | None:
 
 
 def record(session: Session, mailbox: str, uidvalidity: int, last_uid: int) -> None:
-    """Remember that every UID up to `last_uid` under `uidvalidity` is stored (never goes back)."""
+    """Remember that every UID up to `last_uid` under `uidvalidity` is stored (never goes back).
+
+    The folder's first row is inserted unless it exists: two readers of one mailbox (the judge on
+    two hosts) may both store their first mails at once, and the second then waits for the
+    first's row instead of failing on it.
+    """
+    session.execute(
+        upsert(session, ImapFolderState.__table__)  # type: ignore[arg-type]
+        .values(mailbox=mailbox, uidvalidity=uidvalidity, last_uid=last_uid)
+        .on_conflict_do_nothing()
+    )
     row = lock_state(session, mailbox)
-    if row is None:
-        session.add(ImapFolderState(mailbox=mailbox, uidvalidity=uidvalidity, last_uid=last_uid))
-        session.flush()
-        return
+    assert row is not None
     if row.uidvalidity != uidvalidity:
         row.uidvalidity = uidvalidity
         row.last_uid = last_uid

@@ -18,6 +18,7 @@ from sqlalchemy import Engine, Table, bindparam, or_, select, update
 from sqlalchemy.orm import Session
 
 from judge.clock import now
+from judge.store import notify
 from judge.store.db import session_scope, upsert
 from judge.store.models import InboxMessage, InboxState
 
@@ -58,7 +59,8 @@ def accept(
 ) -> tuple[int, bool]:
     """Store one raw mail in the caller's transaction; return (row id, whether it was new).
 
-    The row is durable once the caller commits; only then may the mail be acknowledged.
+    The row is durable once the caller commits; only then may the mail be acknowledged. The
+    commit also tells processors in other processes (judge.store.notify).
     """
     digest = hashlib.sha256(raw).hexdigest()
     message_id = message_id_of(raw)
@@ -78,6 +80,7 @@ def accept(
         },
     ).scalar()
     if inserted is not None:
+        notify.notify(session, notify.INBOX)
         return inserted, True
     existing = find_duplicate(session, message_id, digest)
     if existing is None:
@@ -220,6 +223,7 @@ def unclaim(engine: Engine, inbox_id: int) -> None:
             .where(_INBOX.c.id == inbox_id, _INBOX.c.state == InboxState.NEW)
             .values(attempts=_INBOX.c.attempts - 1, claimed_until=None)
         )
+        notify.notify(session, notify.INBOX)  # another processor may take it now
 
 
 @dataclass(frozen=True)
@@ -252,13 +256,16 @@ def lock_for_processing(session: Session, inbox_id: int) -> WaitingMail | None:
 def finish(
     session: Session, inbox_id: int, state: InboxState, outcome: str, error: str | None = None
 ) -> None:
-    """Mark a row handled (done, ignored or held) in the caller's transaction."""
+    """Mark a row handled (done, ignored or held) in the caller's transaction; a mail done may
+    have completed a phase's orders, so the commit tells the scheduler."""
     parameters = {
         "inbox_id": inbox_id,
         "state": state,
         "outcome": outcome,
         "processed_at": now(),
     }
+    if state == InboxState.DONE:
+        notify.notify(session, notify.PROCESSED)
     if error is None:
         session.execute(_FINISH, parameters)
     else:
@@ -287,6 +294,7 @@ def release(session: Session, inbox_id: int) -> bool:
     row.error = None
     row.outcome = None
     row.processed_at = None
+    notify.notify(session, notify.INBOX)
     return True
 
 

@@ -21,6 +21,7 @@ from sqlalchemy.orm import Session
 from judge.clock import now
 from judge.mail.headers import DISPLAY_NAME, header_value
 from judge.mail.loopguard import LOOP_HEADER, ReplyDecision, sender_key
+from judge.store import notify
 from judge.store.db import session_scope, upsert
 from judge.store.models import AddressState, OutboxMessage, OutboxState, ReplyCount
 
@@ -323,6 +324,7 @@ def enqueue(
     }
     # A Core INSERT: the ORM's unit of work costs more than the rest of a reply together.
     values["id"] = session.execute(_INSERT, values).scalar_one()
+    notify.notify(session, notify.OUTBOX)  # senders in other processes hear of it at the commit
     return OutboxMessage(**values)
 
 
@@ -419,6 +421,7 @@ def unclaim(engine: Engine, outbox_id: int) -> None:
             .where(_OUTBOX.c.id == outbox_id, _OUTBOX.c.state == OutboxState.PENDING)
             .values(attempts=_OUTBOX.c.attempts - 1, claimed_until=None)
         )
+        notify.notify(session, notify.OUTBOX)  # another sender may take it now
 
 
 def mark_retry(engine: Engine, outbox_id: int, error: str, at: datetime) -> None:
@@ -448,7 +451,10 @@ def wake_waiting(engine: Engine) -> int:
             )
             .values(next_attempt_at=moment)
         )
-        return int(result.rowcount or 0)  # type: ignore[attr-defined]
+        woken = int(result.rowcount or 0)  # type: ignore[attr-defined]
+        if woken:
+            notify.notify(session, notify.OUTBOX)  # senders in other processes take them now
+        return woken
 
 
 def mark_failed(engine: Engine, outbox_id: int, error: str, *, permanent: bool) -> None:

@@ -20,8 +20,8 @@ def judge_process(tmp_path: Path) -> Iterator[Callable[..., JudgeProcess]]:
     """Make `judge serve` children for a test; each is stopped when the test ends."""
     made: list[JudgeProcess] = []
 
-    def make(sections: dict[str, dict[str, Any]]) -> JudgeProcess:
-        process = JudgeProcess(tmp_path, sections)
+    def make(sections: dict[str, dict[str, Any]], **options: Any) -> JudgeProcess:
+        process = JudgeProcess(options.pop("directory", tmp_path), sections, **options)
         made.append(process)
         return process
 

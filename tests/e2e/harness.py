@@ -15,6 +15,7 @@ import subprocess
 import sys
 import time
 from collections import Counter
+from collections.abc import Sequence
 from email.parser import BytesHeaderParser
 from email.policy import compat32
 from pathlib import Path
@@ -46,13 +47,27 @@ def toml_value(value: Any) -> str:
 
 
 class JudgeProcess:
-    """One `judge serve` child: start, SIGKILL, restart, and look at its database."""
+    """One `judge serve` child: start, SIGKILL, restart, and look at its database.
 
-    def __init__(self, directory: Path, sections: dict[str, dict[str, Any]]) -> None:
+    `only` runs some roles (`judge serve --only`); `prefix` goes before the command (`ip netns
+    exec HOST` runs it on a test host); `name` tells its config and log files apart.
+    """
+
+    def __init__(
+        self,
+        directory: Path,
+        sections: dict[str, dict[str, Any]],
+        *,
+        name: str = "judge",
+        only: str | None = None,
+        prefix: Sequence[str] = (),
+    ) -> None:
         self.directory = directory
         self.sections = sections
-        self.config_path = directory / "judge.toml"
-        self.log_path = directory / "judge.log"
+        self.only = only
+        self.prefix = list(prefix)
+        self.config_path = directory / f"{name}.toml"
+        self.log_path = directory / f"{name}.log"
         self.process: subprocess.Popen[bytes] | None = None
         self.starts = 0
         self.kills = 0
@@ -87,7 +102,14 @@ class JudgeProcess:
             log.write(f"--- start {self.starts + 1} ---\n".encode())
             log.flush()
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "judge.cli", "serve"],
+                [
+                    *self.prefix,
+                    sys.executable,
+                    "-m",
+                    "judge.cli",
+                    "serve",
+                    *([f"--only={self.only}"] if self.only else []),
+                ],
                 cwd=self.directory,
                 env=env,
                 stdin=subprocess.DEVNULL,
