@@ -89,6 +89,10 @@ class Map:
     start_phase: str = "S1901M"
     # Strait crossings and four-way meets: pairs of (province, province) moves that cross.
     crossings: tuple[tuple[tuple[str, str], tuple[str, str]], ...] = ()
+    # The picture the provinces' `at` points are given on (width, height), and whether its east
+    # edge joins its west edge (a world board).
+    canvas: tuple[int, int] = (1000, 800)
+    wraps: bool = False
 
     # --- questions the resolver and the parser ask -------------------------------------------
     def supply_centres(self) -> frozenset[str]:
@@ -209,7 +213,7 @@ class Map:
 _CODE = re.compile(r"^[a-z][a-z0-9]{1,5}$")
 _COAST = re.compile(r"^[a-z]{2}$")
 _POWER = re.compile(r"^[A-Z][A-Z_-]*$")
-_MAP_KEYS = {"name", "title", "calendar", "start_phase", "victory_centres"}
+_MAP_KEYS = {"name", "title", "calendar", "start_phase", "victory_centres", "canvas", "wraps"}
 _PROVINCE_KEYS = {
     "name", "terrain", "aliases", "centre", "army", "fleet", "coasts", "coast_aliases",
     "joins", "portals", "around", "at",
@@ -270,7 +274,12 @@ def build_map(data: Mapping[str, Any]) -> Map:
     if not isinstance(victory, int) or isinstance(victory, bool) or victory < 1:
         ck.fault("[map]", "'victory_centres' must be a positive whole number")
 
-    provinces, army, fleet, rings = _read_provinces(ck, data.get("provinces") or {})
+    canvas = _read_canvas(ck, head.get("canvas"))
+    wraps = head.get("wraps", False)
+    if not isinstance(wraps, bool):
+        ck.fault("[map]", "'wraps' must be true or false")
+        wraps = False
+    provinces, army, fleet, rings = _read_provinces(ck, data.get("provinces") or {}, canvas)
     _check_edges(ck, provinces, army, fleet)
     _check_aliases(ck, provinces)
     _check_portals(ck, provinces)
@@ -297,11 +306,27 @@ def build_map(data: Mapping[str, Any]) -> Map:
         calendar=str(head.get("calendar", "standard")),
         start_phase=str(head.get("start_phase", "S1901M")),
         crossings=crossings,
+        canvas=canvas,
+        wraps=wraps,
     )
 
 
+def _read_canvas(ck: _Checker, raw: Any) -> tuple[int, int]:
+    """`canvas = [width, height]`: the picture `at` points are given on; PICTURE_SIZE if absent."""
+    if raw is None:
+        return PICTURE_SIZE
+    if (
+        not isinstance(raw, list)
+        or len(raw) != 2
+        or not all(isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in raw)
+    ):
+        ck.fault("[map]", "'canvas' must be [width, height], two positive whole numbers")
+        return PICTURE_SIZE
+    return (raw[0], raw[1])
+
+
 def _read_provinces(
-    ck: _Checker, raw: Mapping[str, Any]
+    ck: _Checker, raw: Mapping[str, Any], canvas: tuple[int, int] = PICTURE_SIZE
 ) -> tuple[dict[str, Province], dict[str, set[str]], dict[str, set[str]], dict[str, list[str]]]:
     """Provinces, their adjacency lists and their `around` rings (board edges included) as
     written; the lists and rings are checked later."""
@@ -405,16 +430,18 @@ def _read_provinces(
             coast_aliases=dict(coast_aliases),
             joins=joins,
             around=tuple(n for n in rings.get(code, ()) if n != BOARD_EDGE),
-            at=_read_position(ck, where, entry.get("at")),
+            at=_read_position(ck, where, entry.get("at"), canvas),
         )
     return provinces, army, fleet, rings
 
 
-def _read_position(ck: _Checker, where: str, raw: Any) -> tuple[float, float] | None:
-    """`at = [x, y]`: a point of the nominal picture, x from its west edge, y from its top."""
+def _read_position(
+    ck: _Checker, where: str, raw: Any, canvas: tuple[int, int]
+) -> tuple[float, float] | None:
+    """`at = [x, y]`: a point of the map's canvas, x from its west edge, y from its top."""
     if raw is None:
         return None
-    width, height = PICTURE_SIZE
+    width, height = canvas
     if (
         not isinstance(raw, list)
         or len(raw) != 2

@@ -292,3 +292,29 @@ def test_a_canal_must_touch_the_seas_it_joins() -> None:
 def test_a_polar_space_is_never_a_centre() -> None:
     change = _set("provinces.ice", {"name": "Ice", "terrain": "polar", "centre": True})
     assert "province 'ice': a polar space cannot be a supply centre" in faults_of(broken(change))
+
+
+def test_the_canvas_and_its_wrap_are_read_and_positions_checked_against_it() -> None:
+    """`[map] canvas` sets the picture `at` points are given on; `wraps` joins its edges."""
+    plain = build_map(tiny())
+    assert plain.canvas == (1000, 800) and plain.wraps is False
+
+    def world(data: dict[str, Any]) -> None:
+        data["map"].update(canvas=[2000, 1200], wraps=True)
+        data["provinces"]["aaa"]["at"] = [1900, 1100]
+
+    made = build_map(broken(world))
+    assert made.canvas == (2000, 1200) and made.wraps is True
+    assert made.provinces["aaa"].at == (1900.0, 1100.0)
+
+    def outside(data: dict[str, Any]) -> None:
+        data["provinces"]["aaa"]["at"] = [1900, 1100]
+
+    assert any("'at' must be [x, y]" in f for f in faults_of(broken(outside)))
+
+    def bad_canvas(data: dict[str, Any]) -> None:
+        data["map"].update(canvas=[0, "tall"], wraps="yes")
+
+    faults = faults_of(broken(bad_canvas))
+    assert any("'canvas' must be [width, height]" in f for f in faults)
+    assert any("'wraps' must be true or false" in f for f in faults)
