@@ -15,7 +15,6 @@ SIGNOFF (or END, or a ``-- `` signature line) stops reading. Blank and comment l
 from __future__ import annotations
 
 import calendar
-import difflib
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
@@ -28,6 +27,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedTok
 from judge.engine.calendar import ANY, PhaseError, parse_phase
 from judge.language import command_values as cv
 from judge.language.command_values import CommandError, CommandLine, OrderLine, When
+from judge.language.spelling import MARGIN, nearest, scored_nearest
 from judge.resources import data_dir
 
 __all__ = ["COMMAND_SPELLINGS", "read_mail_commands", "suggest_commands"]
@@ -68,7 +68,6 @@ _UNSUPPORTED: dict[str, str] = {
 _COMMENT_PREFIXES = ("#", "//", ";")
 _FIRST_WORD = re.compile(r"\s*([^\W\d_][\w'.]*)(\s*:)?")
 _GAME_NAME = re.compile(r"[A-Za-z0-9_-]{1,32}")
-_SUGGEST_CUTOFF = 0.7
 _SECRET_COMMANDS = frozenset({"CREATE", "SIGNON", "JOIN", "OBSERVE"})
 _SECRET_LINE = re.compile(r"\s*set\s+password\b", re.IGNORECASE)
 _LAST_RESORT = "this line could not be read"
@@ -797,14 +796,31 @@ def _command_start() -> re.Pattern[str]:
     return _START
 
 
+_GLUED_SPELLINGS = {_s.replace(" ", "").lower(): _s for _s in COMMAND_SPELLINGS}
+
+
 def suggest_commands(written: str) -> tuple[str, ...]:
-    """The command spellings nearest to `written` (one or two words), nearest first."""
-    key = " ".join(written.upper().split())
-    glued = {s.replace(" ", ""): s for s in COMMAND_SPELLINGS}
-    found = difflib.get_close_matches(
-        key.replace(" ", ""), list(glued), n=3, cutoff=_SUGGEST_CUTOFF
-    )
-    return tuple(glued[f] for f in found)
+    """The command spellings nearest to `written` (one or two words), nearest first, ranked
+    by how people mistype (judge.language.spelling): SINGON is SIGNON, PROCES is PROCESS."""
+    return tuple(nearest(_glued(written), _GLUED_SPELLINGS))
+
+
+def _glued(written: str) -> str:
+    return re.sub(r"[\W_]+", "", written).lower()
+
+
+def _nearest_commands(*writings: str) -> tuple[str, ...]:
+    """The command spellings nearest to any of `writings` (a word, or two glued together),
+    ranked together by distance, at most three."""
+    scored: dict[str, float] = {}
+    for written in writings:
+        for distance, spelling in scored_nearest(_glued(written), _GLUED_SPELLINGS):
+            scored[spelling] = min(distance, scored.get(spelling, distance))
+    if not scored:
+        return ()
+    best = min(scored.values())
+    ranked = sorted((d, s) for s, d in scored.items() if d <= best + MARGIN)
+    return tuple(s for _, s in ranked[:3])
 
 
 # --- reading a mail --------------------------------------------------------------------------------
@@ -1156,7 +1172,7 @@ def _unknown_command(line: str, line_no: int) -> CommandError:
     assert match is not None
     word = match.group(1)
     two_words = " ".join(line.split()[:2])
-    suggestions = tuple(dict.fromkeys(suggest_commands(two_words) + suggest_commands(word)))
+    suggestions = _nearest_commands(word, two_words)
     message = f"{word!r} is no command; did you mean {_join_or(suggestions)}?"
     return CommandError(line_no, match.start(1) + 1, message, suggestions, suggestions, word)
 
