@@ -18,7 +18,7 @@ from sqlalchemy.orm import Session
 
 from judge import desk
 from judge.config import Config
-from judge.desk import Reply, Where
+from judge.desk import Reply, Where, render_reply
 from judge.identity import reply_to_address
 from judge.mail.loopguard import ReplyDecision, automated_reason
 from judge.mail.mime import ReadMail, read_mail
@@ -161,21 +161,21 @@ def process_row(session: Session, row: WaitingMail, settings: ProcessorSettings)
         at_desk = Where(session, settings.identity.address, row.envelope_to, row.id)
         replies = desk.handle(mail, at_desk)
     # Mails to others (a game's start, its results) are not replies to the sender, so the
-    # sender's daily cap does not hold them back.
-    sent = [
-        f"{notice.kind} to {notice.to} (outbox {write_notice(session, row, notice, settings)})"
-        for notice in replies
-        if notice.to is not None
-    ]
-    replies = [reply for reply in replies if reply.to is None]
+    # sender's daily cap does not hold them back. They are written in the desk's order, so the
+    # sender's answer ("you play France") goes out before the game's start it caused.
+    sent: list[str] = []
     withheld: list[str] = []
-    for index, wanted in enumerate(replies):
+    for wanted in replies:
+        if wanted.to is not None:
+            outbox_id = write_notice(session, row, wanted, settings)
+            sent.append(f"{wanted.kind} to {wanted.to} (outbox {outbox_id})")
+            continue
         decision = count_reply(session, mail.sender, settings.replies_per_day)
         if decision is ReplyDecision.SEND:
             outbox_id = write_reply(session, row, mail, wanted, settings)
             sent.append(f"{wanted.kind} (outbox {outbox_id})")
             continue
-        withheld.extend(reply.kind for reply in replies[index:])
+        withheld.append(wanted.kind)
         if decision is ReplyDecision.NOTICE:
             notice = Reply(
                 "reply_limit",
@@ -184,7 +184,6 @@ def process_row(session: Session, row: WaitingMail, settings: ProcessorSettings)
             )
             outbox_id = write_reply(session, row, mail, notice, settings)
             sent.append(f"reply_limit (outbox {outbox_id})")
-        break
     parts = []
     if sent:
         parts.append("replied: " + ", ".join(sent))
@@ -221,7 +220,7 @@ def _write(
     answering: ReadMail | None,
 ) -> int:
     """One outbox row: an answer to `answering` (auto-replied), or a notice (auto-generated)."""
-    rendered = render_mail(reply.template, **settings.template_context, **reply.context)
+    rendered = render_reply(reply, settings.template_context)
     written = enqueue(
         session,
         settings.identity,

@@ -46,7 +46,6 @@ from judge.store.game_queries import (
     create_game,
     find_game,
     observers_of,
-    players_of,
     remove_observer,
     seat_of,
     sign_on,
@@ -242,14 +241,16 @@ def _join_running(state: MailState, game: Game, command: cv.Join) -> None:
 
 
 def _take_seat(state: MailState, game: Game, seat: Seat, password: str) -> None:
-    """Give the seat to the sender; when it was the last open one, start the game."""
+    """Give the seat to the sender; when it was the last open one, start the game (the
+    sender's "you play" first, then the game's start)."""
     sign_on(state.session, seat, sender_person(state), password)
     state.acting = seat
     state.refusal = None
     started = all(s.person_id is not None for s in game.seats)
+    mark = len(state.replies)
     if started and game.status == GameStatus.FORMING:
         start_game(state, game)
-    state.replies.append(_signed_on_reply(state, game, seat, started=started))
+    state.replies.insert(mark, _signed_on_reply(state, game, seat, started=started))
 
 
 def takeover_refusal(seat: Seat) -> str:
@@ -332,8 +333,10 @@ def _signed_on_reply(state: MailState, game: Game, seat: Seat, *, started: bool)
     )
 
 
-def start_game(state: MailState, game: Game) -> None:
-    """Every seat is taken: the opening position, the first phase, and a mail to every player."""
+def start_game(state: MailState, game: Game, *, tell_readers: bool = True) -> None:
+    """Every seat is taken: the opening position, the first phase, a mail to every player
+    (its units and reply address) and, unless `tell_readers` is False (FORCE BEGIN says it
+    its own way), a start notice to the GM and every observer."""
     game_map = board_of(game.variant)
     game.position = start_case(game.variant)
     game.phase = game.position["phase"]
@@ -342,25 +345,44 @@ def start_game(state: MailState, game: Game) -> None:
     state.session.flush()
     assert game.deadline is not None
     _, position, _, _ = read_case(game.position, rules=game.rules)
-    for seat in players_of(state.session, game):
-        assert seat.person is not None and seat.person.address_of_record is not None
+    context = {
+        "game": game.name,
+        "phase": game.phase,
+        "deadline": deadline_words(game, game.deadline),
+        "players": [
+            {"power": seat.power.title(), "player": player_name(seat.person, "name not given")}
+            for seat in game.seats
+            if seat.person is not None
+        ],
+    }
+    for reader in game_readers(state.session, game, state.where.judge_address):
+        if reader.power is None:
+            if tell_readers:
+                state.replies.append(
+                    Reply(
+                        "game_start_notice",
+                        "game_started",
+                        {**context, "power": "", "units": [], "reply_address": ""},
+                        to=reader.address,
+                        reply_to=reader.reply_to,
+                    )
+                )
+            continue
         units = [
-            unit_name(game_map, u.kind, u.loc) for u in position.units if u.power == seat.power
+            unit_name(game_map, u.kind, u.loc) for u in position.units if u.power == reader.power
         ]
         state.replies.append(
             Reply(
                 "game_started",
                 "game_started",
                 {
-                    "game": game.name,
-                    "power": seat.power.title(),
-                    "phase": game.phase,
-                    "reply_address": reply_address(state, seat),
+                    **context,
+                    "power": reader.power.title(),
+                    "reply_address": reader.reply_to,
                     "units": units,
-                    "deadline": deadline_words(game, game.deadline),
                 },
-                to=seat.person.address_of_record,
-                reply_to=reply_address(state, seat),
+                to=reader.address,
+                reply_to=reader.reply_to,
             )
         )
 

@@ -71,7 +71,9 @@ def test_a_started_game_has_a_deadline_and_the_players_are_told(
         game = find_game(session, "alpha")
         assert game is not None
         assert game.phase_started_at == datetime(2026, 4, 1, 8, tzinfo=UTC)
-        mails = session.scalars(select(OutboxMessage).where(OutboxMessage.kind == "game_started"))
+        mails = session.scalars(
+            select(OutboxMessage).where(OutboxMessage.kind.like("%game_started"))
+        )
         bodies = [body_of(row) for row in mails]
     assert len(bodies) == 7
     assert all("orders are due by Sat Apr 04 2026 23:30:00 +0000" in text for text in bodies)
