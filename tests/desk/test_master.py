@@ -410,7 +410,9 @@ def test_the_gms_process_settles_missed_turns(engine: Engine, started: dict[str,
     assert "Italy" in missed[0].subject and reply_to(missed[0]) == gm_address(engine)
     assert "sent no orders by the time you processed the phase" in body_of(missed[0])
     sought = by_kind(rows, "replacement_sought")
-    assert set(sought) == {player(p) for p in POWERS if p != "Italy"} | {"watcher@example.org"}
+    # The other players and the observer, and Italy's player, told what keeps the seat.
+    assert set(sought) == {player(p) for p in POWERS} | {"watcher@example.org"}
+    assert "You keep the seat by sending your orders" in sought[player("Italy")]
     seats = {s.power: s for s in alpha(engine).seats}
     assert seats["ITALY"].missed_turns == 1 and seats["ITALY"].replacement_sought
     assert seats["FRANCE"].missed_turns == 0
