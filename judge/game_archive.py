@@ -29,7 +29,7 @@ from judge.engine.rules import UnknownRuleSet, rules_from_names
 from judge.games.seats import SeatStatus
 from judge.identity import hash_password
 from judge.map_files import load_map
-from judge.store.game_queries import create_game, find_game, game_key, history
+from judge.store.game_queries import create_game, find_game, history
 from judge.store.games import GAME_NAME_LENGTH, Game, GameStatus, Person, PhaseRecord, Seat
 
 FORMAT = "judge-game-export"
@@ -250,7 +250,7 @@ def import_game(
     document is unfit or a game of that name exists. `gm` and `gm_password` make someone its GM
     (the export carries neither)."""
     check_document(document)
-    key = game_key(name if name is not None else document["name"])
+    key = (name if name is not None else document["name"]).strip()  # kept as written
     if not key or len(key) > GAME_NAME_LENGTH or len(key.split()) != 1:
         raise ArchiveError(f"name: {key!r} cannot be a game name")
     if find_game(session, key) is not None:

@@ -64,12 +64,13 @@ MAX_PASSWORD_FAILURES = 3
 def _create(state: MailState, command: cv.Create) -> None:
     """A new forming game, one open seat per power, the sender its GM."""
     where = f"line {command.line_no}"
-    name = command.game.lower()
+    name = command.game  # kept as written; found in any case
     if len(name) > GAME_NAME_LENGTH:
         state.problems.append(f"{where}: a game name has at most {GAME_NAME_LENGTH} characters")
         return
-    if find_game(state.session, name) is not None:
-        state.problems.append(f"{where}: a game named {name} exists already")
+    existing = find_game(state.session, name)
+    if existing is not None:
+        state.problems.append(f"{where}: a game named {existing.name} exists already")
         return
     try:
         chosen = find_variant(command.variant)
@@ -120,6 +121,9 @@ def _sign_on(state: MailState, command: cv.SignOn) -> None:
             "passwords, so the rest of its SIGNON lines are not read"
         )
         return
+    if command.spelled_power and find_game(state.session, command.game) is None:
+        state.problems.append(f"{where}: {_two_readings(state, command)}")
+        return
     game = game_named(state, command.game, command.line_no)
     if game is None:
         return
@@ -150,16 +154,60 @@ def _sign_on(state: MailState, command: cv.SignOn) -> None:
         else:
             state.problems.append(f"{where}: game {game.name} is over ({game.status})")
         return
-    decision = authenticate(state.sender, None, command.password, seat_credentials(seat))
+    credentials = seat_credentials(seat)
+    decision = authenticate(state.sender, None, command.password, credentials)
     if not decision.authorised:
         state.password_failures += 1
-        state.problems.append(f"{where}: {decision.reason}")
+        state.problems.append(f"{where}: {_held_refusal(state, game, seat, decision.reason)}")
         return
     state.acting = seat
     state.refusal = None
     if decision.copy_to:
         state.copies[seat.id] = decision.copy_to
     state.replies.append(_signed_on_reply(state, game, seat, started=False))
+
+
+def _two_readings(state: MailState, command: cv.SignOn) -> str:
+    """Why `SIGNON Germany alpha` signed on nobody: read as njudge's glued form it names a game
+    that does not exist; read as a power and a game, it gives no password. The word after the
+    power is named only when it is a game (else it may be the password)."""
+    written = command.spelled_power
+    letter, glued_game = command.power, command.game
+    meant = find_game(state.session, command.password)
+    ending = (
+        f"if you meant {written} in game {meant.name}, the password is missing: write "
+        f"SIGNON {written} {meant.name} <your password>"
+        if meant is not None
+        else f"if you meant {written}, write SIGNON {written} <game> <your password>"
+    )
+    return (
+        f"SIGNON {written} ... can be read two ways, and neither signs on: as njudge's power "
+        f"letter glued to the game (SIGNON {letter}{glued_game} <password>) it names game "
+        f"{glued_game}, and there is no game named {glued_game}; as a power and a game it "
+        f"gives no password. So {ending}"
+    )
+
+
+def _held_refusal(state: MailState, game: Game, seat: Seat, reason: str) -> str:
+    """Why a SIGNON to a seat someone holds acted for nobody: to a sender who is not its
+    holder, first that the seat is taken (a wrong password is the lesser news)."""
+    holder = seat.person
+    addresses = {a.address.lower() for a in holder.addresses} if holder is not None else set()
+    if state.sender.lower() in addresses:
+        return reason
+    power = seat.power.title()
+    join = (
+        f"JOIN {game.name} <a password of your own> takes one"
+        if game.status == GameStatus.FORMING
+        else f"JOIN {game.name} <a password of your own> stands you by for a power whose "
+        "replacement is sought"
+    )
+    return (
+        f"{power} in game {game.name} is taken: {player_name(holder, 'another player')} plays "
+        f"it, and the password given for it is not the right one. If {power} is yours, check the "
+        f"password (or reply to the judge's last mail about your seat); to play in "
+        f"{game.name}, LIST {game.name} shows its open seats, and {join}"
+    )
 
 
 def _join(state: MailState, command: cv.Join) -> None:

@@ -68,6 +68,8 @@ _UNSUPPORTED: dict[str, str] = {
 _COMMENT_PREFIXES = ("#", "//", ";")
 _FIRST_WORD = re.compile(r"\s*([^\W\d_][\w'.]*)(\s*:)?")
 _GAME_NAME = re.compile(r"[A-Za-z0-9_-]{1,32}")
+# A word meant as a phase name but not one (S1901X, F19O1M): a season or month, then digits.
+_PHASE_LIKE = re.compile(r"(?:[a-z]|[a-z]{3})\d{4}[a-z]?", re.IGNORECASE)
 _SECRET_COMMANDS = frozenset({"CREATE", "SIGNON", "JOIN", "OBSERVE"})
 _SECRET_LINE = re.compile(r"\s*set\s+password\b", re.IGNORECASE)
 _LAST_RESORT = "this line could not be read"
@@ -245,7 +247,7 @@ class _Builder(Transformer[Token, Any]):
                 ("a power letter and a game name",),
             )
         rest = Token("ARG", text[1:], start_pos=0, line=1, column=_col(first) + 1)
-        return cv.SignOn(power=text[0].upper(), game=_game(rest), password=password)
+        return cv.SignOn(power=text[0].upper(), game=_game(rest), password=password, glued=text)
 
     def join(self, c: list[Any]) -> cv.Command:
         game = _game(_strip_question(_tokens(c, "ARG")[0]))
@@ -467,7 +469,17 @@ class _Builder(Transformer[Token, Any]):
         return cv.SignOff()
 
     def process(self, c: list[Any]) -> cv.Command:
-        return cv.Process(phase=_upper(c[1]) if len(c) > 1 else None)
+        """PROCESS [phase], and PROCESS game [phase] as GMs write it (the desk checks the game
+        is the one the mail acts for); a word shaped like a phase is no game name."""
+        phases = _tokens(c, "PHASE")
+        names = _tokens(c, "ARG")
+        game = None
+        if names:
+            word = names[0]
+            if _PHASE_LIKE.fullmatch(str(word)):
+                raise _Fault(_col(word), f"{str(word)!r} is no phase", ("a phase (S1901M)",))
+            game = _game(word)
+        return cv.Process(phase=_upper(phases[0]) if phases else None, game=game)
 
     def preview(self, c: list[Any]) -> cv.Command:
         return cv.Preview()
@@ -1152,7 +1164,13 @@ def _checked_power(value: cv.SignOn, line: str, powers: frozenset[str]) -> Comma
     ``SIGNON Fmygame secret extra`` would otherwise read as power FMYGAME of game "secret",
     and echo the password as a game name.
     """
-    if len(value.power) == 1 or _compact(value.power) in powers | _MASTER_WORDS:
+    if len(value.power) == 1:
+        if value.glued and _compact(value.glued) in powers:
+            # SIGNON Germany alpha: a power's name read as G + game "ermany" and a password,
+            # where a password was perhaps left out; the desk says so if no such game exists.
+            return replace(value, spelled_power=value.glued)
+        return value
+    if _compact(value.power) in powers | _MASTER_WORDS:
         return value
     start = _command_start().match(line)
     assert start is not None

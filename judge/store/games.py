@@ -24,6 +24,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    func,
 )
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
@@ -97,7 +98,6 @@ class Game(Base):
     __tablename__ = "games"
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    # Stored in lower case: judges have always treated game names without regard to case.
     name: Mapped[str] = mapped_column(String(GAME_NAME_LENGTH), unique=True)
     variant: Mapped[str] = mapped_column(String(64), default="standard")
     rules: Mapped[list[str]] = mapped_column(JSON, default=list)
@@ -121,6 +121,11 @@ class Game(Base):
 
     gm: Mapped[Person | None] = relationship()
     seats: Mapped[list[Seat]] = relationship(back_populates="game", order_by="Seat.power")
+
+
+# Judges have always treated game names without regard to case: a name is stored as its creator
+# wrote it (Rm1 is printed Rm1), and is unique, and found, in lower case (migration 0007).
+Index("uq_games_name_lower", func.lower(Game.name), unique=True)
 
 
 class Seat(Base):
