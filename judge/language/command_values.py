@@ -350,6 +350,18 @@ class SetAddress(Command):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class SetName(Command):
+    """SET NAME name: the player's name as the game shows it (SUMMARY, LIST); the postal rules
+    ask for real names. The name is kept as written, its blanks evened out."""
+
+    keyword: ClassVar[str] = "SET NAME"
+    name: str
+
+    def arguments(self) -> list[str]:
+        return [self.name]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class SetWait(Command):
     """SET WAIT / SET NOWAIT: hold the turn until the deadline even when all orders are in."""
 

@@ -37,7 +37,7 @@ COMMAND_SPELLINGS: tuple[str, ...] = (
     "HELP", "LIST", "CREATE", "SIGNON", "JOIN", "OBSERVE", "SUMMARY", "HISTORY", "PRESS",
     "BROADCAST", "ENDPRESS", "RESIGN", "SIGNOFF", "PROCESS", "PREVIEW", "PAUSE", "RESUME",
     "EJECT", "REPLACE", "BECOME", "ROLLBACK", "TERMINATE", "FORCE BEGIN",
-    "SET PASSWORD", "SET ADDRESS", "SET WAIT", "SET NOWAIT", "SET ABSENCE", "SET NOABSENCE",
+    "SET PASSWORD", "SET ADDRESS", "SET NAME", "SET WAIT", "SET NOWAIT", "SET ABSENCE", "SET NOABSENCE",
     "SET DRAW", "SET NODRAW", "SET CONCEDE", "SET NOCONCEDE", "SET CLAIM", "SET NOCLAIM", "SET DEADLINE", "SET GRACE",
     "SET START", "SET MOVE", "SET RETREAT", "SET ADJUST", "SET NMR", "SET NONMR",
     "SET PRESS", "SET NOPRESS", "SET PARTIAL", "SET NOPARTIAL", "SET OBSERVER",
@@ -105,6 +105,7 @@ _EXPECTED_WORDS: dict[str, str] = {
     "END_GENERAL": "ENDGENERAL",
     "A_CONDITION": _A_CONDITION_WORDS,
     "A_PHASE": "a phase (S1902M, 1902 or Fall 1902)",
+    "REST": "your name",
     "$END": "end of line",
 }
 
@@ -324,6 +325,9 @@ class _Builder(Transformer[Token, Any]):
 
     def set_address(self, c: list[Any]) -> cv.Command:
         return cv.SetAddress(addresses=_names(c))
+
+    def set_name(self, c: list[Any]) -> cv.Command:
+        return cv.SetName(name=" ".join(str(_tokens(c, "REST")[0]).split()))
 
     def set_wait(self, c: list[Any]) -> cv.Command:
         return cv.SetWait(wait=True)

@@ -39,6 +39,7 @@ POWER_LENGTH = 32
 PHASE_LENGTH = 16
 UNIT_LENGTH = 32
 ADDRESS_LENGTH = 320
+PERSON_NAME_LENGTH = 200
 
 
 def new_seed() -> int:
@@ -62,7 +63,7 @@ class Person(Base):
     __tablename__ = "persons"
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    name: Mapped[str | None] = mapped_column(String(200))
+    name: Mapped[str | None] = mapped_column(String(PERSON_NAME_LENGTH))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=now)
 
     addresses: Mapped[list[PersonAddress]] = relationship(
