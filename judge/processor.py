@@ -167,7 +167,9 @@ def process_row(session: Session, row: WaitingMail, settings: ProcessorSettings)
     withheld: list[str] = []
     for wanted in replies:
         if wanted.to is not None:
-            outbox_id = write_notice(session, row, wanted, settings)
+            outbox_id = write_notice(
+                session, row, wanted, settings, mail if wanted.answering else None
+            )
             sent.append(f"{wanted.kind} to {wanted.to} (outbox {outbox_id})")
             continue
         decision = count_reply(session, mail.sender, settings.replies_per_day)
@@ -203,11 +205,16 @@ def write_reply(
 
 
 def write_notice(
-    session: Session, row: WaitingMail, notice: Reply, settings: ProcessorSettings
+    session: Session,
+    row: WaitingMail,
+    notice: Reply,
+    settings: ProcessorSettings,
+    answering: ReadMail | None = None,
 ) -> int:
-    """Render one mail the desk sends to someone other than the sender and put it in the outbox."""
+    """Render one mail the desk sends to someone other than the sender (or to the sender, not
+    counted by the daily cap, `answering` the mail when it is its answer) into the outbox."""
     assert notice.to is not None
-    return _write(session, row, notice, settings, to=notice.to, answering=None)
+    return _write(session, row, notice, settings, to=notice.to, answering=answering)
 
 
 def _write(

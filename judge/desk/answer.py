@@ -3,12 +3,15 @@
 The desk's handlers each add what they have to say as they go (a `Reply`), so a mail that signs
 on and sends orders, or sets the deadline and the grace, would get a mail for each. `one_answer`
 puts every reply meant for the sender (`to` None, or the sender's own address, as the start
-notice to the player whose SIGNON took the last seat) into one mail, in the order the mail's
-lines called for them, each part under a heading. The mails other people must get (the other
+notice to the player whose SIGNON took the last seat) into one mail, each part under a heading,
+in the order the desk made them (judge.desk.games: the commands' replies as the mail's lines
+called for them, then the orders read, then what was not done). The mails other people must get (the other
 players, the GM, the observers, a holder's copy of orders sent from elsewhere) stay mails of
 their own, and so do a phase's results and press, which every reader gets alike (mapping tools
-read the results mail as it is), the sender too. The answer takes the place of its first part
-among them, so what the desk says in order is sent in order: a player's "you play" before the
+read the results mail as it is), the sender too; when such a mail is all the sender gets (a
+GM's PROCESS), it is marked as the answer (`Reply.answering`), so it refers to the mail it
+answers while it stays a notice (never held back by the sender's daily cap). The answer takes
+the place of its first part among them, so what the desk says in order is sent in order: a player's "you play" before the
 game's start, the GM's results before the missed turns they settled.
 
 A single part is sent exactly as its own template writes it (a GM's PROCESS is answered by the
@@ -51,7 +54,7 @@ def one_answer(sender: str | None, replies: list[Reply]) -> list[Reply]:
 
     parts = [reply for reply in replies if for_sender(reply)]
     if not parts:
-        return list(replies)
+        return _standalone_answer(own, replies)
     answer = replace(parts[0], to=None) if len(parts) == 1 else _combined(parts)
     out: list[Reply] = []
     for reply in replies:
@@ -59,6 +62,16 @@ def one_answer(sender: str | None, replies: list[Reply]) -> list[Reply]:
             out.append(answer)
         elif not for_sender(reply):
             out.append(reply)
+    return out
+
+
+def _standalone_answer(own: str | None, replies: list[Reply]) -> list[Reply]:
+    """The mails, the first standalone one to the sender marked as the mail's answer."""
+    out = list(replies)
+    for index, reply in enumerate(out):
+        if own is not None and reply.to and normalise_address(reply.to).lower() == own:
+            out[index] = replace(reply, answering=True)
+            break
     return out
 
 

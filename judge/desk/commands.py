@@ -37,6 +37,9 @@ class Reply:
     reply_to: str | None = None
     # An answer of several parts (judge.desk.answer): the replies it holds, in mail order.
     parts: tuple[Reply, ...] = ()
+    # A mail to the sender's address that is also the answer to the mail (a GM's PROCESS is
+    # answered by the results, which stay a notice like every reader's): it refers to the mail.
+    answering: bool = False
 
     @property
     def game(self) -> str | None:

@@ -206,18 +206,20 @@ def _announce(
 
 
 def span_words(delta: timedelta) -> str:
-    """A length of time as people say it: "3 days", "1 day 12 hours", "2 minutes"."""
-    minutes = round(delta.total_seconds() / 60)
-    if minutes <= 0:
+    """A length of time as people say it, in its two largest units: "3 days", "1 day 12
+    hours", "2 minutes", "10 seconds"."""
+    seconds = round(delta.total_seconds())
+    if seconds <= 0:
         return "no time"
-    days, rest = divmod(minutes, 24 * 60)
-    hours, minutes = divmod(rest, 60)
+    days, rest = divmod(seconds, 24 * 3600)
+    hours, rest = divmod(rest, 3600)
+    minutes, seconds = divmod(rest, 60)
+    units = ((days, "day"), (hours, "hour"), (minutes, "minute"), (seconds, "second"))
+    first = next(i for i, (count, _) in enumerate(units) if count)
     parts = [
-        f"{count} {unit}{'' if count == 1 else 's'}"
-        for count, unit in ((days, "day"), (hours, "hour"), (minutes, "minute"))
-        if count
+        f"{count} {unit}{'' if count == 1 else 's'}" for count, unit in units[first : first + 2]
     ]
-    return " ".join(parts[:2])
+    return " ".join(part for part in parts if not part.startswith("0 "))
 
 
 # What happens at the end of grace to a power still late, by missed-turn policy.

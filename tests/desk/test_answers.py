@@ -8,6 +8,7 @@ from __future__ import annotations
 from email import message_from_bytes
 
 from sqlalchemy import Engine
+from test_deadlines import HOLDS
 from test_games_by_mail import GM, POWERS, body_of, kinds, observe_by_reply, player, send
 from test_master import GM_SIGNON, gm_address, reply_to
 
@@ -85,6 +86,22 @@ def test_the_gm_s_results_stay_a_mail_of_their_own_before_the_missed_turns(
     assert len(to_gm) == 2 and to_gm[0].id < to_gm[1].id
 
 
+def test_results_that_are_all_the_gm_gets_answer_the_gm_s_mail(
+    engine: Engine, started: dict[str, str]
+) -> None:
+    """Every order in: the GM's PROCESS is answered by the results alone, which refer to the
+    GM's mail (and stay outside the daily cap); the players' results refer to the game."""
+    for power in POWERS:
+        send(engine, HOLDS[power], sender=player(power), to=started[power])
+    rows = send(engine, f"{GM_SIGNON}\nPROCESS", sender=GM)
+    [to_gm] = [r for r in rows if r.to_addr == GM]
+    assert to_gm.kind == "results"
+    answered = message_from_bytes(to_gm.raw)
+    assert answered["In-Reply-To"].startswith("<g") and answered["Auto-Submitted"] == "auto-replied"
+    france = next(r for r in rows if r.to_addr == player("France"))
+    assert message_from_bytes(france.raw)["In-Reply-To"].startswith("<game.alpha@")
+
+
 def test_one_answer_keeps_the_mails_to_others_and_stands_where_its_first_part_stood() -> None:
     notice = Reply("results", "results_judge", {"game": "alpha"}, to="me@example.org")
     other = Reply("game_started", "game_started", {"game": "alpha"}, to="you@example.org")
@@ -95,6 +112,9 @@ def test_one_answer_keeps_the_mails_to_others_and_stands_where_its_first_part_st
     assert out[1].to is None and out[1].game == "alpha" and out[1].reply_to == first.reply_to
     assert [p.kind for p in out[1].parts] == ["signed_on", "game_started"]
     assert one_answer("me@example.org", [first]) == [first]
+    # Nothing but a results mail for the sender: it stays a notice, marked as the answer.
+    [results, started] = one_answer("me@example.org", [notice, other])
+    assert results.answering and results.to == "me@example.org" and not started.answering
 
 
 # --- 4. errors that say what happened -----------------------------------------------------------
