@@ -121,24 +121,35 @@ def _distances(written: str, known: str, ceiling: float) -> list[float] | None:
     previous = [0.0] * (m + 1)
     for j in range(m):
         previous[j + 1] = previous[j] + insert[j]
+    previous_low = 0.0
     last = ""
     for i, letter in enumerate(written):
         gone = delete[i]
-        current = [previous[0] + gone]
-        left = current[0]
+        left = previous[0] + gone
+        current = [left]
+        low = left
         for j in range(1, m + 1):
             meant = known[j - 1]
-            change = previous[j - 1] + (
-                0.0 if letter == meant else cheap.get((letter, meant), EDIT)
-            )
-            best = min(previous[j] + gone, left + insert[j - 1], change)
-            if j > 1 and letter == known[j - 2] and last == meant and letter != last:
-                best = min(best, before[j - 2] + SWAP)
+            best = previous[j - 1]
+            if letter != meant:
+                best += cheap.get((letter, meant), EDIT)
+            other = previous[j] + gone
+            if other < best:
+                best = other
+            other = left + insert[j - 1]
+            if other < best:
+                best = other
+            if j > 1 and letter != last and last == meant and letter == known[j - 2]:
+                other = before[j - 2] + SWAP
+                if other < best:
+                    best = other
             current.append(best)
             left = best
-        if min(current) > ceiling and min(previous) > ceiling:
+            if best < low:
+                low = best
+        if low > ceiling and previous_low > ceiling:
             return None
-        before, previous, last = previous, current, letter
+        before, previous, last, previous_low = previous, current, letter, low
     return previous
 
 
@@ -181,12 +192,20 @@ def _same_start(written: str, known: str) -> bool:
     )
 
 
-def _lower_bound(written: str, known: str, *, prefix: bool) -> float:
-    """A quick floor under `typo_distance`: every letter one word has and the other lacks
-    costs at least the cheapest step (for a prefix, only the written letters count)."""
-    have, want = Counter(written), Counter(known)
+@lru_cache(maxsize=4096)
+def _letters(word: str) -> Counter[str]:
+    return Counter(word)
+
+
+def _lower_bound(have: Counter[str], known: str, *, prefix: bool) -> float:
+    """A quick floor under `typo_distance` from the written word's letters `have`: every letter
+    one word has and the other lacks costs at least the cheapest step (for a prefix, only the
+    written letters count), and so does every letter of length between them."""
+    want = _letters(known)
     extra = sum((have - want).values())
-    missing = 0 if prefix else sum((want - have).values())
+    if prefix:
+        return _CHEAPEST * extra
+    missing = sum((want - have).values())
     return _CHEAPEST * max(extra, missing)
 
 
@@ -220,12 +239,13 @@ def scored_nearest(
     if not written:
         return []
     spellings = candidates if isinstance(candidates, Mapping) else {c: c for c in candidates}
+    have = Counter(written)
     scored: dict[str, float] = {}
     for spelling, meant in spellings.items():
         if not spelling or not _same_start(written, spelling):
             continue
         ceiling = allowed_distance(written, spelling)
-        if _lower_bound(written, spelling, prefix=prefix) > ceiling:
+        if _lower_bound(have, spelling, prefix=prefix) > ceiling:
             continue
         distance = typo_distance(written, spelling, prefix=prefix, ceiling=ceiling)
         if distance <= ceiling and distance < scored.get(meant, float("inf")):
