@@ -145,18 +145,7 @@ def settle_missed_turns(
                 )
             )
         elif isinstance(event, AnnounceOpenSeat) and event.standby:
-            context = {"game": game.name, "phase": game.phase, "power": event.power.title()}
-            mails.extend(
-                Reply(
-                    "replacement_sought",
-                    "replacement_sought",
-                    context,
-                    to=reader.address,
-                    reply_to=reader.reply_to,
-                )
-                for reader in game_readers(session, game, judge_address)
-                if reader.power != event.power and not reader.master
-            )
+            mails.extend(_replacement_sought(session, by_power[event.power], judge_address))
         elif isinstance(event, AnnounceOpenSeat):
             mails.extend(_seat_open(session, game, event.power, old_holders, policy, judge_address))
         elif isinstance(event, WaitForTaker):
@@ -167,6 +156,43 @@ def settle_missed_turns(
     if waiting:
         game.settings = {**game.settings, WAITING: {"phase": game.phase, "powers": waiting}}
     return Settled(mails, tuple(waiting), seats_before)
+
+
+def _replacement_sought(session: Session, seat: Seat, judge_address: str) -> list[Reply]:
+    """Postal, a first missed move: the player who missed it is told a replacement is sought
+    and what keeps the seat; the other players and the observers that one is sought (the GM
+    has `missed_turn`)."""
+    game = seat.game
+    context = {
+        "game": game.name,
+        "phase": game.phase,
+        "power": seat.power.title(),
+        "for_holder": False,
+    }
+    mails: list[Reply] = []
+    holder = seat.person.address_of_record if seat.person is not None else None
+    if holder and seat.reply_token is not None:
+        mails.append(
+            Reply(
+                "replacement_sought",
+                "replacement_sought",
+                {**context, "for_holder": True},
+                to=holder,
+                reply_to=seat_reply_address(judge_address, seat),
+            )
+        )
+    mails.extend(
+        Reply(
+            "replacement_sought",
+            "replacement_sought",
+            context,
+            to=reader.address,
+            reply_to=reader.reply_to,
+        )
+        for reader in game_readers(session, game, judge_address)
+        if reader.power != seat.power and not reader.master
+    )
+    return mails
 
 
 def _standby_takes_over(
