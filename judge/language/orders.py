@@ -102,6 +102,12 @@ _EXPECTED_WORDS: dict[str, str] = {
     "AND": "&",
     "SPARE": "spare",
     "COMMA": ",",
+    # 1885's (grammar/v1885.lark)
+    "CHOOSE": "choose",
+    "BUILD_WORD": "build",
+    "IF": "if",
+    "UNLESS": "unless",
+    "SEP": ";",
     "$END": "end of line",
 }
 _EXPECTED_RANK = {word: i for i, word in enumerate(dict.fromkeys(_EXPECTED_WORDS.values()))}

@@ -75,11 +75,11 @@ class Variant:
     # A results text of its own (a time scale's orders apart, owned provinces), given the report
     # (judge.reports.PhaseReport) a reader may see; None: the standard game's styles.
     results_text: Callable[[Any], str] | None = None
-    # Wins claimed by several powers together (Mercator's rule 10): (board, centres after the
-    # phase, each claiming power's combine) -> the winners or (); None: no claimed wins.
+    # Wins claimed by several powers together (Mercator's rule 10, 1885's rule 5 b): (board,
+    # the phase just adjudicated, each claiming power's combine) -> the winners or (); None: no
+    # claimed wins. The phase says when a claim may win and what it counts (centres, units).
     decide_claims: (
-        Callable[[Map, Mapping[str, frozenset[str]], Mapping[str, frozenset[str]]], tuple[str, ...]]
-        | None
+        Callable[[Map, PhaseResult, Mapping[str, frozenset[str]]], tuple[str, ...]] | None
     ) = None
     # How the desk reads one order line of a mail; None: one standard order a line.
     read_desk_line: DeskLineReader | None = None
@@ -99,6 +99,7 @@ _PACKAGES: dict[str, tuple[str, str]] = {
     "standard": ("judge.variants.standard", "STANDARD"),
     "youngstown": ("judge.variants.standard", "YOUNGSTOWN"),
     "mercator": ("judge.variants.mercator", "MERCATOR"),
+    "1885": ("judge.variants.v1885", "V1885"),
 }
 
 
