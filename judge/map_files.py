@@ -133,6 +133,12 @@ def _special_lines(m: Map, by_terrain: dict[Terrain, tuple[str, ...]]) -> list[s
         out.append(f"  polar: {', '.join(by_terrain[Terrain.POLAR])}")
     for (a, b), (c, d) in m.crossings:
         out.append(f"  {a}-{b} crosses {c}-{d}")
+    ringed = sum(1 for p in m.provinces.values() if p.around)
+    if ringed:
+        placed = sum(1 for p in m.provinces.values() if p.at is not None)
+        out.append(
+            f"  clockwise neighbours (around) of {ringed} spaces; picture positions of {placed}"
+        )
     portals = sorted(c for c, p in m.provinces.items() if p.portals)
     if portals:
         out.append(f"  spaces with portals: {len(portals)}")

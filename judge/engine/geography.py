@@ -52,6 +52,11 @@ class Province:
     # Other spellings of a coast that players write ("sc" for Youngstown's Jordan west coast).
     coast_aliases: Mapping[str, str] = field(default_factory=dict)
     joins: tuple[str, ...] = ()  # a canal: the seas its fleets pass between
+    # Every neighbour (army or fleet move, and for a sea every sea and coast it touches) in
+    # clockwise order, starting anywhere: what 1885's right-hand retreat rule turns through.
+    # Empty when the map gives none. The board's edge ("-" in the file) is not kept here.
+    around: tuple[str, ...] = ()
+    at: tuple[float, float] | None = None  # where to draw it on a nominal 1000x800 picture
 
     @property
     def is_water(self) -> bool:
@@ -207,8 +212,11 @@ _POWER = re.compile(r"^[A-Z][A-Z_-]*$")
 _MAP_KEYS = {"name", "title", "calendar", "start_phase", "victory_centres"}
 _PROVINCE_KEYS = {
     "name", "terrain", "aliases", "centre", "army", "fleet", "coasts", "coast_aliases",
-    "joins", "portals",
+    "joins", "portals", "around", "at",
 }  # fmt: skip
+# In an `around` list: the edge of the board, between the two neighbours either side of it.
+BOARD_EDGE = "-"
+PICTURE_SIZE = (1000, 800)  # the nominal picture `at` positions are given on
 _POWER_KEYS = {"adjective", "letter", "homes", "units", "builds", "reserved", "spare"}
 _TOP_KEYS = {"map", "powers", "provinces", "crossings"}
 _ARMY_TERRAIN = {Terrain.LAND, Terrain.COAST, Terrain.CANAL}
@@ -262,7 +270,7 @@ def build_map(data: Mapping[str, Any]) -> Map:
     if not isinstance(victory, int) or isinstance(victory, bool) or victory < 1:
         ck.fault("[map]", "'victory_centres' must be a positive whole number")
 
-    provinces, army, fleet = _read_provinces(ck, data.get("provinces") or {})
+    provinces, army, fleet, rings = _read_provinces(ck, data.get("provinces") or {})
     _check_edges(ck, provinces, army, fleet)
     _check_aliases(ck, provinces)
     _check_portals(ck, provinces)
@@ -270,6 +278,8 @@ def build_map(data: Mapping[str, Any]) -> Map:
     fleet_edges = {k: frozenset(v) for k, v in fleet.items()}
     powers = _read_powers(ck, data.get("powers") or {}, provinces, army_edges, fleet_edges)
     crossings = _read_crossings(ck, data.get("crossings") or [], army_edges, fleet_edges)
+    if not ck.faults:  # rings are only worth checking against sound adjacency
+        _check_rings(ck, provinces, rings, army_edges, fleet_edges, crossings)
 
     centres = sum(1 for p in provinces.values() if p.supply_centre)
     if isinstance(victory, int) and centres and victory > centres:
@@ -292,14 +302,16 @@ def build_map(data: Mapping[str, Any]) -> Map:
 
 def _read_provinces(
     ck: _Checker, raw: Mapping[str, Any]
-) -> tuple[dict[str, Province], dict[str, set[str]], dict[str, set[str]]]:
-    """Provinces and their adjacency lists as written; the lists are checked later."""
+) -> tuple[dict[str, Province], dict[str, set[str]], dict[str, set[str]], dict[str, list[str]]]:
+    """Provinces, their adjacency lists and their `around` rings (board edges included) as
+    written; the lists and rings are checked later."""
     provinces: dict[str, Province] = {}
     army: dict[str, set[str]] = {}
     fleet: dict[str, set[str]] = {}
+    rings: dict[str, list[str]] = {}
     if not isinstance(raw, Mapping):
         ck.fault("map file", "[provinces] must be a table")
-        return provinces, army, fleet
+        return provinces, army, fleet, rings
     for code, entry in raw.items():
         where = f"province '{code}'"
         if not _CODE.match(code):
@@ -380,6 +392,8 @@ def _read_provinces(
                 ck.fault(where, f"portal {number!r} must be a number from 1 naming a space")
                 continue
             portals[int(number)] = target
+        if "around" in entry:
+            rings[code] = ck.strings(where, "around", entry["around"])
         provinces[code] = Province(
             code=code,
             name=full_name,
@@ -390,8 +404,26 @@ def _read_provinces(
             portals=portals,
             coast_aliases=dict(coast_aliases),
             joins=joins,
+            around=tuple(n for n in rings.get(code, ()) if n != BOARD_EDGE),
+            at=_read_position(ck, where, entry.get("at")),
         )
-    return provinces, army, fleet
+    return provinces, army, fleet, rings
+
+
+def _read_position(ck: _Checker, where: str, raw: Any) -> tuple[float, float] | None:
+    """`at = [x, y]`: a point of the nominal picture, x from its west edge, y from its top."""
+    if raw is None:
+        return None
+    width, height = PICTURE_SIZE
+    if (
+        not isinstance(raw, list)
+        or len(raw) != 2
+        or not all(isinstance(v, int | float) and not isinstance(v, bool) for v in raw)
+        or not (0 <= raw[0] <= width and 0 <= raw[1] <= height)
+    ):
+        ck.fault(where, f"'at' must be [x, y] with 0 <= x <= {width} and 0 <= y <= {height}")
+        return None
+    return (float(raw[0]), float(raw[1]))
 
 
 def _check_edges(
@@ -632,3 +664,166 @@ def _read_crossings(
                 ck.fault(where, f"'{x}' - '{y}' is not a move on this map")
         out.append(((a, b), (c, d)))
     return tuple(out)
+
+
+def _neighbours(
+    provinces: Mapping[str, Province],
+    army_edges: Mapping[str, frozenset[str]],
+    fleet_edges: Mapping[str, frozenset[str]],
+) -> dict[str, frozenset[str]]:
+    """Every province's neighbours: where its armies and fleets may move (for a sea, every sea
+    and coast it touches)."""
+    out: dict[str, set[str]] = {code: set(army_edges.get(code, ())) for code in provinces}
+    for loc, dests in fleet_edges.items():
+        out[province_of(loc)].update(province_of(d) for d in dests)
+    return {code: frozenset(v) for code, v in out.items()}
+
+
+def _check_rings(
+    ck: _Checker,
+    provinces: Mapping[str, Province],
+    rings: Mapping[str, list[str]],
+    army_edges: Mapping[str, frozenset[str]],
+    fleet_edges: Mapping[str, frozenset[str]],
+    crossings: tuple[tuple[tuple[str, str], tuple[str, str]], ...],
+) -> None:
+    """Each `around` holds exactly its province's neighbours, in an order a flat map can have.
+
+    The order is checked where a fault shows: two neighbours next to each other in the ring must
+    meet (be neighbours themselves, or meet at the point of a declared crossing, or have the
+    board's edge between them); and where provinces p, a, b meet at a point, going clockwise
+    around p from a to b means going around a from b to p. A ring written counter-clockwise, or
+    with two neighbours swapped, breaks one of these.
+    """
+    if not rings:
+        return
+    neighbours = _neighbours(provinces, army_edges, fleet_edges)
+    points = [frozenset((*first, *second)) for first, second in crossings]
+    for code in provinces:
+        if code not in rings and neighbours[code]:
+            ck.fault(
+                f"province '{code}'",
+                "has no 'around' while other provinces have one (give every province its "
+                "neighbours in clockwise order)",
+            )
+    sound: dict[str, list[str]] = {}
+    for code, ring in rings.items():
+        if code not in provinces:
+            continue
+        where = f"province '{code}'"
+        listed = [n for n in ring if n != BOARD_EDGE]
+        before = len(ck.faults)
+        for n in sorted({n for n in listed if n not in provinces}):
+            ck.fault(where, f"'around' names unknown province '{n}'")
+        for n in sorted({n for n in listed if listed.count(n) > 1}):
+            ck.fault(where, f"'around' lists '{n}' more than once")
+        for n in sorted(neighbours[code] - set(listed)):
+            ck.fault(where, f"'around' lacks neighbour '{n}'")
+        for n in sorted(set(listed) - neighbours[code] - {n for n in listed if n not in provinces}):
+            ck.fault(where, f"'around' lists '{n}', which is not a neighbour")
+        if ring and all(n == BOARD_EDGE for n in ring):
+            ck.fault(where, "'around' holds only the board's edge")
+        elif any(a == b == BOARD_EDGE for a, b in _pairs(ring)):
+            ck.fault(where, "'around' has the board's edge twice in a row")
+        if len(ck.faults) > before:
+            continue
+        sound[code] = ring
+        for a, b in _pairs(ring):
+            if BOARD_EDGE in (a, b) or a == b or b in neighbours[a]:
+                continue
+            if not any({code, a, b} <= point for point in points):
+                ck.fault(
+                    where,
+                    f"'around' puts '{a}' next to '{b}', which do not meet (neither neighbours, "
+                    f"nor at a crossing's point, nor with the board's edge '{BOARD_EDGE}' "
+                    "between them)",
+                )
+    before = len(ck.faults)
+    _check_turning(ck, sound, neighbours)
+    if len(ck.faults) == before:
+        _check_clockwise(ck, provinces, sound, neighbours)
+
+
+def _turning_faults(
+    code: str,
+    ring: list[str],
+    sound: Mapping[str, list[str]],
+    neighbours: Mapping[str, frozenset[str]],
+) -> list[tuple[str, str, str]]:
+    """(a, b, found) for each a -> b of `ring` where a's own ring, after b, has not `code`."""
+    out = []
+    for a, b in _pairs(ring):
+        if BOARD_EDGE in (a, b) or a == b or b not in neighbours[a] or a not in sound:
+            continue
+        found = _after(sound[a], b)
+        if found != code:
+            out.append((a, b, found))
+    return out
+
+
+def _check_turning(
+    ck: _Checker, sound: Mapping[str, list[str]], neighbours: Mapping[str, frozenset[str]]
+) -> None:
+    """Rings that meet at a point turn the same way; a ring written counter-clockwise is named
+    once rather than through every neighbour it disagrees with."""
+    faults = {code: _turning_faults(code, ring, sound, neighbours) for code, ring in sound.items()}
+    backwards = {
+        code
+        for code, found in faults.items()
+        if found and not _turning_faults(code, sound[code][::-1], sound, neighbours)
+    }
+    for code in sorted(backwards):
+        ck.fault(f"province '{code}'", "'around' runs counter-clockwise (reversed, it fits)")
+    for code, found in faults.items():
+        for a, b, after in found:
+            if code in backwards or a in backwards:
+                continue
+            ck.fault(
+                f"province '{code}'",
+                f"'around' goes from '{a}' to '{b}' clockwise, so around '{a}' '{b}' must be "
+                f"followed by '{code}', not '{after}' (one of the two is out of order)",
+            )
+
+
+def _check_clockwise(
+    ck: _Checker,
+    provinces: Mapping[str, Province],
+    sound: Mapping[str, list[str]],
+    neighbours: Mapping[str, frozenset[str]],
+) -> None:
+    """Rings that agree with each other may still all run counter-clockwise (a mirrored map);
+    where the provinces have positions, most meeting points must turn the positions' way."""
+    positions: dict[str, tuple[float, float]] = {}
+    for code in sound:
+        at = provinces[code].at
+        if at is None:
+            return
+        positions[code] = at
+    agree = against = 0
+    for code, ring in sound.items():
+        px, py = positions[code]
+        for a, b in _pairs(ring):
+            if a not in positions or b not in positions or b not in neighbours[a]:
+                continue
+            (ax, ay), (bx, by) = positions[a], positions[b]
+            # With y growing downwards, a clockwise turn p -> a -> b has a positive cross product.
+            turn = (ax - px) * (by - py) - (ay - py) * (bx - px)
+            if turn > 0:
+                agree += 1
+            elif turn < 0:
+                against += 1
+    if against > agree:
+        ck.fault(
+            "map file",
+            f"the 'around' rings run counter-clockwise by the 'at' positions ({against} of "
+            f"{agree + against} meeting points turn the other way)",
+        )
+
+
+def _pairs(ring: list[str]) -> list[tuple[str, str]]:
+    """Each entry of a ring with the one after it, the last with the first."""
+    return [(ring[i], ring[(i + 1) % len(ring)]) for i in range(len(ring))] if ring else []
+
+
+def _after(ring: list[str], name: str) -> str:
+    return ring[(ring.index(name) + 1) % len(ring)]
