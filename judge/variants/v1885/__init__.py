@@ -27,8 +27,8 @@ def _results_text(report: object) -> str:
 V1885 = Variant(
     name="1885",
     title="1885",
-    default_map="standard",
-    maps=("standard",),
+    default_map="1885",
+    maps=("1885", "standard"),
     calendar=MONTHLY,
     read_orders=read_1885_orders,
     adjudicate=adjudicate_1885,  # type: ignore[arg-type]

@@ -291,6 +291,7 @@ def _adjustments(
     afloat = {u.province for u in adjusted.units_after if u.kind == ARMY_FLEET}
     state["aboard"] = {p: n for p, n in dict(state.get("aboard", {})).items() if p in afloat}
     state.pop("rights", None)
+    state.pop("facing", None)
     state["build_seasons"] = int(state.get("build_seasons", 0)) + 1
     return PhaseResult(
         phase=phase.name,
