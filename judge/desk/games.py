@@ -10,6 +10,8 @@ From: line never does, since anyone can type any From: line.
 
 from __future__ import annotations
 
+import functools
+
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any
@@ -38,11 +40,25 @@ from judge.identity import authenticate, token_from_recipients
 from judge.language import command_values as cv
 from judge.language.commands import read_mail_commands
 from judge.mail.mime import ReadMail
-from judge.map_files import load_map
+from judge.map_files import available_maps, load_map
 from judge.store.game_queries import observer_for_token, seat_for_token
 
-# The map whose names tell order lines from mistyped commands before any game is known.
+# The map whose names tell order lines from mistyped commands before any game is known; the
+# names of the judge's other boards count too (a 1885 player signs on as Spain or Sweden).
 READING_MAP = "standard"
+
+
+@functools.cache
+def reading_names() -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The powers and the province words of every board the judge has (read once)."""
+    powers: dict[str, None] = {}
+    provinces: dict[str, None] = {}
+    for name in [READING_MAP, *(m for m in available_maps() if m != READING_MAP)]:
+        board = load_map(name)
+        powers.update(dict.fromkeys(board.powers))
+        provinces.update(dict.fromkeys(province_words(board)))
+    return tuple(powers), tuple(provinces)
+
 
 Handler = Callable[[MailState, Any], None]
 
@@ -76,11 +92,9 @@ def handle(mail: ReadMail, where: Where) -> list[Reply] | None:
     HELP-and-echo answers it as before.
     """
     lines = mail.text.splitlines()[:MAX_LINES] if mail.text else []
-    reading_map = load_map(READING_MAP)
+    known_powers, known_provinces = reading_names()
     values = read_mail_commands(
-        "\n".join(lines),
-        known_powers=list(reading_map.powers),
-        known_provinces=province_words(reading_map),
+        "\n".join(lines), known_powers=known_powers, known_provinces=known_provinces
     )
     session = where.session
     token = token_from_recipients(

@@ -81,6 +81,9 @@ class Variant:
     decide_claims: (
         Callable[[Map, PhaseResult, Mapping[str, frozenset[str]]], tuple[str, ...]] | None
     ) = None
+    # When a claimed win is granted, as the reply to SET CLAIM says it (a sentence that
+    # follows "every power of the combine has claimed the same win this season and").
+    claim_terms: str = ""
     # How the desk reads one order line of a mail; None: one standard order a line.
     read_desk_line: DeskLineReader | None = None
 

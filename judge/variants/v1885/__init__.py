@@ -37,5 +37,11 @@ V1885 = Variant(
     "readings in docs/RULES.md",
     read_desk_line=read_desk_line,
     decide_claims=decide_claims,
+    claim_terms=(
+        "the season is a fall-type move (March, June, September or December) at whose end "
+        "the two powers have 30 units on the board between them (rule 5 b: an alliance "
+        "victory is of two powers; an army/fleet counts as two units). A single win of 23 "
+        "units comes first."
+    ),
     results_text=_results_text,
 )

@@ -116,6 +116,9 @@ class _Callbacks(LocationCallbacks):  # type: ignore[misc, valid-type]
     def disband(self, c: list[Any]) -> Disband:
         return Disband(c[0][0], c[0][1])
 
+    def remove_first(self, c: list[Any]) -> Disband:
+        return Disband(c[1][0], c[1][1])
+
     def retreat(self, c: list[Any]) -> Retreat:
         return Retreat(c[0][0], c[0][1], c[-1])
 
@@ -357,9 +360,17 @@ def format_short(order: Any, game_map: Map) -> str:
         )
     if isinstance(order, Disband):
         return f"REMOVE {_short_unit(order.unit_type, order.loc)}"
-    if isinstance(order, Hold | Move | Support | Retreat):
-        text = format_order(order, game_map, "short")
-        return text.replace("AF ", "A/F ", 1) if text.startswith("AF ") else text
+    if isinstance(order, Hold):
+        return f"{_short_unit(order.unit_type, order.loc)} H"
+    if isinstance(order, Move):
+        via = " VIA FAST FERRY" if order.via_convoy else ""
+        return f"{_short_unit(order.unit_type, order.loc)} - {order.dest.upper()}{via}"
+    if isinstance(order, Retreat):
+        return f"{_short_unit(order.unit_type, order.loc)} R {order.dest.upper()}"
+    if isinstance(order, Support):
+        target = _short_unit(order.target_type, order.target)
+        dest = f" - {order.dest.upper()}" if order.dest else ""
+        return f"{_short_unit(order.unit_type, order.loc)} S {target}{dest}"
     return format_order(order, game_map, "short")
 
 
@@ -494,11 +505,16 @@ def arrival_problem(
                 f"carry an army from {name(army)} to {name(dest)} by itself; across more seas an "
                 "army goes aboard an army/fleet (rule 8)"
             )
-    if isinstance(order, Move) and units[prov].kind == ARMY:
+    from judge.variants.v1885.phases import CHOOSABLE
+
+    chosen_later = prov in CHOOSABLE and not position.state.get("months")
+    if isinstance(order, Move) and units[prov].kind == ARMY and not chosen_later:
         from judge.engine.topology import topology
 
         topo = topology(game_map)
         dest = province_of(order.dest)
+        if not game_map.army_may_be_at(dest):
+            return None  # the adjudication says an army cannot go there
         if dest not in game_map.army_edges.get(prov, ()) or order.via_convoy:
             near = {s for s in topo.fleet_reach.get(prov, ()) if s in topo.seas}
             there = {s for s in topo.fleet_reach.get(dest, ()) if s in topo.seas}

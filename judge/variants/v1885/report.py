@@ -117,7 +117,10 @@ def results_text(report: PhaseReport) -> str:
             if not owned and not units:
                 continue
             names = ", ".join(sorted(game_map.provinces[c].name for c in owned)) or "none"
-            out.append(f"  {power_title(power)} ({len(owned)} centres, {units} units): {names}.")
+            count = f"{len(owned)} centre{'' if len(owned) == 1 else 's'}, {units} unit" + (
+                "" if units == 1 else "s"
+            )
+            out.append(f"  {power_title(power)} ({count}): {names}.")
     out.append("")
     if report.result.victory:
         out.append(f"The game is won by {_and(report.result.victory)}.")
