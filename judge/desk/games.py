@@ -11,7 +11,6 @@ From: line never does, since anyone can type any From: line.
 from __future__ import annotations
 
 import functools
-
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
+from judge.adjudicate_json import read_case
 from judge.engine.orders import Build, Convoy, Disband, Move, Retreat, Support, Waive
 from judge.language.errors import OrderSyntaxError
 from judge.map_files import load_map
-from judge.adjudicate_json import read_case
 from judge.variants import start_case
 from judge.variants.v1885.language import (
     format_full,
