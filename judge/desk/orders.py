@@ -236,9 +236,13 @@ def _owed_state(state: MailState, seat: Seat, missing: list[str]) -> OrdersState
     game = seat.game
     ordered = current_orders(state.session, game).get(seat.power, {})
     if game.phase is not None and game.phase.endswith("A"):
-        _, position = game_position(game)
-        units = sum(1 for u in position.units if u.power == seat.power)
-        owed = abs(len(position.centers.get(seat.power, ())) - units)
+        game_map, position = game_position(game)
+        counted = variant(game.variant).adjustments_due
+        if counted is not None:
+            owed = abs(counted(game_map, position).get(seat.power, 0))
+        else:
+            units = sum(1 for u in position.units if u.power == seat.power)
+            owed = abs(len(position.centers.get(seat.power, ())) - units)
         if len(ordered) >= owed and not missing:  # retreats sent with the builds (1885)
             return OrdersState.COMPLETE
     elif not missing:

@@ -84,6 +84,11 @@ class Variant:
     # When a claimed win is granted, as the reply to SET CLAIM says it (a sentence that
     # follows "every power of the combine has claimed the same win this season and").
     claim_terms: str = ""
+    # Builds (+) or removals (-) each power is due in an adjustment phase, where the variant
+    # counts otherwise than centres less units (1885: an army/fleet is two units, build
+    # centres, rule 11, retreats still to come): (board, position) -> {power: n}. What the
+    # desk asks to know who owes orders; None: centres less units, capped by free homes.
+    adjustments_due: Callable[[Map, Position], Mapping[str, int]] | None = None
     # How the desk reads one order line of a mail; None: one standard order a line.
     read_desk_line: DeskLineReader | None = None
 

@@ -280,3 +280,26 @@ def _removal(
     board.remove(unit)
     removed.append(unit)
     return OrderResult(SUCCESS)
+
+
+def adjustments_due(game_map: Map, position: Position) -> dict[str, int]:
+    """Builds (capped by the free sites) or removals each power is due in an adjustment phase,
+    as far as it is known before it is adjudicated: with retreats still to come (rule 10 a),
+    centres are counted as the units on the board would leave them (the Variant record's
+    `adjustments_due`, for the desk's question of who owes orders)."""
+    from judge.engine.adjudicate import update_centres
+
+    units = list(position.units)
+    centers: Mapping[str, frozenset[str]] = position.centers
+    owners: Mapping[str, str] = position.owners
+    if position.dislodged:
+        centers = update_centres(game_map, units, centers)
+        owners = build_centres_after(game_map, owners, units)
+    due = builds_due(game_map, units, centers, dict(position.state.get("rights", {})))
+    occupied = {u.province for u in units}
+    out: dict[str, int] = {}
+    for power, n in due.items():
+        if n > 0:
+            n = min(n, len(build_sites(game_map, power, centers, owners) - occupied))
+        out[power] = n
+    return out

@@ -49,7 +49,7 @@ _LEADING_ADJUSTMENT = re.compile(r"(?i)^\s*(?:builds?|removes?|disbands?|waives?
 
 def unit_kind(token: str) -> str:
     word = re.sub(r"\s+", "", str(token)).lower()
-    return ARMY_FLEET if "/" in word else _KINDS[word]
+    return ARMY_FLEET if "/" in word or word == "af" else _KINDS[word]
 
 
 class _Here:

@@ -229,3 +229,26 @@ def test_an_alliance_victory_needs_thirty_units_at_the_end_of_a_fall_type_move()
     three = frozenset({"FRANCE", "GERMANY", "ITALY"})
     units3 = [*units, Unit("ITALY", "A", "rom")]
     assert decide_claims(BOARD, _result("JUN1885M", units3), dict.fromkeys(three, three)) == ()
+
+
+def test_what_each_power_owes_before_the_retreats_sent_with_the_builds() -> None:
+    """The desk asks who owes orders in an adjustment phase; with retreats still to come the
+    centres are counted as the units on the board leave them, an army/fleet as two units."""
+    from judge.engine.position import Position
+    from judge.variants.v1885.adjustments import adjustments_due
+
+    position = Position(
+        phase="JUN1885A",
+        units=(
+            Unit("ITALY", "A", "mar"),
+            Unit("ITALY", "F", "lyo"),
+            Unit("ITALY", "F", "nap"),
+            Unit("TURKEY", "AF", "aeg"),
+            Unit("TURKEY", "A", "con"),
+        ),
+        centers={"ITALY": frozenset({"nap", "rom", "ven"}), "TURKEY": frozenset({"con", "smy"})},
+        dislodged=(Dislodged(Unit("FRANCE", "A", "mar"), "pie"),),
+    )
+    due = adjustments_due(BOARD, position)
+    assert due["ITALY"] == 1  # Marseilles is Italy's once the French army has gone
+    assert due["TURKEY"] == -1  # the army/fleet is two units
