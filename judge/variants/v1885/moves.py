@@ -148,7 +148,7 @@ class _Move:
         self.orders = orders
 
     # --- reading the orders ------------------------------------------------------------------
-    def set(self, key: Key, result: str, reason: str = "") -> None:
+    def mark(self, key: Key, result: str, reason: str = "") -> None:
         self.results[key] = OrderResult(result, reason)
 
     def read(self) -> None:
@@ -166,18 +166,18 @@ class _Move:
                     prov = province_of(loc)
                     unit = self.board.get(prov)
                     if unit is None:
-                        self.set(key, VOID, f"no unit in {prov.upper()}")
+                        self.mark(key, VOID, f"no unit in {prov.upper()}")
                     elif unit.power != power:
-                        self.set(key, VOID, f"the unit in {prov.upper()} is not {power}'s")
+                        self.mark(key, VOID, f"the unit in {prov.upper()} is not {power}'s")
                     else:
                         seen.setdefault(prov, []).append(key)
                         self.unit_order[prov] = (key, order)
                 else:
-                    self.set(key, ILLEGAL, "not an order for a move")
+                    self.mark(key, ILLEGAL, "not an order for a move")
         for prov, keys in seen.items():
             if len(keys) > 1:
                 for key in keys:
-                    self.set(key, VOID, "several orders for one unit: it holds")
+                    self.mark(key, VOID, "several orders for one unit: it holds")
                 del self.unit_order[prov]
         for _prov, (key, order) in list(self.unit_order.items()):
             if isinstance(order, Board):
@@ -187,13 +187,13 @@ class _Move:
                 continue
             why = self.check_unit_order(prov, order)
             if why:
-                self.set(key, ILLEGAL, why)
+                self.mark(key, ILLEGAL, why)
                 del self.unit_order[prov]
         taken: dict[str, list[tuple[Key, Disembark]]] = {}
         for key, order in landing_orders:
             carrier = self.carrier_of(key[0], province_of(order.army_loc))
             if carrier is None:
-                self.set(
+                self.mark(
                     key, VOID, f"no army of {key[0]}'s aboard a fleet at {order.army_loc.upper()}"
                 )
             else:
@@ -201,7 +201,7 @@ class _Move:
         for carrier, wanted in taken.items():
             if len(wanted) > 1:
                 for key, _order in wanted:
-                    self.set(key, VOID, "several landings for one army: it stays aboard")
+                    self.mark(key, VOID, "several landings for one army: it stays aboard")
                 continue
             self.read_landing(carrier, *wanted[0])
         self.read_ferries()
@@ -211,17 +211,17 @@ class _Move:
         prov = province_of(order.loc)
         unit = self.board.get(prov)
         if self.choosable.get(prov) != key[0]:
-            self.set(key, ILLEGAL, f"{key[0]} has no unit to choose in {prov.upper()}")
+            self.mark(key, ILLEGAL, f"{key[0]} has no unit to choose in {prov.upper()}")
         elif not self.first_move:
-            self.set(key, ILLEGAL, "the unit is chosen before the first move only (rule 3)")
+            self.mark(key, ILLEGAL, "the unit is chosen before the first move only (rule 3)")
         elif unit is None or unit.power != key[0]:
-            self.set(key, VOID, f"no unit of {key[0]}'s in {prov.upper()}")
+            self.mark(key, VOID, f"no unit of {key[0]}'s in {prov.upper()}")
         elif order.unit_type == FLEET and not self.map.fleet_may_be_at(prov):
-            self.set(key, ILLEGAL, f"a fleet cannot stand in {prov.upper()}")
+            self.mark(key, ILLEGAL, f"a fleet cannot stand in {prov.upper()}")
         else:
             self.board[prov] = Unit(unit.power, order.unit_type, prov)
             self.chosen[prov] = order.unit_type
-            self.set(key, SUCCESS, f"revealed: {_KIND_WORDS[order.unit_type]}")
+            self.mark(key, SUCCESS, f"revealed: {_KIND_WORDS[order.unit_type]}")
 
     def read_boarding(self, key: Key, order: Board) -> None:
         land, sea = province_of(order.army_loc), province_of(order.fleet_loc)
@@ -251,16 +251,16 @@ class _Move:
         elif fleet_order is not None and isinstance(fleet_order[1], Convoy):
             why, result = "the fleet ferries another army: it has no room (III a)", FAILURE
         if why:
-            self.set(key, result, why)
+            self.mark(key, result, why)
             del self.unit_order[land]
             return
         rivals = [b for b in self.boardings.values() if b.sea == sea]
         if rivals:
             reason = f"two armies tried to board the fleet in {sea.upper()}"
-            self.set(key, FAILURE, reason)
+            self.mark(key, FAILURE, reason)
             del self.unit_order[land]
             for rival in rivals:
-                self.set(rival.key, FAILURE, reason)
+                self.mark(rival.key, FAILURE, reason)
                 del self.boardings[rival.land]
             return
         self.boardings[land] = _Boarding(key, army.power, land, sea)
@@ -359,10 +359,10 @@ class _Move:
             first = not (to_sea and dest in self.topo.fleet_reach.get(province_of(move.dest), ()))
         from_sea = carrier if first or not to_sea else province_of(move.dest)  # type: ignore[union-attr]
         if not self.map.army_may_be_at(dest) or self.map.provinces[dest].terrain is Terrain.SEA:
-            self.set(key, ILLEGAL, f"an army cannot land in {dest.upper()}")
+            self.mark(key, ILLEGAL, f"an army cannot land in {dest.upper()}")
             return
         if dest not in self.topo.fleet_reach.get(from_sea, ()):
-            self.set(
+            self.mark(
                 key, ILLEGAL, f"an army aboard in {from_sea.upper()} cannot land in {dest.upper()}"
             )
             return
@@ -374,7 +374,7 @@ class _Move:
                 and forder.dest is not None
                 and province_of(forder.dest) == dest
             ):
-                self.set(
+                self.mark(
                     fkey,
                     ILLEGAL,
                     "a fleet that lands its army may support that army only (III g)",
@@ -404,7 +404,7 @@ class _Move:
             self.ferries[prov] = _Ferry(key, unit.power, prov, sea, dest)
             for other, okey in fleets:
                 if other != sea:
-                    self.set(
+                    self.mark(
                         okey,
                         VOID,
                         f"the army sails aboard its own power's fleet in {sea.upper()}",
@@ -498,16 +498,16 @@ class _Move:
             if prov in self.forced:
                 give(unit.power, key, Hold(None, prov))
                 continue
-            landing = self.landings.get(prov)
+            carrying = self.landings.get(prov)
             if (
-                landing is not None
-                and landing.first
+                carrying is not None
+                and carrying.first
                 and isinstance(order, Move)
                 and not guess.get(f"keep {prov}", True)
             ):
                 give(unit.power, key, Hold(None, prov))
                 continue
-            if isinstance(order, Support) and landing is not None and prov not in landings:
+            if isinstance(order, Support) and carrying is not None and prov not in landings:
                 give(unit.power, key, Hold(None, prov))  # its army did not land: nothing to support
                 continue
             ferry = self.ferries.get(prov)
@@ -581,10 +581,10 @@ class _Move:
             result = None
             if origin in self.unit_order:
                 result = self.result_of(plan, self.unit_order[origin][0])
-            d = fallen.get(origin)
+            fell = fallen.get(origin)
             plan.fates[origin] = (
                 where.get(origin),
-                d.attacker_from if d else None,
+                fell.attacker_from if fell else None,
                 result.result if result else None,
                 origin in boarded,
             )
@@ -746,8 +746,8 @@ class _Move:
                     "stays aboard (III b)",
                 )
                 continue
-            res = results.get(key)
-            if res is not None and res.result == SUCCESS:
+            got = results.get(key)
+            if got is not None and got.result == SUCCESS:
                 landed[carrier] = landing.dest
             if (
                 landing.first
@@ -763,9 +763,10 @@ class _Move:
         carried: dict[str, str] = {}
         formed: set[str] = set()
         for origin, start in self.board.items():
-            unit = after.get(origin)
-            if unit is None:
+            moved = after.get(origin)
+            if moved is None:
                 continue  # dislodged, or aboard (a boarding army, a ferried army)
+            unit = moved
             if origin in boarded:
                 continue
             prov = unit.province
@@ -800,9 +801,10 @@ class _Move:
         occupied = {u.province for u in units}
         contested = frozenset(p for p in outcome.contested if not p.startswith("~"))
         for origin, d in fallen.items():
-            start = self.board.get(origin)
-            if start is None:
+            began = self.board.get(origin)
+            if began is None:
                 continue
+            start = began
             kind = FLEET if start.kind == ARMY_FLEET else start.kind
             if start.kind != ARMY:
                 aboard = start.kind == ARMY_FLEET and origin not in landed

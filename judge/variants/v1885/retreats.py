@@ -115,11 +115,11 @@ def resolve_retreats(
             disbanded.extend(_parts(unit))
             notes.append(f"{_name(game_map, unit)} has nowhere to retreat: removed.")
             continue
-        key, dest = chosen[prov]
+        by_order, dest = chosen[prov]
         there = province_of(dest)
         if arrivals[there] > 1:
-            if key is not None:
-                results[key] = OrderResult(FAILURE, f"bounced in {there.upper()}: removed")
+            if by_order is not None:
+                results[by_order] = OrderResult(FAILURE, f"bounced in {there.upper()}: removed")
             else:
                 notes.append(
                     f"{_name(game_map, unit)} retreats to {_place(game_map, dest)} by the "
@@ -136,8 +136,8 @@ def resolve_retreats(
             units.append(Unit(unit.power, unit.kind, dest))
             lost = ""
         moved[prov] = there
-        if key is not None:
-            results[key] = OrderResult(SUCCESS, lost[2:])
+        if by_order is not None:
+            results[by_order] = OrderResult(SUCCESS, lost[2:])
         else:
             notes.append(
                 f"{_name(game_map, unit)} retreats to {_place(game_map, dest)} by the "
