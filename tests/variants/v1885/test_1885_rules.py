@@ -82,6 +82,14 @@ def test_the_gm_takes_the_army_aboard_before_a_fleet_at_equal_stake() -> None:
     assert board == [Unit("ENGLAND", "F", "nth"), Unit("ENGLAND", "F", "lon")]
 
 
+def test_the_army_aboard_goes_before_a_unit_further_from_home() -> None:
+    """IV c, as rule 10 c is read: an army aboard goes before any other piece that guards as
+    little, though the fleet in the North Atlantic is further from home."""
+    units = [Unit("ENGLAND", "AF", "eng"), Unit("ENGLAND", "F", "nao")]
+    _board, removed = gm_removals(STANDARD, units, "ENGLAND", 1, frozenset({"lon"}))
+    assert removed == [Unit("ENGLAND", "A", "eng")]
+
+
 def test_the_gm_keeps_the_unit_guarding_a_threatened_centre() -> None:
     # A German army in Belgium guards it from the French army in Picardy; the German fleet in
     # the Baltic, nearer home but guarding nothing threatened, goes (the 2023 rule, by
