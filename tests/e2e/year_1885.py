@@ -134,6 +134,8 @@ SAYS: dict[str, tuple[str, ...]] = {
         "Builds a fleet in Smyrna.",
         "Builds an army in Budapest.",
         "Builds an army in Cadiz.",
+        "Macedonia counts for Turkey this month: no other power's unit stood in it after the "
+        "February move (rule 11), though it is no longer Turkish.",
     ),
     "MAY1885M": ("Army Bulgaria -> Macedonia.", "The next phase is May 1885 Retreats"),
     "MAY1885R": ("Austrian Army Macedonia retreats to Greece by the right-hand rule.",),

@@ -225,6 +225,32 @@ def _retreats(
     )
 
 
+def _rule_11_notes(
+    game_map: Map, centers: Mapping[str, frozenset[str]], rights: Mapping[str, bool]
+) -> list[str]:
+    """What rule 11 changed in this build month's count, said in the results."""
+    from judge.variants.v1885.adjustments import short_homes
+
+    out = []
+    for centre, power in sorted(short_homes(game_map).items()):
+        if centre not in rights:
+            continue
+        name = game_map.provinces[centre].name
+        who = game_map.powers[power].adjective
+        owns = centre in centers.get(power, frozenset())
+        if rights[centre] and not owns:
+            out.append(
+                f"{name} counts for {power.title()} this month: no other power's unit stood in "
+                f"it after the February move (rule 11), though it is no longer {who}."
+            )
+        elif owns and not rights[centre]:
+            out.append(
+                f"{name} does not count for {power.title()} this month: another power's unit "
+                "stood in it after the February move (rule 11)."
+            )
+    return out
+
+
 def _is_retreat(position: Position, power: str, order: Any) -> bool:
     """In an adjustment phase with retreats, whether an order is for a dislodged unit."""
     if not isinstance(order, Retreat | Move | Disband):
@@ -275,6 +301,7 @@ def _adjustments(
         state.pop("facing", None)
         centers = update_centres(game_map, units, centers)
         owners = build_centres_after(game_map, owners, units)
+    notes.extend(_rule_11_notes(game_map, centers, state.get("rights", {})))
     adjusted = resolve_adjustments(
         game_map,
         position,

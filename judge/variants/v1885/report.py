@@ -40,6 +40,18 @@ def _named(order: Any) -> set[str]:
     return {province_of(loc)} if isinstance(loc, str) else set()
 
 
+def _in_turn(order: Any) -> int:
+    """Orders in the order things happen: Rome's choice, boardings, the moves, the landings;
+    otherwise as the power gave them (the sort is stable)."""
+    if isinstance(order, ChooseUnit):
+        return 0
+    if isinstance(order, Board):
+        return 1
+    if isinstance(order, Disembark):
+        return 3
+    return 2
+
+
 def _and(powers: tuple[str, ...]) -> str:
     names = [power_title(p) for p in powers]
     return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else "".join(names)
@@ -62,8 +74,8 @@ def results_text(report: PhaseReport) -> str:
         if not orders and not holding:
             continue
         out += ["", f"{power_title(power)}:"]
-        for i, order in enumerate(orders):
-            outcome = results[i] if i < len(results) else None
+        pairs = [(o, results[i] if i < len(results) else None) for i, o in enumerate(orders)]
+        for order, outcome in sorted(pairs, key=lambda pair: _in_turn(pair[0])):
             out.append(f"    {format_full(order, game_map)}.{_mark(outcome)}")
         named = {p for order in orders for p in _named(order)}
         for unit in holding:
