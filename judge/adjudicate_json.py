@@ -438,6 +438,8 @@ def result_json(
     if result.owners_after is not None:
         out_json["owners_after"] = dict(sorted(result.owners_after.items()))
         out_json["state_after"] = dict(result.state_after or {})
+    if result.notes:  # what a variant's rules did that no order says (1885's right-hand rule)
+        out_json["notes"] = list(result.notes)
     return out_json
 
 

@@ -59,6 +59,7 @@ def phase_result(results: Mapping[str, Any], skipped: Mapping[str, set[int]]) ->
         victory=tuple(results.get("victory", ())),
         owners_after=results.get("owners_after"),
         state_after=results.get("state_after"),
+        notes=tuple(results.get("notes", ())),
     )
 
 

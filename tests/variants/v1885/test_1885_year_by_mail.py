@@ -12,6 +12,7 @@ from by_mail import GAME, echo, process, start_1885
 from sqlalchemy import Engine
 from test_games_by_mail import GM, body_of, player, send
 
+from judge.game_archive import export_game, replay
 from judge.store import session_scope
 from judge.store.game_queries import find_game
 
@@ -79,3 +80,16 @@ def test_the_year_1885_by_mail(engine: Engine) -> None:
         units = {(u["power"], u["type"], u["loc"]) for u in game.position["units"]}
     assert ("SPAIN", "F", "por") in units and ("FRANCE", "A", "val") in units
     assert ("AUSTRIA", "A", "gre") in units and ("TURKEY", "F", "aeg") in units
+    # HISTORY reads the stored phases back as the variant writes them.
+    rows = send(engine, f"HISTORY {GAME} FROM MAY1885R TO JUN1885A\n", sender=player("Sweden"))
+    told = body_of(next(r for r in rows if r.kind == "history"))
+    assert "Variant: 1885" in told
+    assert "Austrian Army Macedonia retreats to Greece by the right-hand rule." in told
+    assert "Builds a fleet in Portugal." in told
+    # The game exported adjudicates again, phase by phase, to the results it recorded.
+    with session_scope(engine) as session:
+        game = find_game(session, GAME)
+        assert game is not None
+        document = export_game(session, game)
+    assert len(document["phases"]) == 15
+    assert replay(document) == []
