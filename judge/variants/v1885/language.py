@@ -458,6 +458,13 @@ def arrival_problem(
     if phase.kind == ADJUSTMENTS:
         if isinstance(order, Disband):
             return own(province_of(order.loc))
+        if isinstance(order, Build) and not dislodged:
+            # With no retreats to come the board says already where the power may build.
+            from judge.variants.v1885.adjustments import build_problem
+
+            return build_problem(
+                game_map, power, order, set(units), position.centers, position.owners
+            )
         if isinstance(order, Build | ContingentBuild | Waive):
             return None
         return "builds, removals and the retreats of dislodged units only in this phase"

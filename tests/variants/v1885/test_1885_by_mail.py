@@ -218,3 +218,24 @@ def test_an_alliance_victory_claimed_by_both(engine: Engine) -> None:
         assert game is not None and game.status == "finished"
         assert game.settings["ending"] == {"claimed": ["FRANCE", "GERMANY"]}
         assert history(session, game)[-1].phase == "JUN1885M"
+
+
+def test_a_build_where_none_can_be_is_refused_with_the_line_named(engine: Engine) -> None:
+    seats = start_1885(engine)
+    set_position(
+        engine,
+        "MAR1885A",
+        ["RUSSIA A mos", "TURKEY A con"],
+        centers={"RUSSIA": ["mos", "sev", "stp", "war"], "TURKEY": ["con", "mac", "sin", "smy"]},
+        owners={"lev": "RUSSIA"},
+    )
+    text = echo(
+        send(engine, "Build F Arc\nBuild A Mos\n", sender=player("Russia"), to=seats["Russia"])
+    )
+    assert "= Builds a fleet in Archangel" in text
+    assert "ERROR: line 2: Moscow is occupied" in text
+    text = echo(
+        send(engine, "Build A Lev\nBuild F Ire\n", sender=player("Turkey"), to=seats["Turkey"])
+    )
+    assert "ERROR: line 1: Turkey does not own Levant" in text
+    assert "ERROR: line 2: Ireland is not a place Turkey may build in (rule 6)" in text
