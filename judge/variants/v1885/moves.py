@@ -151,7 +151,24 @@ class _Move:
     def mark(self, key: Key, result: str, reason: str = "") -> None:
         self.results[key] = OrderResult(result, reason)
 
+    def chosen_before(self) -> None:
+        """Rule 3's choice given as the position's own (a case's `state.chosen`, province ->
+        "A" or "F") rather than as an order: made before the first move's orders are read."""
+        if not self.first_move:
+            return
+        for prov, kind in dict(self.position.state.get("chosen", {})).items():
+            unit = self.board.get(prov)
+            if (
+                unit is not None
+                and self.choosable.get(prov) == unit.power
+                and kind in (ARMY, FLEET)
+                and (kind == ARMY or self.map.fleet_may_be_at(prov))
+            ):
+                self.board[prov] = Unit(unit.power, kind, prov)
+                self.chosen[prov] = kind
+
     def read(self) -> None:
+        self.chosen_before()
         landing_orders: list[tuple[Key, Disembark]] = []
         seen: dict[str, list[Key]] = {}
         for power, power_orders in self.orders.items():

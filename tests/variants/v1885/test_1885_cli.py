@@ -53,3 +53,17 @@ def test_january_1885_from_the_start_position() -> None:
     assert proc.returncode == 0, proc.stderr
     again = json.loads(proc.stdout)
     assert again["results"]["ITALY"][0]["result"] == "illegal"
+
+
+def test_rome_chosen_as_a_field_of_the_case() -> None:
+    proc = run(["map", "1885", "--start"])
+    case = json.loads(proc.stdout)
+    case["state"] = {"chosen": {"rom": "F"}}
+    case["orders"] = {"ITALY": ["F Rom - Tys"]}
+    out = json.loads(run(["adjudicate"], json.dumps(case)).stdout)
+    assert out["results"]["ITALY"][0]["result"] == "success"
+    assert {"power": "ITALY", "type": "F", "loc": "tys"} in out["units_after"]
+    assert out["state_after"]["chosen"] == {"rom": "F"}
+    case["state"] = {"months": 1, "chosen": {"rom": "F"}}  # not the first move: no choice
+    out = json.loads(run(["adjudicate"], json.dumps(case)).stdout)
+    assert out["results"]["ITALY"][0]["result"] == "illegal"
