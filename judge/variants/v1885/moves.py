@@ -52,7 +52,9 @@ from judge.variants.v1885.orders import Board, ChooseUnit, Disembark
 ARMY, FLEET, ARMY_FLEET = "A", "F", "AF"
 Key = tuple[str, int]
 _TAG = "\x00"  # units go through the resolver tagged with the province they began in
-_MOST_GUESSES = 12  # decisions guessed together at most (2**12 resolutions); more: paradox
+# Decisions guessed together at most (2**12 resolutions); any beyond (a dozen army/fleets at work
+# in one move) are taken as made: a boarding stands, an army/fleet arrives, nothing disrupted.
+_MOST_GUESSES = 12
 PARADOX = "a paradox: every unit involved holds (A/F module III h)"
 _KIND_WORDS = {ARMY: "an army", FLEET: "a fleet", ARMY_FLEET: "an army/fleet"}
 
@@ -67,7 +69,6 @@ class MoveOutcome:
     dislodged: list[Dislodged]
     contested: frozenset[str]
     facing: dict[str, str] = field(default_factory=dict)  # dislodged province -> attack's side
-    formed: set[str] = field(default_factory=set)  # army/fleets formed this move, by province
     carried: dict[str, str] = field(default_factory=dict)  # A/F's new province -> where it began
     chosen: dict[str, str] = field(default_factory=dict)  # Rome's unit chosen: province -> kind
 
@@ -79,7 +80,6 @@ class _Boarding:
     land: str
     sea: str
     guessed: bool = False  # the fleet's sea may be attacked: the outcome is guessed
-    ok: bool = True  # statically: still possible
 
 
 @dataclass(slots=True)
@@ -778,7 +778,6 @@ class _Move:
                 )
         units: list[Unit] = []
         carried: dict[str, str] = {}
-        formed: set[str] = set()
         for origin, start in self.board.items():
             moved = after.get(origin)
             if moved is None:
@@ -802,13 +801,10 @@ class _Move:
             ]
             if ferried and not aboard:
                 aboard = True
-                formed.add(prov)
             if aboard:
                 units.append(Unit(start.power, ARMY_FLEET, unit.loc))
                 if start.kind == ARMY_FLEET:
                     carried[prov] = origin
-                else:
-                    formed.add(prov)
             else:
                 units.append(Unit(start.power, FLEET, unit.loc))
         for carrier, dest in landed.items():
@@ -841,7 +837,6 @@ class _Move:
             dislodged=[self.with_retreats(d, occupied, contested) for d in dislodged],
             contested=contested,
             facing=facing,
-            formed=formed,
             carried=carried,
             chosen=dict(self.chosen),
         )
