@@ -51,8 +51,12 @@ def main() -> None:
     opening = start_case(load_map("standard"))
     mid = midgame_case()
     print(f"build: {build}")
-    print(f"opening, one power's orders: {per_power(opening, OPENING_ORDERS, args.seconds) * 1e6:.0f} µs")
-    print(f"mid-game, one power's orders: {per_power(mid, mid['orders'], args.seconds) * 1e6:.0f} µs")
+    print(
+        f"opening, one power's orders: {per_power(opening, OPENING_ORDERS, args.seconds) * 1e6:.0f} µs"
+    )
+    print(
+        f"mid-game, one power's orders: {per_power(mid, mid['orders'], args.seconds) * 1e6:.0f} µs"
+    )
 
 
 if __name__ == "__main__":

@@ -26,7 +26,7 @@ from judge.engine.rules import Rules, UnknownRuleSet, rules_from_names
 from judge.engine.topology import topology
 from judge.language.orders import OrderSyntaxError, order_scanner, parse_order
 from judge.map_files import load_map
-from judge.variants import ReadOrders, UnknownVariant, Variant, variant
+from judge.variants import CaseFields, ReadOrders, UnknownVariant, Variant, variant
 
 UNIT_TYPES = ("A", "F", "AF")
 
@@ -211,6 +211,11 @@ def read_variant_case(
     the_variant, game_map = _load_variant(
         case.get("variant", variant or "standard"), case.get("map")
     )
+    if the_variant.board_in_case is not None:  # the game's own board (Algernon's "maze")
+        try:
+            game_map = the_variant.board_in_case(case)
+        except MapError as exc:
+            raise CaseError(f"maze: {exc}") from None
     case_rules = case.get("rules", rules or [])
     if the_variant.rule_sets:
         if isinstance(case_rules, str):
@@ -324,6 +329,12 @@ def read_variant_case(
     if "owners" in case or "state" in case:
         position.owners = _owners(game_map, case.get("owners", {}))
         position.state = _state(case.get("state", {}))
+    if the_variant.case_fields is not None:
+        try:
+            own = the_variant.case_fields.read(case, game_map)
+        except ValueError as exc:
+            raise CaseError(str(exc)) from None
+        position.state = {**position.state, **own}
     return Case(the_variant, game_map, position, orders, rule_values)
 
 
@@ -396,6 +407,7 @@ def result_json(
     unreadable: Mapping[tuple[str, int], OrderResult],
     headings: frozenset[tuple[str, int]] = frozenset(),
     parts: Mapping[tuple[str, int], list[str]] | None = None,
+    case_fields: CaseFields | None = None,
 ) -> dict[str, Any]:
     results: dict[str, list[dict[str, Any]]] = {}
     for power, lines in orders.items():
@@ -440,6 +452,8 @@ def result_json(
         out_json["state_after"] = dict(result.state_after or {})
     if result.notes:  # what a variant's rules did that no order says (1885's right-hand rule)
         out_json["notes"] = list(result.notes)
+    if case_fields is not None:  # a variant's own result fields (Mercenary's money)
+        out_json.update(case_fields.write(result))
     return out_json
 
 
@@ -452,7 +466,17 @@ def run_case(
     result = checked.variant.adjudicate(
         checked.game_map, checked.position, read.orders, checked.rules
     )
-    return result_json(result, checked.orders, read.unreadable, read.headings, read.parts)
+    out = result_json(
+        result,
+        checked.orders,
+        read.unreadable,
+        read.headings,
+        read.parts,
+        checked.variant.case_fields,
+    )
+    if checked.variant.secret_board is not None:  # the per-reader reports (Algernon)
+        out.update(checked.variant.secret_board.case_result_fields(result.state_after or {}))
+    return out
 
 
 def read_orders(checked: Case) -> ReadOrders:

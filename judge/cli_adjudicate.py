@@ -132,7 +132,46 @@ def _adjudicate(args: argparse.Namespace) -> int:
     return _batch(args) if args.batch else _one(args)
 
 
+def _own_board(args: argparse.Namespace) -> int | None:
+    """`judge map VARIANT --players N --seed S` or `--maze FILE`: a board of a variant whose
+    games carry their own (Algernon's maze), generated or given, checked and summed up."""
+    if args.players is None and args.maze is None:
+        return None
+    from judge.variants import UnknownVariant, variant
+
+    try:
+        found = variant(args.name)
+    except UnknownVariant as exc:
+        print(f"judge map: {exc}", file=sys.stderr)
+        return 2
+    if found.board_in_case is None or found.new_game is None:
+        print(f"judge map: {found.name} games play on maps/ boards", file=sys.stderr)
+        return 2
+    try:
+        if args.maze is not None:
+            import tomllib
+
+            with open(args.maze, "rb") as handle:
+                case: dict[str, Any] = {"maze": tomllib.load(handle)}
+        else:
+            case = found.new_game([str(args.players)], args.seed)
+        board = found.board_in_case(case)
+    except (OSError, ValueError, MapError) as exc:
+        print(f"judge map: {exc}", file=sys.stderr)
+        return 2
+    if args.start:
+        json.dump(case, sys.stdout, indent=2)
+        sys.stdout.write("\n")
+        return 0
+    summary = found.board_summary(board) if found.board_summary else map_summary(board)
+    sys.stdout.write(summary.rstrip("\n") + "\n")
+    return 0
+
+
 def _map(args: argparse.Namespace) -> int:
+    own = _own_board(args)
+    if own is not None:
+        return own
     try:
         game_map = load_map(args.name)
     except (FileNotFoundError, KeyError) as exc:
@@ -177,4 +216,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     mp.add_argument(
         "--start", action="store_true", help="print the starting position as an adjudicate case"
     )
+    mp.add_argument("--players", type=int, help="a generated board for N players (Algernon's maze)")
+    mp.add_argument("--seed", type=int, default=0, help="the seed of a generated board")
+    mp.add_argument("--maze", help="a board file of the variant's own to check (Algernon)")
     mp.set_defaults(func=_map)

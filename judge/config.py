@@ -96,7 +96,9 @@ class OutboundSection:
 class ProcessorSection:
     """The processor that reads inbox rows."""
 
-    replies_per_day: int = 20
+    # Mails one sender's mail may make the judge send a day: replies, and press and notices
+    # to others (judge.mail.loopguard).
+    replies_per_day: int = 100
     max_attempts: int = 3
     claim_seconds: float = 300.0
     poll_seconds: float = 1.0

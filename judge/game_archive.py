@@ -28,9 +28,16 @@ from judge.clock import now
 from judge.engine.rules import UnknownRuleSet, rules_from_names
 from judge.games.seats import SeatStatus
 from judge.identity import hash_password
-from judge.map_files import load_map
-from judge.store.game_queries import create_game, find_game, game_key, history
+from judge.store.game_queries import (
+    add_ledger_entries,
+    create_game,
+    find_game,
+    game_key,
+    history,
+    ledger_of,
+)
 from judge.store.games import GAME_NAME_LENGTH, Game, GameStatus, Person, PhaseRecord, Seat
+from judge.variants import UnknownVariant, board_of
 
 FORMAT = "judge-game-export"
 VERSION = 1
@@ -87,7 +94,7 @@ def export_game(session: Session, game: Game, *, names: bool = False) -> dict[st
         if names:
             entry["player"] = seat.person.name if seat.person is not None else None
         powers.append(entry)
-    return {
+    document = {
         "format": FORMAT,
         "version": VERSION,
         "name": game.name,
@@ -100,6 +107,21 @@ def export_game(session: Session, game: Game, *, names: bool = False) -> dict[st
         "powers": powers,
         "phases": [_phase(record) for record in history(session, game)],
     }
+    ledger = ledger_of(session, game)
+    if ledger:  # a game with money (Mercenary): every movement of it, in order
+        document["ledger"] = [
+            {
+                "phase": e.phase,
+                "processed": e.phase_record_id is not None,
+                "from": e.payer,
+                "to": e.payee,
+                "currency": e.currency,
+                "amount": e.amount,
+                "why": e.why,
+            }
+            for e in ledger
+        ]
+    return document
 
 
 def _phase(record: PhaseRecord) -> dict[str, Any]:
@@ -151,8 +173,8 @@ def check_document(document: Mapping[str, Any]) -> None:
         )
     variant = _field(document, "variant", str)
     try:
-        game_map = load_map(variant)
-    except (FileNotFoundError, KeyError, ValueError) as exc:
+        game_map = board_of(variant)
+    except (FileNotFoundError, KeyError, ValueError, UnknownVariant) as exc:
         raise ArchiveError(f"variant: unknown variant {variant!r} ({exc})") from None
     rules = _field(document, "rules", list)
     if not all(isinstance(r, str) for r in rules):
@@ -221,6 +243,19 @@ def check_document(document: Mapping[str, Any]) -> None:
         if not isinstance(record.get("results"), dict):
             raise ArchiveError(f"{where}.results: expected an object")
         _moment(record.get("processed_at"), f"{where}.processed_at")
+    for i, entry in enumerate(document.get("ledger", ())):
+        where = f"ledger[{i}]"
+        if not (
+            isinstance(entry, dict)
+            and all(
+                isinstance(entry.get(k), str) for k in ("phase", "from", "to", "currency", "why")
+            )
+            and type(entry.get("amount")) is int
+            and entry["amount"] > 0
+        ):
+            raise ArchiveError(
+                f"{where}: expected phase, from, to, currency, a whole amount above 0 and why"
+            )
 
 
 def _case(case: dict[str, Any], rules: list[str], where: str) -> None:
@@ -269,7 +304,7 @@ def import_game(
         settings=settings,
     )
     standing = {entry["power"]: entry for entry in document["powers"]}
-    for power in load_map(document["variant"]).powers:
+    for power in board_of(document["variant"]).powers:
         entry = standing.get(power, {"standing": IN_PLAY, "missed_turns": 0})
         seat_status = SEAT_STATUS_OF_STANDING[entry["standing"]]
         session.add(
@@ -292,6 +327,11 @@ def import_game(
                 processed_at=_moment(record["processed_at"], "processed_at"),
             )
         )
+    session.flush()
+    records = {record.phase: record for record in history(session, game)}
+    for entry in document.get("ledger", ()):
+        record = records.get(entry["phase"]) if entry.get("processed") else None
+        add_ledger_entries(session, game, entry["phase"], [entry], record)
     game.status = document["status"]
     game.deadline = None  # nothing runs until the GM sets a deadline or processes
     game.phase_started_at = now()

@@ -11,9 +11,10 @@ from __future__ import annotations
 import hmac
 import re
 import secrets
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from email.utils import getaddresses, parseaddr
+from typing import ClassVar
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
@@ -54,6 +55,88 @@ def verify_password(stored_hash: str | None, password: str | None) -> bool:
         return _HASHER.verify(stored_hash, password.strip())
     except (VerificationError, InvalidHashError):
         return False
+
+
+class PasswordsNeeded(Exception):
+    """Raised inside the processor's transaction when a mail needs argon2 work not done yet: the
+    processor rolls the transaction back, does the work outside any transaction (`PasswordWork`)
+    and runs the mail again, so no writer waits behind a slow hash.
+    """
+
+    def __init__(self, verify: Sequence[tuple[str, str]] = (), hash: Sequence[str] = ()) -> None:
+        super().__init__(f"{len(verify)} password(s) to verify, {len(hash)} to hash")
+        self.verify = tuple(verify)
+        self.hash = tuple(hash)
+
+
+@dataclass
+class PasswordWork:
+    """The argon2 work of one mail, done outside the write transaction between runs of the mail.
+
+    `verify` answers from what was worked out, and raises PasswordsNeeded for a pair not seen yet
+    (the answer decides what the mail does next, so the run cannot go on without it); `new_hash`
+    hands out a placeholder and notes the password, and `check_hashed` raises for all of them at
+    the end of the run (a new hash changes nothing else the run does). `inline` work is done in
+    place: for callers without a processor to run the mail again, and after `MAX_RUNS` runs, so
+    a mail always ends.
+    """
+
+    MAX_RUNS: ClassVar[int] = 8
+
+    inline: bool = False
+    runs: int = 0
+    verified: dict[tuple[str, str], bool] = field(default_factory=dict)
+    hashed: dict[str, str] = field(default_factory=dict)
+    pending: list[str] = field(default_factory=list)
+
+    def verify(self, stored_hash: str | None, password: str | None) -> bool:
+        """verify_password, from the work done outside the transaction."""
+        if not stored_hash or password is None or not password.strip():
+            return False
+        key = (stored_hash, password.strip())
+        known = self.verified.get(key)
+        if known is not None:
+            return known
+        if self.inline:
+            known = self.verified[key] = verify_password(*key)
+            return known
+        raise PasswordsNeeded(verify=[key], hash=self.pending)
+
+    def new_hash(self, password: str) -> str:
+        """hash_password, from the work done outside the transaction (a placeholder until then:
+        `check_hashed` must run before the transaction commits)."""
+        if not password.strip():
+            raise ValueError("a password cannot be empty")
+        key = password.strip()
+        known = self.hashed.get(key)
+        if known is not None:
+            return known
+        if self.inline:
+            known = self.hashed[key] = hash_password(key)
+            return known
+        if key not in self.pending:
+            self.pending.append(key)
+        return _PLACEHOLDER
+
+    def check_hashed(self) -> None:
+        """Raise for the new passwords this run used placeholders for, before anything commits."""
+        if self.pending:
+            raise PasswordsNeeded(hash=self.pending)
+
+    def work_out(self, needed: PasswordsNeeded) -> None:
+        """Do the slow part (call it outside any transaction) and get ready for the next run."""
+        self.runs += 1
+        for stored_hash, password in needed.verify:
+            self.verified[(stored_hash, password)] = verify_password(stored_hash, password)
+        for password in needed.hash:
+            self.hashed[password] = hash_password(password)
+        self.pending = []
+        if self.runs >= self.MAX_RUNS:
+            self.inline = True
+
+
+# Stands in for a new hash during a run that is then rolled back; never verifies anything.
+_PLACEHOLDER = "$pending$"
 
 
 def password_needs_rehash(stored_hash: str) -> bool:
@@ -168,11 +251,14 @@ def authenticate(
     token: str | None,
     password: str | None,
     seat: SeatCredentials,
+    verify: Callable[[str | None, str | None], bool] = verify_password,
 ) -> Decision:
     """Decide whether a mail from `sender`, with the reply token and password it carries, acts for `seat`.
 
     The token or the password authorises; the sender's address never does. When the sender is
     none of the holder's addresses, an authorised mail's reply is copied to the address of record.
+    `verify` checks the password (the processor's `PasswordWork.verify` keeps argon2 out of its
+    transaction).
     """
     who = f"{seat.power} in game {seat.game}"
     on_record = [normalise_address(a) for a in seat.addresses]
@@ -182,7 +268,7 @@ def authenticate(
 
     if _same_token(token, seat.reply_token):
         return Decision(True, "token", copy_to=copy_to)
-    if verify_password(seat.password_hash, password):
+    if verify(seat.password_hash, password):
         return Decision(True, "password", copy_to=copy_to)
 
     if seat.password_hash is None and seat.reply_token is None:

@@ -19,7 +19,8 @@ from sqlalchemy.orm import Session
 from judge import desk
 from judge.config import Config
 from judge.desk import Reply, Where
-from judge.identity import reply_to_address
+from judge.desk.secret_boards import withheld as withheld_by_board
+from judge.identity import PasswordsNeeded, PasswordWork, reply_to_address
 from judge.mail.loopguard import ReplyDecision, automated_reason
 from judge.mail.mime import ReadMail, read_mail
 from judge.render import render_mail
@@ -35,7 +36,7 @@ from judge.store.inbox import (
     unclaim,
 )
 from judge.store.models import InboxState
-from judge.store.outbox import Identity, count_reply, enqueue
+from judge.store.outbox import Identity, count_mails, count_reply, enqueue
 
 log = logging.getLogger("judge.processor")
 
@@ -46,7 +47,7 @@ class ProcessorSettings:
 
     identity: Identity
     keeper: str = ""
-    replies_per_day: int = 20
+    replies_per_day: int = 100
     max_attempts: int = 3
     lease: timedelta = timedelta(minutes=5)
 
@@ -111,7 +112,8 @@ def process_claimed(
     engine: Engine, settings: ProcessorSettings, claim: Claim, *, then_claim: bool = False
 ) -> Claim | None:
     """Process one claimed mail in one transaction; with `then_claim`, that transaction also
-    claims the next waiting mail, which is returned.
+    claims the next waiting mail, which is returned. A mail that needs passwords verified or
+    hashed is rolled back, the argon2 work done with no transaction open, and run again.
     """
     if claim.attempts > settings.max_attempts:
         hold(
@@ -122,13 +124,21 @@ def process_claimed(
             settings,
         )
         return None
+    passwords = PasswordWork()
     try:
-        with session_scope(engine) as session:
-            row = lock_for_processing(session, claim.id)
-            if row is not None:
-                process_row(session, row, settings)
-            if then_claim:
-                return claim_following(session, lease=settings.lease)
+        while True:
+            try:
+                with session_scope(engine) as session:
+                    row = lock_for_processing(session, claim.id)
+                    if row is not None:
+                        process_row(session, row, settings, passwords)
+                    if then_claim:
+                        return claim_following(session, lease=settings.lease)
+                    return None
+            except PasswordsNeeded as needed:
+                # Rolled back: hash outside any transaction (no writer waits on argon2), then
+                # run the mail again with the answers.
+                passwords.work_out(needed)
     except OperationalError:
         # The database itself failed (gone, locked, out of space), not this mail: leave the
         # claim to expire so the mail is tried again; max_attempts still bounds the tries.
@@ -141,8 +151,14 @@ def process_claimed(
     return None
 
 
-def process_row(session: Session, row: WaitingMail, settings: ProcessorSettings) -> None:
-    """Decide what the mail calls for and write it, all in the caller's transaction."""
+def process_row(
+    session: Session,
+    row: WaitingMail,
+    settings: ProcessorSettings,
+    passwords: PasswordWork | None = None,
+) -> None:
+    """Decide what the mail calls for and write it, all in the caller's transaction; raise
+    PasswordsNeeded when `passwords` lacks argon2 work the mail needs (see process_claimed)."""
     mail = read_mail(row.raw)
     where = f"inbox {row.id} from {mail.sender or '(no sender)'} {mail.message_id or ''}".rstrip()
     reason = automated_reason(mail.headers, row.envelope_from, settings.identity.address)
@@ -158,14 +174,29 @@ def process_row(session: Session, row: WaitingMail, settings: ProcessorSettings)
             Reply("unreadable", "unreadable", {"problem": mail.problem, "subject": mail.subject})
         ]
     else:
-        at_desk = Where(session, settings.identity.address, row.envelope_to, row.id)
+        at_desk = Where(
+            session,
+            settings.identity.address,
+            row.envelope_to,
+            row.id,
+            passwords=passwords,
+            mails_per_day=settings.replies_per_day,
+        )
         replies = desk.handle(mail, at_desk)
-    # Mails to others (a game's start, its results) are not replies to the sender, so the
-    # sender's daily cap does not hold them back.
-    sent = [
-        f"{notice.kind} to {notice.to} (outbox {write_notice(session, row, notice, settings)})"
+        if passwords is not None:
+            passwords.check_hashed()
+    # Mails to others (a game's start, its results, press) follow from what the mail did, so the
+    # sender's daily cap does not hold them back (press checks the cap before it is sent), but
+    # they count against it, after the sender's own replies.
+    notices = [
+        notice
         for notice in replies
         if notice.to is not None
+        and not withheld_by_board(session, notice.game, notice.kind, notice.to)
+    ]
+    sent = [
+        f"{notice.kind} to {notice.to} (outbox {write_notice(session, row, notice, settings)})"
+        for notice in notices
     ]
     replies = [reply for reply in replies if reply.to is None]
     withheld: list[str] = []
@@ -185,6 +216,7 @@ def process_row(session: Session, row: WaitingMail, settings: ProcessorSettings)
             outbox_id = write_reply(session, row, mail, notice, settings)
             sent.append(f"reply_limit (outbox {outbox_id})")
         break
+    count_mails(session, mail.sender, len(notices))
     parts = []
     if sent:
         parts.append("replied: " + ", ".join(sent))

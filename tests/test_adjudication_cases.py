@@ -59,7 +59,7 @@ def test_case(case: dict[str, Any]) -> None:
         "dislodged": [_dislodged_input(d) for d in case.get("dislodged", [])],
         "contested": case.get("contested", []),
         "civil_disorder": case.get("civil_disorder", []),
-        **{k: case[k] for k in ("map", "owners", "state") if k in case},
+        **{k: case[k] for k in ("map", "owners", "state", "money") if k in case},
     }
     for number, step in enumerate(case["steps"], start=1):
         out = run_case({**position, "orders": step["orders"]})
@@ -99,6 +99,12 @@ def test_case(case: dict[str, Any]) -> None:
             assert got_in == expect["dislodged_in"], f"{where}: dislodged in"
         if "owners_after" in expect:
             assert out["owners_after"] == expect["owners_after"], f"{where}: owners after"
+        if "reasons" in expect:  # words each result's reason must hold, where given
+            for power, words in expect["reasons"].items():
+                for i, word in enumerate(words):
+                    assert word in reasons[power][i], f"{where}: reason {power} {i}: {reasons}"
+        if "money_after" in out:  # Mercenary: the money adds up, and what the case expects
+            _check_money(where, position.get("money"), out, expect)
         position = {
             **position,
             "phase": out["next_phase"],
@@ -111,4 +117,47 @@ def test_case(case: dict[str, Any]) -> None:
                 if "owners_after" in out
                 else {}
             ),
+            **({"money": out["money_after"]} if "money_after" in out else {}),
         }
+
+
+def _check_money(
+    where: str, before: dict[str, Any] | None, out: dict[str, Any], expect: dict[str, Any]
+) -> None:
+    """Every pound of the phase is accounted for: each currency's holdings after are those
+    before plus what the bank paid out less what it took in, and no holding is below zero;
+    then the holdings, values, alliances and payments the case expects."""
+    after = out["money_after"]
+    payments = out["payments"]
+    if before is not None and "holdings" in before:
+        totals: dict[str, int] = {}
+        for held in before["holdings"].values():
+            for currency, amount in held.items():
+                totals[currency] = totals.get(currency, 0) + amount
+        for p in payments:
+            if p["from"] == "BANK":
+                totals[p["currency"]] = totals.get(p["currency"], 0) + p["amount"]
+            if p["to"] == "BANK":
+                totals[p["currency"]] = totals.get(p["currency"], 0) - p["amount"]
+        got: dict[str, int] = {}
+        for held in after["holdings"].values():
+            for currency, amount in held.items():
+                assert amount >= 0, f"{where}: a holding below zero: {after['holdings']}"
+                got[currency] = got.get(currency, 0) + amount
+        want = {c: n for c, n in totals.items() if n}
+        assert got == want, f"{where}: the money does not add up: {got} against {want}"
+    for power, held in expect.get("holdings_after", {}).items():
+        got_held = {c: n for c, n in after["holdings"].get(power, {}).items() if n}
+        assert got_held == held, f"{where}: holdings of {power}: {got_held}"
+    for currency, value in expect.get("values_after", {}).items():
+        assert after["values"][currency] == value, (
+            f"{where}: value of {currency}: {after['values']}"
+        )
+    if "alliances_after" in expect:
+        assert after["alliances"] == expect["alliances_after"], f"{where}: alliances"
+    if "payments" in expect:
+        got_p = [[p["from"], p["to"], p["currency"], p["amount"], p["why"]] for p in payments]
+        assert len(got_p) == len(expect["payments"]), f"{where}: payments {got_p}"
+        for got_one, want_one in zip(got_p, expect["payments"], strict=True):
+            assert got_one[:4] == want_one[:4], f"{where}: payments {got_p}"
+            assert got_one[4].startswith(want_one[4]), f"{where}: payment's why {got_p}"

@@ -14,6 +14,8 @@ from judge.mail.mime import ReadMail
 if TYPE_CHECKING:
     from sqlalchemy.orm import Session
 
+    from judge.identity import PasswordWork
+
 # Lines that end the commands of a mail, as on the classic judges.
 _STOP_WORDS = {"END", "SIGNOFF", "SIGN OFF"}
 HELP_WORDS = {"HELP", "HELP.", "?"}
@@ -54,6 +56,12 @@ class Where:
     judge_address: str
     envelope_to: str | None = None
     inbox_id: int | None = None
+    # The processor's argon2 work for this mail, done outside its transaction (None: done in
+    # place, for callers that cannot run the mail again).
+    passwords: PasswordWork | None = None
+    # The daily cap on the mails one sender makes the judge send (0: none), for press to check
+    # before it goes.
+    mails_per_day: int = 0
 
 
 def plain_words(line: str) -> str:

@@ -33,10 +33,11 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from judge.desk.secret_boards import board_of_game
 from judge.engine.results import PhaseResult
 from judge.games.seats import SeatStatus
 from judge.store.games import Game
-from judge.variants import board_of, variant
+from judge.variants import variant
 
 
 @dataclass(frozen=True)
@@ -172,5 +173,5 @@ def claimed_ending(game: Game, result: PhaseResult) -> Ending | None:
     if decide is None or not claims:
         return None
     combines = {power: frozenset(combine) for power, combine in claims.items()}
-    won = decide(board_of(game.variant), result, combines)
+    won = decide(board_of_game(game), result, combines)
     return Ending(claimed=tuple(won)) if won else None

@@ -13,12 +13,15 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Mapping
 from dataclasses import replace
+from functools import lru_cache
 from typing import Any
 
 from judge.desk import (
+    board_views,
     game_settings,
     general_orders,
     history,
+    ledger,
     master,
     orders,
     player_settings,
@@ -35,6 +38,7 @@ from judge.desk.mail_state import (
     seats_held_by,
 )
 from judge.desk.orders import orders_reply
+from judge.desk.secret_boards import reading_words
 from judge.identity import authenticate, token_from_recipients
 from judge.language import command_values as cv
 from judge.language.commands import read_mail_commands
@@ -73,6 +77,7 @@ def _handlers(*modules: Any) -> Mapping[type, Handler]:
 
 
 HANDLERS = _handlers(
+    board_views,
     seating,
     orders,
     processing,
@@ -82,7 +87,23 @@ HANDLERS = _handlers(
     press,
     history,
     general_orders,
+    ledger,
 )
+
+
+@lru_cache(maxsize=4)
+def _read_commands(text: str, seat_words: tuple[str, ...]) -> tuple[cv.CommandLine, ...]:
+    """The mail's commands, read once: a mail whose passwords are hashed between runs
+    (judge.identity.PasswordWork) is run again with the same text, inside the transaction.
+    `seat_words` are the places a secret board's seat knows, read as the start of orders."""
+    known_powers, known_provinces = reading_names()
+    return tuple(
+        read_mail_commands(
+            text,
+            known_powers=known_powers,
+            known_provinces=[*known_provinces, *seat_words],
+        )
+    )
 
 
 def handle(mail: ReadMail, where: Where) -> list[Reply] | None:
@@ -91,14 +112,11 @@ def handle(mail: ReadMail, where: Where) -> list[Reply] | None:
     HELP-and-echo answers it as before.
     """
     lines = mail.text.splitlines()[:MAX_LINES] if mail.text else []
-    known_powers, known_provinces = reading_names()
-    values = read_mail_commands(
-        "\n".join(lines), known_powers=known_powers, known_provinces=known_provinces
-    )
     session = where.session
     token = token_from_recipients(
         [where.envelope_to, mail.headers.get("delivered-to")], where.judge_address
     )
+    values = _read_commands("\n".join(lines), tuple(reading_words(session, token)))
     for_games = any(
         isinstance(v, cv.CommandError)
         or (isinstance(v, cv.Command) and not isinstance(v, cv.Help | cv.SignOff))

@@ -23,6 +23,7 @@ from sqlalchemy.orm import Session
 from judge.adjudicate_json import read_case
 from judge.desk.commands import Reply
 from judge.desk.mail_state import MailState, power_named, reply_address
+from judge.desk.secret_boards import board_of_game, secret_board_of
 from judge.engine.geography import Map
 from judge.engine.position import Position
 from judge.games import general_orders as go
@@ -31,7 +32,6 @@ from judge.language import command_values as cv
 from judge.language.commands import read_mail_commands
 from judge.store.game_queries import add_general_order, general_orders
 from judge.store.games import Game, GameStatus, GeneralOrder, Seat
-from judge.variants import board_of
 
 log = logging.getLogger(__name__)
 
@@ -59,7 +59,7 @@ def _seat(state: MailState, command: cv.Command) -> Seat | None:
 def _board(game: Game) -> tuple[Map, Position | None]:
     """The game's map, and its position when it has started."""
     if game.position is None:
-        return board_of(game.variant), None
+        return board_of_game(game), None
     game_map, position, _, _ = read_case(game.position, rules=game.rules)
     return game_map, position
 
@@ -71,6 +71,14 @@ def _file(state: MailState, command: cv.GeneralOrders) -> None:
     if seat is None:
         return
     game = seat.game
+    if secret_board_of(game) is not None:
+        # Standing orders read against the board (their IF tests name places and units)
+        # would answer questions about a board nobody may see.
+        state.problems.append(
+            f"line {command.line_no}: game {game.name}'s board is secret: it takes no general "
+            "orders (write each turn's orders; a rat without one holds)"
+        )
+        return
     game_map, position = _board(game)
     general, problems = go.bind(command, game_map, seat.power)
     end = command.valid_to

@@ -38,13 +38,14 @@ from judge.desk.phase_clock import deadline_words
 from judge.desk.phase_records import phase_order, phase_report
 from judge.desk.press import may_read, release_view
 from judge.desk.processing import ENDING
+from judge.desk.secret_boards import board_of_game, secret_board_of, visibility_of
 from judge.engine.calendar import ANY, RETREATS, parse_phase
 from judge.games.seats import SeatStatus
 from judge.language import command_values as cv
 from judge.reports import OBSERVER, STYLES, report_text
 from judge.store.game_queries import find_game, history, published_press
 from judge.store.games import Game, GameStatus, Person, PhaseRecord
-from judge.variants import board_of, variant
+from judge.variants import variant
 
 # njudge's default for LINES, and the most one HISTORY mail carries whatever LINES asks.
 DEFAULT_LINES = 1000
@@ -148,7 +149,12 @@ def _history(state: MailState, command: cv.History) -> None:
     more_from = ""
     for sequence, record in chosen:
         try:
-            text = report_text(phase_report(game, record, sequence), style, OBSERVER)  # type: ignore[arg-type]
+            text = report_text(
+                phase_report(game, record, sequence),
+                style,  # type: ignore[arg-type]
+                OBSERVER,
+                visibility_of(game),
+            )
         except (CaseError, KeyError, TypeError, ValueError) as exc:
             text = f"The stored results of {record.phase} cannot be read by this judge: {exc}"
         releases = press.get(record.id, [])
@@ -311,9 +317,11 @@ def _summary(state: MailState, command: cv.Summary) -> None:
         return
     records = history(state.session, game)
     try:
-        powers = list(board_of(game.variant).powers)
+        powers = list(board_of_game(game).powers)
     except (FileNotFoundError, KeyError, ValueError):
         powers = sorted(seat.power for seat in game.seats)
+    if secret_board_of(game) is not None:
+        powers = []  # a secret board's powers are met, not listed (HISTORY has the counts)
     seats = {seat.power: seat for seat in game.seats}
     players = []
     for power in powers:

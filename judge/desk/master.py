@@ -46,6 +46,7 @@ from judge.desk.mail_state import (
 from judge.desk.orders import unit_name, units_without_orders
 from judge.desk.phase_clock import deadline_words, start_phase_clock
 from judge.desk.seating import player_name, seat_changed_hands, start_game, takeover_refusal
+from judge.desk.secret_boards import board_of_game
 from judge.engine.position import province_of
 from judge.games.seats import OrdersState, SeatStatus
 from judge.identity import TOKEN_ALPHABET, normalise_address
@@ -64,7 +65,7 @@ from judge.store.game_queries import (
     vacate_seat,
 )
 from judge.store.games import Game, GameStatus, Person, Seat
-from judge.variants import board_of
+from judge.variants import variant
 
 # Length of the password REPLACE makes for the new player (letters and digits: easy to type).
 NEW_PASSWORD_LENGTH = 10
@@ -159,7 +160,7 @@ def _force_begin(state: MailState, command: cv.ForceBegin) -> None:
 
 
 def _seat_named(state: MailState, game: Game, written: str, command: cv.Command) -> Seat | None:
-    power = power_named(board_of(game.variant), written)
+    power = power_named(board_of_game(game), written)
     seat = next((s for s in game.seats if s.power == power), None)
     if seat is None:
         powers = ", ".join(s.power.title() for s in game.seats)
@@ -389,10 +390,22 @@ def _restore_orders(state: MailState, game: Game, given: dict[str, Any]) -> set[
     """Put the orders given for the phase back as its current orders (each read again on the
     game's map, keyed per unit as the desk keys them); return the powers that had some."""
     assert game.phase is not None
-    game_map = board_of(game.variant)
+    game_map = board_of_game(game)
+    read_desk_line = variant(game.variant).read_desk_line
     restored: set[str] = set()
     for power, texts in given.items():
+        context: dict[str, Any] = {
+            "position": read_case(game.position or {}, rules=game.rules)[1],
+            "power": power,
+            "phase": game.phase,
+        }
         for number, text in enumerate(texts, start=1):
+            read = read_desk_line(game_map, str(text), number, context) if read_desk_line else None
+            if read is not None:  # a line the variant keys itself (Mercenary's money lines)
+                for key, stored, _full in read.orders if read.error is None else ():
+                    set_order(state.session, game, power, key, stored)
+                    restored.add(power)
+                continue
             parsed = parse_line(str(text), game_map, number)
             if parsed.order is None:
                 continue  # an unreadable order was void then and is left out now

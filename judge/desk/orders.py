@@ -10,6 +10,7 @@ from sqlalchemy.orm import Session
 from judge.adjudicate_json import read_case
 from judge.clock import now
 from judge.desk.commands import Reply
+from judge.desk.ledger import apply_at_once
 from judge.desk.mail_state import MailState, lock_game, reply_address
 from judge.desk.phase_clock import deadline_words
 from judge.engine.adjustments import adjustment_counts, build_problem
@@ -70,12 +71,21 @@ def _order_line(state: MailState, line: cv.OrderLine) -> None:
     game_map, position = game_position(game)
     read_desk_line = variant(game.variant).read_desk_line
     if read_desk_line is not None:
-        context = state.reading.setdefault(
-            seat.id, {"position": position, "power": seat.power, "phase": game.phase}
-        )
+        context = state.reading.get(seat.id)
+        if context is None:
+            # What the reader may need: the board, the seat, the phase, and the seat's orders
+            # standing so far (key -> text; the reader keeps it up to date through the mail).
+            standing = dict(current_orders(state.session, game).get(seat.power, {}))
+            context = state.reading[seat.id] = {
+                "position": position,
+                "power": seat.power,
+                "phase": game.phase,
+                "standing": standing,
+            }
         read = read_desk_line(game_map, line.text, line.line_no, context)
-        _variant_line(state, seat, game, line.text.strip(), read)
-        return
+        if read is not None:  # otherwise a standard order line, read as below
+            _variant_line(state, seat, game, line, read)
+            return
     parsed = parse_line(line.text, game_map, line.line_no)
     entry: dict[str, Any] = {"source": line.text.strip(), "error": None, "full": None}
     entry["replaced"] = None
@@ -107,11 +117,21 @@ def _order_line(state: MailState, line: cv.OrderLine) -> None:
     state.ordered_seats.append(seat)
 
 
-def _variant_line(state: MailState, seat: Seat, game: Game, source: str, read: DeskLine) -> None:
+def _variant_line(
+    state: MailState, seat: Seat, game: Game, line: cv.OrderLine, read: DeskLine
+) -> None:
     """An order line as the game's variant reads it (Mercator: in its time-scale section),
-    stored per key and echoed as the variant writes it."""
+    stored per key and echoed as the variant writes it; or a change made at once (Mercenary's
+    leaving an Alliance of Currency), announced to the whole game."""
+    source = line.text.strip()
     entry: dict[str, Any] = {"source": source, "error": read.error, "full": None, "replaced": None}
-    if read.heading is not None:
+    if read.at_once is not None and read.error is None:
+        try:
+            entry["full"] = apply_at_once(state, game, read.at_once) + " (done at once)"
+        except ValueError as exc:
+            entry["error"] = f"line {line.line_no}: {exc}"
+        state.reading.pop(seat.id, None)  # the lines after it read the changed game
+    elif read.heading is not None:
         entry["full"] = f"({read.heading})"
     elif read.error is None:
         fulls, replaced = [], []

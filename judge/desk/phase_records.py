@@ -8,12 +8,14 @@ new adjudication: a later change to the engine or the rules must not rewrite a g
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from judge.adjudicate_json import read_variant_case
+from judge.desk.secret_boards import master_writer
 from judge.engine.calendar import MONTHS, PhaseError, parse_phase
 from judge.engine.position import Dislodged, Unit
-from judge.engine.results import OrderResult, PhaseResult
+from judge.engine.results import OrderResult, Payment, PhaseResult
 from judge.reports import PhaseReport
 from judge.store.games import Game, PhaseRecord
 
@@ -60,6 +62,10 @@ def phase_result(results: Mapping[str, Any], skipped: Mapping[str, set[int]]) ->
         owners_after=results.get("owners_after"),
         state_after=results.get("state_after"),
         notes=tuple(results.get("notes", ())),
+        payments=tuple(
+            Payment(p["from"], p["to"], p["currency"], p["amount"], p["why"])
+            for p in results.get("payments", ())
+        ),
     )
 
 
@@ -81,15 +87,24 @@ def phase_report(game: Game, record: PhaseRecord, sequence: int) -> PhaseReport:
                 entry += 1
                 continue
             entry += len(read.parts.get((power, index), [None]))
+    result = phase_result(record.results, skipped)
+    fields = case.variant.case_fields
+    if fields is not None:  # a variant's own fields of the result (Mercenary's money after it)
+        own = fields.read(fields.carry(record.results), case.game_map)
+        result = replace(result, state_after={**(result.state_after or {}), **own})
     return PhaseReport(
         game_map=case.game_map,
         before=case.position,
         orders=read.orders,
-        result=phase_result(record.results, skipped),
+        result=result,
         game=game.name,
         sequence=sequence,
         civil_disorder=case.position.civil_disorder,
-        text_writer=case.variant.results_text,
+        text_writer=(
+            master_writer(case.variant.secret_board)
+            if case.variant.secret_board is not None
+            else case.variant.results_text
+        ),
     )
 
 

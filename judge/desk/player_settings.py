@@ -49,7 +49,9 @@ from judge.desk.mail_state import (
     reply_address,
     seat_reply_address,
 )
+from judge.desk.passwords import new_password_hash
 from judge.desk.phase_terms import missed_turn_policy
+from judge.desk.secret_boards import board_of_game
 from judge.engine.geography import Map
 from judge.games.missed_turns import (
     PostalPolicy,
@@ -60,7 +62,7 @@ from judge.games.missed_turns import (
     resign,
 )
 from judge.games.seats import OrdersState, SeatStatus
-from judge.identity import hash_password, normalise_address
+from judge.identity import normalise_address
 from judge.language import command_values as cv
 from judge.store.game_queries import (
     add_address,
@@ -70,7 +72,7 @@ from judge.store.game_queries import (
     vacate_seat,
 )
 from judge.store.games import ADDRESS_LENGTH, Game, GameStatus, Person, Seat
-from judge.variants import board_of, variant
+from judge.variants import variant
 
 NO_SEAT = (
     "no seat is named: sign on with SIGNON power game password on a line before it, or reply "
@@ -153,7 +155,7 @@ def _set_password(state: MailState, command: cv.SetPassword) -> None:
     if seat is None:
         return
     try:
-        seat.password_hash = hash_password(command.password)
+        seat.password_hash = new_password_hash(state, command.password)
     except ValueError:
         state.problems.append(f"line {command.line_no}: a password may not be empty")
         return
@@ -275,7 +277,7 @@ def _voter(state: MailState, command: cv.Command) -> tuple[Seat, Map, frozenset[
             "no unit and no supply centre left, so it has no vote"
         )
         return None
-    return seat, board_of(game.variant), survivors
+    return seat, board_of_game(game), survivors
 
 
 def _named_powers(

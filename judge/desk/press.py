@@ -51,8 +51,18 @@ it in a game that publishes NOW sends it at once.
 
 Settings, in Game.settings: "press" (none, white, grey, white/grey, grey/white; default
 white/grey), "press_partial" (bool, default true), "press_observers" (any, white, no; default
-white), "press_publish" (now, results; default now). A change is confirmed to the GM and
-announced to every player and observer, once per mail.
+white), "press_publish" (now, results; default now), "press_limit" (SET PRESS LIMIT n: at most
+n releases a UTC day from each player, counted per power, and each observer, counted per
+person; absent: no limit). A change is confirmed to the GM and announced to every player and
+observer, once per mail.
+
+How much press. A release makes one mail per reader, so it is the cheapest way to make the
+judge mail many people: before it is stored or sent it must fit the game's press limit (the
+GM's press and press to the GM alone are never limited) and the sender's daily cap (the
+processor's `replies_per_day`, which counts every mail a sender's mail makes the judge send,
+plus-addresses as one sender: judge.mail.loopguard), with room for every mail it makes and the
+writer's confirmation. Otherwise it is refused to the writer with the reason and nobody else
+gets anything.
 
 Storage (judge.store.games.Press): `from_power` is the writing power, or MASTER or OBSERVER;
 `to_powers` is None for a white press to everyone, else the powers named plus markers: "+ALL"
@@ -65,6 +75,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import func, select
@@ -84,6 +95,7 @@ from judge.desk.mail_state import (
     sender_person,
 )
 from judge.desk.orders import game_position
+from judge.desk.secret_boards import board_of_game, secret_board_of
 from judge.engine.geography import Map
 from judge.engine.position import Position
 from judge.language import command_values as cv
@@ -91,13 +103,15 @@ from judge.language.commands import read_mail_commands
 from judge.language.names import NameLookupError, name_table
 from judge.store.game_queries import find_game, observers_of
 from judge.store.games import Game, GameStatus, Person, Press, Seat
-from judge.variants import board_of
+from judge.store.outbox import mails_counted
+from judge.variants import MASTER as SECRET_MASTER
 
 # Where the press settings are kept in Game.settings, and their defaults.
 KINDS_KEY = "press"
 PARTIAL_KEY = "press_partial"
 OBSERVERS_KEY = "press_observers"
 PUBLISH_KEY = "press_publish"
+LIMIT_KEY = "press_limit"
 DEFAULT_KINDS = "white/grey"
 DEFAULT_OBSERVERS = "white"
 DEFAULT_PUBLISH = "now"
@@ -125,6 +139,7 @@ class PressRules:
     partial: bool = True
     observers: str = DEFAULT_OBSERVERS  # any, white or no
     publish: str = DEFAULT_PUBLISH  # now or results
+    limit: int | None = None  # releases a day from each player and observer; None: no limit
 
     @property
     def allowed(self) -> tuple[str, ...]:
@@ -138,6 +153,7 @@ class PressRules:
             "partial": self.partial,
             "observers": self.observers.upper(),
             "publish": self.publish.upper(),
+            "limit": self.limit,
         }
 
 
@@ -148,7 +164,12 @@ def press_rules(game: Game) -> PressRules:
         partial=bool(settings.get(PARTIAL_KEY, True)),
         observers=str(settings.get(OBSERVERS_KEY, DEFAULT_OBSERVERS)),
         publish=str(settings.get(PUBLISH_KEY, DEFAULT_PUBLISH)),
+        limit=_limit(settings.get(LIMIT_KEY)),
     )
+
+
+def _limit(value: Any) -> int | None:
+    return value if isinstance(value, int) and value > 0 else None
 
 
 def _set(state: MailState, command: cv.Command, key: str, value: Any) -> None:
@@ -173,6 +194,10 @@ def _set_observers(state: MailState, command: cv.SetObserverPress) -> None:
 
 def _set_publish(state: MailState, command: cv.SetPublish) -> None:
     _set(state, command, PUBLISH_KEY, command.when.lower())
+
+
+def _set_press_limit(state: MailState, command: cv.SetPressLimit) -> None:
+    _set(state, command, LIMIT_KEY, command.limit)
 
 
 def _announce_settings(state: MailState, game: Game) -> None:
@@ -321,12 +346,28 @@ def _recipients(
     letters = {p.letter.upper(): name for name, p in game_map.powers.items() if p.letter}
     named: list[str] = []
     unknown: list[str] = []
+    secret = secret_board_of(writer.game)
+    known: frozenset[str] | None = None
+    if secret is not None and writer.game.position is not None:
+        # A secret board: only the powers the writer has met, named in full; any other word
+        # is unknown to him whether or not such a power exists.
+        reader = writer.seat.power if writer.seat is not None else SECRET_MASTER
+        known = secret.known_powers(writer.game.position, reader)
+        letters = {}
     for word in written:
         found = _power_word(game_map, letters, word)
+        if known is not None and found is not None and not set(found) <= known | {MASTER}:
+            found = None
         if found is None:
             unknown.append(word)
         else:
             named.extend(found)
+    if unknown and known is not None:
+        state.problems.append(
+            f"line {command.line_no}: PRESS not sent: {', '.join(unknown)} unknown to you "
+            "(M for the GM)"
+        )
+        return None
     if unknown:
         powers = ", ".join(p.title() for p in game_map.powers)
         state.problems.append(
@@ -414,7 +455,7 @@ def _press(state: MailState, command: cv.Press | cv.Broadcast) -> None:
     if not command.text.strip():
         state.problems.append(f"{where}: there is no text between it and ENDPRESS")
         return
-    game_map = board_of(game.variant)
+    game_map = board_of_game(game)
     to = _recipients(state, writer, command, game_map)
     if to is None:
         return
@@ -429,14 +470,25 @@ def _press(state: MailState, command: cv.Press | cv.Broadcast) -> None:
     kind = _kind(state, writer, command, only_gm)
     if kind is None:
         return
-    position = game_position(game)[1] if game.position is not None else None
-    power = writer.seat.power if writer.seat is not None else None
-    dateline = read_dateline(command.text, game_map, position, power)
     markers = [TO_ALL] if not to else []
     if kind == "grey":
         markers.append(GREY)
     to_powers = [p if p != MASTER else TO_MASTER for p in to] + markers
     pending = rules.publish == "results"
+    judge_address = state.where.judge_address
+    readers = 1 if pending and writer.role != MASTER else 0
+    if not pending:
+        readers = _reader_count(state.session, game, to_powers, judge_address, writer)
+    too_many = _over_press_limit(state, writer, only_gm) or _over_daily_cap(state, readers)
+    if too_many:
+        state.problems.append(f"{where}: {too_many}")
+        return
+    position = game_position(game)[1] if game.position is not None else None
+    power = writer.seat.power if writer.seat is not None else None
+    if secret_board_of(game) is not None:  # the board is secret: a dateline is plain text
+        dateline = Dateline(None, command.text)
+    else:
+        dateline = read_dateline(command.text, game_map, position, power)
     row = Press(
         game_id=game.id,
         author=writer.person,
@@ -452,7 +504,6 @@ def _press(state: MailState, command: cv.Press | cv.Broadcast) -> None:
     state.session.add(row)
     state.session.flush()
     number = press_number(state.session, row)
-    judge_address = state.where.judge_address
     if not pending:
         state.replies.extend(_release_mails(state.session, game, row, judge_address, writer))
     elif writer.role != MASTER:
@@ -472,6 +523,78 @@ def _press(state: MailState, command: cv.Press | cv.Broadcast) -> None:
             reply_to=writer.reply_to,
         )
     )
+
+
+# --- how much press -----------------------------------------------------------------------------
+def _reader_count(
+    session: Session, game: Game, to_powers: list[str], judge_address: str, writer: Writer
+) -> int:
+    """How many mails a release to `to_powers` makes when published now (_release_mails)."""
+    row = Press(to_powers=None if to_powers == [TO_ALL] else to_powers)
+    writer_address = writer.person.address_of_record
+    return sum(
+        1
+        for reader in _readers(session, game, judge_address)
+        if reader.address != writer_address and may_read(row, reader.power, master=reader.master)
+    )
+
+
+def _over_press_limit(state: MailState, writer: Writer, only_gm: bool) -> str:
+    """Why the game's press limit (SET PRESS LIMIT) refuses one more release from the writer
+    today, or "". The GM's press and press to the GM alone are never limited (press to and
+    from the GM is always allowed, as SET PRESS NONE leaves it)."""
+    limit = press_rules(writer.game).limit
+    if limit is None or writer.role == MASTER or only_gm:
+        return ""
+    start, tomorrow = _utc_day()
+    mine = (
+        Press.from_power == writer.role
+        if writer.seat is not None
+        else (Press.from_power == OBSERVER) & (Press.author_person_id == writer.person.id)
+    )
+    sent = [
+        to_powers
+        for to_powers in state.session.scalars(
+            select(Press.to_powers).where(
+                Press.game_id == writer.game.id, Press.created_at >= start, mine
+            )
+        )
+        if to_powers != [TO_MASTER]
+    ]
+    if len(sent) < limit:
+        return ""
+    who = "an observer" if writer.role == OBSERVER else writer.role.title()
+    return (
+        f"game {writer.game.name} takes at most {limit} press releases a day from each player "
+        f"and observer (SET PRESS LIMIT), and {len(sent)} came from you as {who} today; more "
+        f"may be sent from {tomorrow:%Y-%m-%d} 00:00 UTC (press to the GM alone is not limited)"
+    )
+
+
+def _over_daily_cap(state: MailState, readers: int) -> str:
+    """Why the sender's daily cap (the mails one sender makes the judge send a day, counted by
+    the processor) leaves no room for a release that makes `readers` mails and a confirmation,
+    or "". Checked before anything is sent, so a refused release reaches nobody."""
+    cap = state.where.mails_per_day
+    if cap <= 0:
+        return ""
+    used = mails_counted(state.session, state.sender) + len(state.replies)
+    if used + readers + 1 <= cap:
+        return ""
+    _, tomorrow = _utc_day()
+    return (
+        f"it would make the judge send {readers + 1} mails (one to each reader and your "
+        f"confirmation), and mail from one address (its plus-addresses count as one) makes it "
+        f"send at most {cap} a day; {used} are counted for yours today. The count starts "
+        f"again at {tomorrow:%Y-%m-%d} 00:00 UTC"
+    )
+
+
+def _utc_day() -> tuple[datetime, date]:
+    """The start of today (UTC), as the daily counts go, and tomorrow's date."""
+    moment = now().astimezone(UTC)
+    start = moment.replace(hour=0, minute=0, second=0, microsecond=0)
+    return start, (start + timedelta(days=1)).date()
 
 
 # --- who reads what ------------------------------------------------------------------------------
@@ -702,6 +825,7 @@ HANDLERS = {
     cv.SetPartialPress: _set_partial,
     cv.SetObserverPress: _set_observers,
     cv.SetPublish: _set_publish,
+    cv.SetPressLimit: _set_press_limit,
     cv.WithholdPress: _withhold,
     cv.ReleasePress: _release,
 }

@@ -28,6 +28,7 @@ from judge.desk.mail_state import (
     seat_reply_address,
 )
 from judge.desk.phase_clock import game_timing, start_phase_clock
+from judge.desk.secret_boards import master_writer, results_visibility
 from judge.desk.settlement import settle_missed_turns
 from judge.engine.geography import Map
 from judge.engine.orders import Order
@@ -35,8 +36,17 @@ from judge.engine.position import Position
 from judge.engine.results import PhaseResult
 from judge.games.seats import OrdersState, SeatStatus
 from judge.language import command_values as cv
-from judge.reports import MASTER, OBSERVER, PhaseReport, Viewer, mail_context, template_name
+from judge.reports import (
+    MASTER,
+    OBSERVER,
+    PhaseReport,
+    Viewer,
+    everything_public,
+    mail_context,
+    template_name,
+)
 from judge.store.game_queries import (
+    add_ledger_entries,
     clear_orders,
     current_orders,
     history,
@@ -132,7 +142,9 @@ def adjudicate_orders(session: Session, game: Game) -> Adjudication:
     game_map, position = case.game_map, case.position
     read = case.variant.read_orders(game_map, texts)
     result = case.variant.adjudicate(game_map, position, read.orders, case.rules)
-    results = result_json(result, texts, read.unreadable, read.headings, read.parts)
+    results = result_json(
+        result, texts, read.unreadable, read.headings, read.parts, case.variant.case_fields
+    )
     return Adjudication(
         game_map,
         position,
@@ -179,7 +191,11 @@ def _report(
             s.power for s in game.seats if s.status == SeatStatus.CIVIL_DISORDER
         ),
         general_orders=done.general,
-        text_writer=done.results_text,
+        text_writer=(
+            master_writer(secret)
+            if (secret := variant(game.variant).secret_board)
+            else done.results_text
+        ),
         next_deadline=(
             game.deadline.astimezone(game_timing(game).tz)
             if next_deadline and game.deadline is not None
@@ -228,7 +244,7 @@ def process_phase(
     assert game.phase is not None and game.position is not None
     done = adjudicate_orders(session, game)
     sequence = len(history(session, game)) + 1
-    record_phase(
+    record = record_phase(
         session,
         game,
         game.phase,
@@ -237,6 +253,8 @@ def process_phase(
         done.results,
         seats_before=seats_before,
     )
+    # Every pound the phase moved goes into the game's ledger (a variant with money).
+    add_ledger_entries(session, game, game.phase, done.results.get("payments", ()), record)
     clear_orders(session, game)
     for seat in game.seats:
         seat.orders_state = OrdersState.NONE
@@ -253,11 +271,13 @@ def process_phase(
     report = _report(game, done, sequence, ending)
     style = _style(game)
     template = template_name(style)
+    secret_board = variant(game.variant).secret_board
+    visibility = results_visibility(secret_board) if secret_board else everything_public
     replies = [
         Reply(
             "results",
             template,
-            mail_context(report, style, viewer, variant=_variant_title(game)),
+            mail_context(report, style, viewer, visibility, variant=_variant_title(game)),
             to=address,
             reply_to=to,
         )
@@ -308,8 +328,12 @@ def _next_case(before: dict[str, Any], results: dict[str, Any]) -> dict[str, Any
         "contested": results["contested"],
         "orders": {},
     }
-    if "map" in before:
-        case["map"] = before["map"]
+    for key in ("map", "maze"):  # the board: a named one, or the game's own (Algernon)
+        if key in before:
+            case[key] = before[key]
+    fields = variant(str(case["variant"])).case_fields
+    if fields is not None:  # a variant's own fields (Mercenary's money) go on to the next phase
+        case.update(fields.carry(results))
     if "owners_after" in results:
         case["owners"] = results["owners_after"]
         case["state"] = results["state_after"]

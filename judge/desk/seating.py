@@ -12,6 +12,7 @@ units take no orders, so a SIGNON to it is refused with that reason, its old hol
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from sqlalchemy import select
 
@@ -29,18 +30,24 @@ from judge.desk.mail_state import (
     sender_person,
 )
 from judge.desk.orders import unit_name
+from judge.desk.passwords import (
+    gm_key,
+    new_password_hash,
+    password_refusal,
+    record_password,
+    seat_key,
+    verify,
+    verify_for,
+)
 from judge.desk.phase_clock import deadline_words, start_phase_clock
+from judge.desk.secret_boards import OPENING, board_of_game, secret_board_of
 from judge.engine.rules import UnknownRuleSet, rules_from_names
 from judge.games.missed_turns import PostalPolicy, SeatRecord, SeatRefused, take_over
 from judge.games.seats import SeatStatus
-from judge.identity import (
-    authenticate,
-    hash_password,
-    reply_to_address,
-    verify_password,
-)
+from judge.identity import authenticate, reply_to_address
 from judge.language import command_values as cv
 from judge.store.game_queries import (
+    add_ledger_entries,
     ask_to_observe,
     confirm_observer,
     create_game,
@@ -51,8 +58,23 @@ from judge.store.game_queries import (
     seat_of,
     sign_on,
 )
-from judge.store.games import GAME_NAME_LENGTH, Game, GameStatus, Observer, Person, Seat
-from judge.variants import UnknownVariant, board_of, start_case, variant_names
+from judge.store.games import (
+    GAME_NAME_LENGTH,
+    Game,
+    GameStatus,
+    Observer,
+    Person,
+    Seat,
+    new_seed,
+)
+from judge.variants import (
+    UnknownVariant,
+    board_of,
+    game_board,
+    opening_payments,
+    start_case,
+    variant_names,
+)
 from judge.variants import variant as find_variant
 
 # Where the GM password's hash is kept in Game.settings (there is no column for it).
@@ -78,21 +100,35 @@ def _create(state: MailState, command: cv.Create) -> None:
         known = ", ".join(variant_names())
         state.problems.append(f"{where}: no variant {command.variant}; this judge has {known}")
         return
-    try:
-        rules_from_names(list(command.rule_sets))
-    except UnknownRuleSet as exc:
-        state.problems.append(f"{where}: {exc}")
-        return
     variant = chosen.name
-    game_map = board_of(variant)
+    settings: dict[str, Any] = {GM_PASSWORD: new_password_hash(state, command.password)}
+    rule_sets = command.rule_sets
+    seed = new_seed()
+    if chosen.new_game is not None:  # a game with a board of its own (Algernon's maze)
+        try:
+            opening = chosen.new_game(command.rule_sets, seed)
+        except ValueError as exc:
+            state.problems.append(f"{where}: {exc}")
+            return
+        settings[OPENING] = opening
+        rule_sets = ()
+        game_map = game_board(variant, opening)
+    else:
+        try:
+            rules_from_names(list(command.rule_sets))
+        except UnknownRuleSet as exc:
+            state.problems.append(f"{where}: {exc}")
+            return
+        game_map = board_of(variant)
     game = create_game(
         state.session,
         name,
         variant=variant,
-        rules=command.rule_sets,
+        rules=rule_sets,
         powers=game_map.powers,
         gm=sender_person(state),
-        settings={GM_PASSWORD: hash_password(command.password)},
+        settings=settings,
+        seed=seed,
     )
     state.replies.append(
         Reply(
@@ -101,9 +137,9 @@ def _create(state: MailState, command: cv.Create) -> None:
             {
                 "game": game.name,
                 "variant": game_map.title
-                if chosen.default_map == chosen.name
+                if chosen.default_map == chosen.name or chosen.new_game is not None
                 else f"{chosen.title}, on the board of {game_map.title}",
-                "rules": list(command.rule_sets),
+                "rules": list(rule_sets),
                 "powers": [power.title() for power in game_map.powers],
                 "reply_address": gm_reply_address(state.where.judge_address, game),
             },
@@ -124,9 +160,17 @@ def _sign_on(state: MailState, command: cv.SignOn) -> None:
     game = game_named(state, command.game, command.line_no)
     if game is None:
         return
-    game_map = board_of(game.variant)
+    game_map = board_of_game(game)
     if is_master_word(command.power, game_map):
-        if verify_password(game.settings.get(GM_PASSWORD), command.password):
+        refusal = password_refusal(
+            state, gm_key(game), f"the GM password of game {game.name}", "the GM reply address"
+        )
+        if refusal:
+            state.problems.append(f"{where}: {refusal}")
+            return
+        right = verify(state, game.settings.get(GM_PASSWORD), command.password)
+        record_password(state, gm_key(game), right)
+        if right:
             state.gm_game = game
         else:
             state.password_failures += 1
@@ -151,7 +195,19 @@ def _sign_on(state: MailState, command: cv.SignOn) -> None:
         else:
             state.problems.append(f"{where}: game {game.name} is over ({game.status})")
         return
-    decision = authenticate(state.sender, None, command.password, seat_credentials(seat))
+    refusal = password_refusal(
+        state,
+        seat_key(seat),
+        f"the password of {seat.power.title()} in game {game.name}",
+        "the seat's reply address",
+    )
+    if refusal:
+        state.problems.append(f"{where}: {refusal}")
+        return
+    decision = authenticate(
+        state.sender, None, command.password, seat_credentials(seat), verify=verify_for(state)
+    )
+    record_password(state, seat_key(seat), decision.authorised)
     if not decision.authorised:
         state.password_failures += 1
         state.problems.append(f"{where}: {decision.reason}")
@@ -175,7 +231,7 @@ def _join(state: MailState, command: cv.Join) -> None:
         state.problems.append(f"line {command.line_no}: game {game.name} is not taking players")
         return
     open_seats = [seat for seat in game.seats if seat.person_id is None]
-    game_map = board_of(game.variant)
+    game_map = board_of_game(game)
     wanted = [power_named(game_map, p) for p in command.preferences]
     chosen = next((s for w in wanted for s in open_seats if s.power == w), None)
     if chosen is None:
@@ -189,7 +245,7 @@ def _join_running(state: MailState, game: Game, command: cv.Join) -> None:
     """JOIN a running game: a seat nobody holds is taken over at once; else the sender stands by
     for a power whose replacement is sought (seed 004: a first missed move), and takes it if the
     power misses another move (judge.desk.settlement hands it over, with a new reply address)."""
-    game_map = board_of(game.variant)
+    game_map = board_of_game(game)
     wanted = [power_named(game_map, p) for p in command.preferences]
     person = sender_person(state)
 
@@ -243,7 +299,7 @@ def _join_running(state: MailState, game: Game, command: cv.Join) -> None:
 
 def _take_seat(state: MailState, game: Game, seat: Seat, password: str) -> None:
     """Give the seat to the sender; when it was the last open one, start the game."""
-    sign_on(state.session, seat, sender_person(state), password)
+    sign_on(state.session, seat, sender_person(state), password, new_password_hash(state, password))
     state.acting = seat
     state.refusal = None
     started = all(s.person_id is not None for s in game.seats)
@@ -272,7 +328,7 @@ def takeover_refusal(seat: Seat) -> str:
 
 def _take_over(state: MailState, game: Game, seat: Seat, password: str) -> None:
     """A seat nobody holds in a running game goes to the sender; the game is told who plays it."""
-    sign_on(state.session, seat, sender_person(state), password)
+    sign_on(state.session, seat, sender_person(state), password, new_password_hash(state, password))
     state.acting = seat
     state.refusal = None
     state.replies.append(_signed_on_reply(state, game, seat, started=False))
@@ -334,14 +390,18 @@ def _signed_on_reply(state: MailState, game: Game, seat: Seat, *, started: bool)
 
 def start_game(state: MailState, game: Game) -> None:
     """Every seat is taken: the opening position, the first phase, and a mail to every player."""
-    game_map = board_of(game.variant)
-    game.position = start_case(game.variant)
+    game_map = board_of_game(game)
+    opening = game.settings.get(OPENING)
+    game.position = dict(opening) if opening is not None else start_case(game.variant)
     game.phase = game.position["phase"]
+    # The money the game starts with, as the ledger's first entries (a variant with money).
+    add_ledger_entries(state.session, game, game.phase, opening_payments(game.variant))
     game.status = GameStatus.ACTIVE
     start_phase_clock(game)
     state.session.flush()
     assert game.deadline is not None
     _, position, _, _ = read_case(game.position, rules=game.rules)
+    secret = secret_board_of(game)
     for seat in players_of(state.session, game):
         assert seat.person is not None and seat.person.address_of_record is not None
         units = [
@@ -358,6 +418,7 @@ def start_game(state: MailState, game: Game) -> None:
                     "reply_address": reply_address(state, seat),
                     "units": units,
                     "deadline": deadline_words(game, game.deadline),
+                    "board": secret.board_text(game.position, seat.power) if secret else "",
                 },
                 to=seat.person.address_of_record,
                 reply_to=reply_address(state, seat),
@@ -443,12 +504,13 @@ def _list(state: MailState, command: cv.ListGames) -> None:
     game = game_named(state, command.game, command.line_no)
     if game is None:
         return
+    secret = secret_board_of(game) is not None  # a secret board names no power to anyone
     seats = [
         {
-            "power": seat.power.title(),
+            "power": f"Seat {number}" if secret else seat.power.title(),
             "holder": (seat.person.name or "taken") if seat.person is not None else "open",
         }
-        for seat in game.seats
+        for number, seat in enumerate(game.seats, start=1)
     ]
     state.replies.append(
         Reply(

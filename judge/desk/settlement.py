@@ -35,6 +35,7 @@ from judge.desk.general_orders import standing_orders
 from judge.desk.mail_state import game_readers, gm_reply_address, seat_reply_address
 from judge.desk.phase_clock import phase_kind
 from judge.desk.phase_terms import WAITING, missed_turn_policy
+from judge.desk.secret_boards import board_of_game
 from judge.engine.calendar import ADJUSTMENTS, RETREATS
 from judge.engine.geography import Map
 from judge.engine.position import Position
@@ -53,7 +54,7 @@ from judge.games.missed_turns import (
 from judge.games.seats import OrdersState, SeatOrders, SeatStatus, owes_orders
 from judge.store.game_queries import seat_snapshot, sign_on, vacate_seat
 from judge.store.games import Game, Person, Seat
-from judge.variants import board_of, variant
+from judge.variants import variant
 
 
 @dataclass(frozen=True)
@@ -221,7 +222,7 @@ def _seat_open(
 ) -> list[Reply]:
     """njudge: tell the game (players, observers, and the player who lost the seat) that the
     power is abandoned and how anyone may take it over. The GM has `missed_turn`."""
-    game_map = board_of(game.variant)
+    game_map = board_of_game(game)
     letter = game_map.powers[power].letter if power in game_map.powers else power[0]
     context = {
         "game": game.name,

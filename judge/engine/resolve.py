@@ -5,6 +5,11 @@ Moves, supports and convoys are decisions; `_Resolver.resolve` finds a consisten
 guessing through circular dependencies and applying the backup rule (circular movement
 succeeds; in a convoy paradox the convoys in the cycle fail, the Szykman rule) when a cycle has
 no single solution.
+
+A variant may break ties (Mercenary's bids, rule 6): `resolve_movement` then takes a weight per
+order, and where an attack meets an equal strength the heavier side wins (equal weights stand
+off as usual); the outcome names the orders that met an equal opposing force. Without weights
+(every standard game) no comparison changes.
 """
 
 from __future__ import annotations
@@ -12,6 +17,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 
 from judge.engine.geography import Map
 from judge.engine.orders import ARMY, FLEET, Convoy, Hold, Move, Order, Support
@@ -22,6 +28,7 @@ from judge.engine.topology import Topology, topology
 
 HOLD, MOVE, SUPPORT, CONVOY = "hold", "move", "support", "convoy"
 _MOVEMENT_ORDERS = (Hold, Move, Support, Convoy)
+_NO_WEIGHT = Fraction(0)
 _UNRESOLVED, _GUESSING, _RESOLVED = 0, 1, 2
 
 
@@ -76,6 +83,9 @@ class MovementOutcome:
     units_after: tuple[Unit, ...]
     dislodged: tuple[Dislodged, ...]
     contested: frozenset[str]
+    # With tie weights: the orders, by (power, index), that met an opposing strength equal to
+    # their own and none greater (Mercenary's rule 6 a: where a bid is paid). Empty otherwise.
+    evenly_opposed: frozenset[tuple[str, int]] = frozenset()
 
 
 def _unit_name(unit: Unit) -> str:
@@ -104,6 +114,20 @@ class _Resolver:
         self.fleet_seas = {
             o.prov for o in self.by_prov.values() if o.unit_kind == FLEET and o.prov in seas
         }
+        # A variant's tie-breaker: the weight of each unit's (valid) order by its province;
+        # None in the standard game, where equal strengths always stand each other off.
+        self.weights: dict[str, Fraction] | None = None
+
+    def outweighs(self, o: _Order, other: _Order | None, holding: bool = False) -> bool:
+        """Does the move `o`, meeting a strength equal to its own, win the tie? Only by a
+        heavier order than `other`'s; `holding`: `other` holds the province `o` attacks, and a
+        unit there that failed to move defends with no weight (its order was a move)."""
+        weights = self.weights
+        assert weights is not None
+        mine = weights.get(o.prov, _NO_WEIGHT)
+        if other is None or (holding and other.kind == MOVE):
+            return mine > _NO_WEIGHT
+        return mine > weights.get(other.prov, _NO_WEIGHT)
 
     # --- validation ---------------------------------------------------------------------------
     def can_reach(self, unit: Unit, prov: str) -> bool:
@@ -309,6 +333,7 @@ class _Resolver:
                 fleet is not None
                 and self.ordinary_move(fleet)
                 and self.attack_strength(fleet) == self.attack_strength(o, assume_path=True)
+                and (self.weights is None or not self.outweighs(o, fleet))
             ):
                 return False
             return self.ordinary_move(o)
@@ -318,7 +343,11 @@ class _Resolver:
         if there is not None and o.unit_kind == FLEET:
             for army in self.moves_into.get(o.prov, ()):
                 if self.duel_partner(army) is o and there in army.convoys:
-                    return self.attack_strength(o) > self.attack_strength(army, assume_path=True)
+                    mine = self.attack_strength(o)
+                    theirs = self.attack_strength(army, assume_path=True)
+                    if mine == theirs and self.weights is not None:
+                        return self.outweighs(o, army)
+                    return mine > theirs
         return True
 
     def ordinary_move(self, o: _Order) -> bool:
@@ -326,13 +355,27 @@ class _Resolver:
             return False
         attack = self.attack_strength(o)
         if o.opponent is not None:
-            if attack <= self.defend_strength(o.opponent):
+            defend = self.defend_strength(o.opponent)
+            if attack <= defend and (
+                self.weights is None or attack < defend or not self.outweighs(o, o.opponent)
+            ):
                 return False
-        elif attack <= self.hold_strength(o.dest, o.prov):
-            return False
+        else:
+            hold = self.hold_strength(o.dest, o.prov)
+            if attack <= hold and (
+                self.weights is None
+                or attack < hold
+                or attack == 0
+                or not self.outweighs(o, self.by_prov.get(o.dest), holding=True)
+            ):
+                return False
         for other in self.moves_into[o.dest]:
-            if other is not o and attack <= self.prevent_strength(other):
-                return False
+            if other is not o:
+                prevent = self.prevent_strength(other)
+                if attack <= prevent and (
+                    self.weights is None or attack < prevent or not self.outweighs(o, other)
+                ):
+                    return False
         return True
 
     def support_cut(self, o: _Order) -> bool:
@@ -428,8 +471,10 @@ def resolve_movement(
     position: Position,
     orders: Mapping[str, Sequence[Order]],
     rules: Rules,
+    tie_weights: Mapping[tuple[str, int], Fraction] | None = None,
 ) -> MovementOutcome:
-    """Adjudicate one movement phase."""
+    """Adjudicate one movement phase. `tie_weights` (a variant's, by the order's power and
+    index) break ties between equal strengths; None: the standard rules."""
     r = _Resolver(game_map, position, rules)
     static: dict[tuple[str, int], OrderResult] = {}
     assigned: dict[str, tuple[str, int]] = {}  # province -> (power, index) of its order
@@ -540,6 +585,13 @@ def resolve_movement(
         elif target.kind != MOVE:
             _add_support(target, o)
 
+    if tie_weights is not None:
+        r.weights = {
+            o.prov: tie_weights[key]
+            for o, _order, key in pending
+            if key not in static and key in tie_weights
+        }
+
     # Decisions that depend on nothing else are settled at once: an unopposed move into an
     # empty province, and a support nobody attacks.
     for o in moving:
@@ -556,7 +608,46 @@ def resolve_movement(
             if o.kind != HOLD:
                 resolve(o)
 
-    return _outcome(r, orders, static, pending)
+    outcome = _outcome(r, orders, static, pending)
+    if tie_weights is not None:
+        opposed = _evenly_opposed(r)
+        outcome.evenly_opposed = frozenset(key for o, _order, key in pending if o.prov in opposed)
+    return outcome
+
+
+def _evenly_opposed(r: _Resolver) -> set[str]:
+    """The provinces of units whose order met an opposing strength equal to its own and none
+    greater, in the final outcome: a move against the defence, hold or prevent strengths it met
+    (and a convoy duel's fleet), a unit standing against the attacks on its province."""
+    out: set[str] = set()
+    duel = r.rules.convoy_head_to_head
+    for dest, movers in r.moves_into.items():
+        for o in movers:
+            if not r.path(o):
+                continue
+            attack = r.attack_strength(o)
+            if attack == 0:
+                continue
+            opposing = [r.prevent_strength(other) for other in movers if other is not o]
+            if o.opponent is not None:
+                opposing.append(r.defend_strength(o.opponent))
+            elif dest in r.by_prov:
+                opposing.append(r.hold_strength(dest, o.prov))
+            if duel:
+                fleet = r.duel_partner(o)
+                if fleet is not None:
+                    opposing.append(r.attack_strength(fleet))
+                for army in r.moves_into.get(o.prov, ()):
+                    if r.duel_partner(army) is o:
+                        opposing.append(r.attack_strength(army, assume_path=True))
+            if opposing and max(opposing) == attack:
+                out.add(o.prov)
+        there = r.by_prov.get(dest)
+        if there is not None and there.kind != MOVE:
+            attacks = [r.attack_strength(m) for m in movers if r.path(m)]
+            if attacks and max(attacks) == r.hold_strength(dest):
+                out.add(dest)
+    return out
 
 
 def _add_support(target: _Order, support: _Order) -> None:

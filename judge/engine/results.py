@@ -23,6 +23,22 @@ class OrderResult:
     time_scale: int = 0  # Mercator: the time scale (1-3) the order took effect in; 0 elsewhere
 
 
+@dataclass(slots=True, unsafe_hash=True)
+class Payment:
+    """One movement of money in a variant that keeps a ledger (Mercenary): whole pounds of one
+    currency from a power (or the bank, `BANK`) to a power (or the bank), and why. Never changed
+    once made (not frozen for speed, as the order values: engine/orders.py)."""
+
+    payer: str
+    payee: str
+    currency: str  # named by the power whose currency it is
+    amount: int
+    why: str
+
+
+BANK = "BANK"  # the payer or payee that is no power: income, captures of neutrals, money spent
+
+
 @dataclass(slots=True)
 class PhaseResult:
     """Never changed once made (not frozen for speed, as the order values: engine/orders.py)."""
@@ -40,3 +56,6 @@ class PhaseResult:
     # A variant that keeps them (Mercator): as Position.owners and Position.state; None elsewhere.
     owners_after: Mapping[str, str] | None = None
     state_after: Mapping[str, Any] | None = None
+    # Every movement of money in the phase, in the order made (a variant with money); the desk
+    # writes them into the game's ledger.
+    payments: tuple[Payment, ...] = ()

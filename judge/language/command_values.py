@@ -267,6 +267,17 @@ class Summary(Command):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class OwnMap(Command):
+    """MAP [game]: the part of a secret board (Algernon's maze) the seat has learned."""
+
+    keyword: ClassVar[str] = "MAP"
+    game: str | None = None
+
+    def arguments(self) -> list[str]:
+        return _opt(self.game)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class History(Command):
     """HISTORY [game] [FROM date|phase] [TO date|phase] [LINES n]: past results."""
 
@@ -511,6 +522,22 @@ PRESS_KINDS = ("NONE", "WHITE", "GREY", "WHITE/GREY", "GREY/WHITE")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class SetPressLimit(Command):
+    """SET PRESS LIMIT n|NONE: at most n press releases a day from each player and observer."""
+
+    keyword: ClassVar[str] = "SET PRESS LIMIT"
+    master_only: ClassVar[bool] = True
+    limit: int | None  # None: no limit
+
+    def arguments(self) -> list[str]:
+        return [str(self.limit) if self.limit is not None else "NONE"]
+
+
+# The largest press limit a GM may set (a number past it is surely a slip of the keyboard).
+MAX_PRESS_LIMIT = 1000
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class SetPartialPress(Command):
     """SET PARTIAL / SET NOPARTIAL: whether press may go to some powers only."""
 
@@ -662,6 +689,22 @@ class Become(Command):
 
     def arguments(self) -> list[str]:
         return [self.power]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Ledger(Command):
+    """LEDGER power change currency [why]: the GM adds pounds to a power's holding or takes
+    them (a game with money: Mercenary's rule 11); announced to the whole game."""
+
+    keyword: ClassVar[str] = "LEDGER"
+    master_only: ClassVar[bool] = True
+    power: str
+    change: int
+    currency: str
+    why: str = ""
+
+    def arguments(self) -> list[str]:
+        return [self.power, f"{self.change:+d}", self.currency, *([self.why] if self.why else [])]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -34,13 +34,13 @@ __all__ = ["COMMAND_SPELLINGS", "read_mail_commands", "suggest_commands"]
 
 # Every command's canonical spelling, for "did you mean" answers and for HELP.
 COMMAND_SPELLINGS: tuple[str, ...] = (
-    "HELP", "LIST", "CREATE", "SIGNON", "JOIN", "OBSERVE", "SUMMARY", "HISTORY", "PRESS",
+    "HELP", "LIST", "CREATE", "SIGNON", "JOIN", "OBSERVE", "SUMMARY", "HISTORY", "MAP", "PRESS",
     "BROADCAST", "ENDPRESS", "RESIGN", "SIGNOFF", "PROCESS", "PREVIEW", "PAUSE", "RESUME",
-    "EJECT", "REPLACE", "BECOME", "ROLLBACK", "TERMINATE", "FORCE BEGIN",
+    "EJECT", "REPLACE", "BECOME", "ROLLBACK", "TERMINATE", "FORCE BEGIN", "LEDGER",
     "SET PASSWORD", "SET ADDRESS", "SET WAIT", "SET NOWAIT", "SET ABSENCE", "SET NOABSENCE",
     "SET DRAW", "SET NODRAW", "SET CONCEDE", "SET NOCONCEDE", "SET CLAIM", "SET NOCLAIM", "SET DEADLINE", "SET GRACE",
     "SET START", "SET MOVE", "SET RETREAT", "SET ADJUST", "SET NMR", "SET NONMR",
-    "SET PRESS", "SET NOPRESS", "SET PARTIAL", "SET NOPARTIAL", "SET OBSERVER",
+    "SET PRESS", "SET NOPRESS", "SET PRESS LIMIT", "SET PARTIAL", "SET NOPARTIAL", "SET OBSERVER",
     "SET PUBLISH", "SET REPORT", "WITHHOLD", "RELEASE",
     "GENERAL", "GENERAL CLEAR", "GENERAL LIST", "ENDGENERAL", "PHASE", "IF", "ELSE", "ENDIF",
 )  # fmt: skip
@@ -119,6 +119,7 @@ _NAME_AFTER: dict[str, str] = {
     "MONITOR": "a game name",
     "EJECT": "a power or an address",
     "REPLACE": "a power",
+    "LEDGER": "a power, a change such as +200 or -50, and a currency",
     "BECOME": "a power",
     "CONCEDE": "a power",
     "OBSERVER": "ANY, WHITE or NO",
@@ -126,6 +127,7 @@ _NAME_AFTER: dict[str, str] = {
     "REPORT": "JUDGE or POSTAL",
     "WITHHOLD": "the number of a press release",
     "RELEASE": "the number of a press release",
+    "LIMIT": "a number of press releases a day, or NONE",
 }
 
 
@@ -265,6 +267,10 @@ class _Builder(Transformer[Token, Any]):
     def summary(self, c: list[Any]) -> cv.Command:
         args = _tokens(c, "ARG")
         return cv.Summary(game=_game(args[0]) if args else None)
+
+    def own_map(self, c: list[Any]) -> cv.Command:
+        args = _tokens(c, "ARG")
+        return cv.OwnMap(game=_game(args[0]) if args else None)
 
     def history(self, c: list[Any]) -> cv.Command:
         args = _tokens(c, "ARG")
@@ -427,6 +433,19 @@ class _Builder(Transformer[Token, Any]):
     def set_nopress(self, c: list[Any]) -> cv.Command:
         return cv.SetPress(kind="NONE")
 
+    def set_press_limit(self, c: list[Any]) -> cv.Command:
+        written = _upper(c[2])
+        if written in ("NONE", "NO", "OFF"):
+            return cv.SetPressLimit(limit=None)
+        if not written.isdigit() or not 1 <= int(written) <= cv.MAX_PRESS_LIMIT:
+            raise _Fault(
+                _col(c[2]),
+                f"expected a number of press releases a day (1 to {cv.MAX_PRESS_LIMIT}) or "
+                "NONE after LIMIT",
+                ("a number", "NONE"),
+            )
+        return cv.SetPressLimit(limit=int(written))
+
     def set_partial(self, c: list[Any]) -> cv.Command:
         return cv.SetPartialPress(allowed=True)
 
@@ -490,6 +509,21 @@ class _Builder(Transformer[Token, Any]):
 
     def become(self, c: list[Any]) -> cv.Command:
         return cv.Become(power=_upper(c[1]))
+
+    def ledger(self, c: list[Any]) -> cv.Command:
+        change = str(c[2])
+        if not re.fullmatch(r"[+-]?\d{1,9}", change) or int(change) == 0:
+            raise _Fault(
+                _col(c[2]),
+                f"expected the change in whole pounds (+200 or -50), found {change!r}",
+                ("a change such as +200",),
+            )
+        return cv.Ledger(
+            power=_upper(c[1]),
+            change=int(change),
+            currency=_upper(c[3]),
+            why=" ".join(str(word) for word in c[4:]),
+        )
 
     def rollback(self, c: list[Any]) -> cv.Command:
         return cv.Rollback(phase=_upper(c[1]) if len(c) > 1 else None)

@@ -102,12 +102,24 @@ _EXPECTED_WORDS: dict[str, str] = {
     "AND": "&",
     "SPARE": "spare",
     "COMMA": ",",
-    # 1885's (grammar/v1885.lark)
+    # 1885's (grammar/v1885.lark; IF is Mercenary's word too, below)
     "CHOOSE": "choose",
     "BUILD_WORD": "build",
-    "IF": "if",
     "UNLESS": "unless",
     "SEP": ";",
+    # Mercenary's money lines (grammar/mercenary.lark)
+    "SUM": "a sum of pounds",
+    "PAY": "PAY",
+    "PAYS": "PAYS",
+    "BID": "BID",
+    "CONVERT": "CONVERT",
+    "ALLIANCE": "ALLIANCE OF CURRENCY",
+    "LEAVE": "LEAVE",
+    "IF": "IF",
+    "TO": "TO",
+    "ON": "ON",
+    "WITH": "WITH",
+    "POUNDS": "pounds",
     "$END": "end of line",
 }
 _EXPECTED_RANK = {word: i for i, word in enumerate(dict.fromkeys(_EXPECTED_WORDS.values()))}

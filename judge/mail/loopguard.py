@@ -1,7 +1,9 @@
-"""Loop and abuse guards: never answer automated mail, and cap the replies one address gets a day.
+"""Loop and abuse guards: never answer automated mail, and cap the mails one sender makes a day.
 
 Answering a bounce or an auto-reply can start a mail loop between two robots; the daily cap stops
-anyone (or anything) from making the judge a mail cannon.
+anyone (or anything) from making the judge a mail cannon. The cap counts every mail a sender's
+mail makes the judge send (its replies, and press or notices to others), per sender: the
+plus-addresses of one mailbox (`ann+1@example.org`, `ann+2@example.org`) are one sender.
 """
 
 from __future__ import annotations
@@ -67,6 +69,19 @@ def automated_reason(
     return None
 
 
+def sender_key(address: str) -> str:
+    """The sender an address counts as for the daily cap and any per-sender throttling: lower
+    case, with a plus-address's `+anything` dropped, since anyone owning `ann@example.org` can
+    write from `ann+1@`, `ann+2@` ... at will. Replies still go to the address as written.
+    """
+    key = address.strip().lower()
+    local, at, domain = key.rpartition("@")
+    if not at:
+        return key
+    base = local.split("+", 1)[0]
+    return f"{base or local}@{domain}"
+
+
 class ReplyDecision(StrEnum):
     """What the daily cap allows for one more reply to an address."""
 
@@ -80,7 +95,7 @@ def reserve_reply(session: Session, address: str, limit: int) -> ReplyDecision:
 
     Runs in the caller's transaction, so a rolled-back mail leaves the count unchanged.
     """
-    key = address.strip().lower()
+    key = sender_key(address)
     day = now().date()
     row = _locked_row(session, key, day)
     if row is None:

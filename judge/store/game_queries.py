@@ -20,6 +20,7 @@ from judge.store.games import (
     Game,
     GameStatus,
     GeneralOrder,
+    LedgerEntry,
     Observer,
     Person,
     PersonAddress,
@@ -153,14 +154,18 @@ def _unused_token(session: Session) -> str:
             return token
 
 
-def sign_on(session: Session, seat: Seat, person: Person, password: str) -> str:
+def sign_on(
+    session: Session, seat: Seat, person: Person, password: str, password_hash: str | None = None
+) -> str:
     """Give `seat` to `person` with `password` (stored hashed) and return the seat's reply token.
 
     The holder keeps the token when signing on again; a new holder gets a new one, so the old
     holder's reply address stops acting for the seat, and starts with a clean record: no missed
     turns, votes, WAIT or absences of the one before. An empty password raises ValueError.
+    `password_hash`, when given, is the password's hash made beforehand (outside the transaction).
     """
-    password_hash = hash_password(password)
+    if password_hash is None:
+        password_hash = hash_password(password)
     new_holder = seat.person_id is None or seat.person_id != person.id
     if new_holder or seat.reply_token is None:
         seat.reply_token = _unused_token(session)
@@ -198,12 +203,61 @@ def vacate_seat(session: Session, seat: Seat, status: SeatStatus = SeatStatus.OP
 
 def drop_phases_from(session: Session, game: Game, record: PhaseRecord) -> list[str]:
     """Delete `record` and every phase the game processed after it (ROLLBACK); return their
-    names, oldest first."""
+    names, oldest first. The ledger goes back with them: the payments those phases made, and
+    the GM's changes made after `record`'s phase began (those made during it are in the board
+    it starts from)."""
     later = [row for row in history(session, game) if row.id >= record.id]
+    names = [row.phase for row in later]
+    gone_phases = {*names[1:], *([game.phase] if game.phase else [])} - {record.phase}
+    session.execute(
+        delete(LedgerEntry).where(
+            LedgerEntry.game_id == game.id,
+            LedgerEntry.phase_record_id.in_([row.id for row in later])
+            | (LedgerEntry.phase_record_id.is_(None) & LedgerEntry.phase.in_(gone_phases)),
+        )
+    )
     for row in later:
         session.delete(row)
     session.flush()
-    return [row.phase for row in later]
+    return names
+
+
+def add_ledger_entries(
+    session: Session,
+    game: Game,
+    phase: str,
+    payments: Iterable[dict[str, Any]],
+    record: PhaseRecord | None = None,
+) -> list[LedgerEntry]:
+    """Write movements of the game's money (payment objects of docs/ADJUDICATE.md: from, to,
+    currency, amount, why) into its ledger, in order; `record` is the processed phase that
+    made them, None for the opening balances and the GM's changes."""
+    rows = [
+        LedgerEntry(
+            game_id=game.id,
+            phase=phase,
+            phase_record_id=record.id if record is not None else None,
+            payer=str(p["from"]),
+            payee=str(p["to"]),
+            currency=str(p["currency"]),
+            amount=int(p["amount"]),
+            why=str(p["why"]),
+            made_at=now(),
+        )
+        for p in payments
+    ]
+    session.add_all(rows)
+    session.flush()
+    return rows
+
+
+def ledger_of(session: Session, game: Game) -> list[LedgerEntry]:
+    """The game's ledger, oldest first."""
+    return list(
+        session.scalars(
+            select(LedgerEntry).where(LedgerEntry.game_id == game.id).order_by(LedgerEntry.id)
+        )
+    )
 
 
 def clear_game_orders(session: Session, game: Game) -> int:

@@ -259,6 +259,32 @@ class PhaseRecord(Base):
     __table_args__ = (UniqueConstraint("game_id", "phase", name="uq_phases_game_phase"),)
 
 
+class LedgerEntry(Base):
+    """One movement of a game's money (a variant that keeps a ledger: Mercenary), so the money
+    can be audited and replayed: the payer and payee (a power, or BANK), whole pounds of one
+    currency, why, and the phase it belongs to. `phase_record_id` is the processed phase that
+    paid it; None for the opening balances and the GM's changes (LEDGER), made during `phase`.
+    The rows of a game in id order replay its money from nothing.
+    """
+
+    __tablename__ = "ledger"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    phase: Mapped[str] = mapped_column(String(PHASE_LENGTH))
+    phase_record_id: Mapped[int | None] = mapped_column(
+        ForeignKey("phases.id", ondelete="CASCADE"), nullable=True
+    )
+    payer: Mapped[str] = mapped_column(String(POWER_LENGTH))
+    payee: Mapped[str] = mapped_column(String(POWER_LENGTH))
+    currency: Mapped[str] = mapped_column(String(POWER_LENGTH))
+    amount: Mapped[int] = mapped_column(Integer)
+    why: Mapped[str] = mapped_column(Text)
+    made_at: Mapped[datetime] = mapped_column(UTCDateTime, default=now)
+
+    __table_args__ = (Index("ix_ledger_game_id", "game_id", "id"),)
+
+
 class Press(Base):
     """One press message: who wrote it, as which power (or none), to whom, and whether it is out.
 

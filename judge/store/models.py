@@ -132,3 +132,14 @@ class ReplyCount(Base):
     day: Mapped[date] = mapped_column(Date, primary_key=True)
     count: Mapped[int] = mapped_column(Integer, default=0)
     notice_sent: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+class PasswordFailure(Base):
+    """Wrong passwords lately against one seat, one game's GM password, or from one sender
+    (`key`: "seat:ID", "gm:GAME-ID", "sender:ADDRESS"), for the back-off of judge.desk.passwords."""
+
+    __tablename__ = "password_failures"
+
+    key: Mapped[str] = mapped_column(String(998), primary_key=True)
+    failures: Mapped[int] = mapped_column(Integer, default=0)
+    last_failed_at: Mapped[datetime] = mapped_column(UTCDateTime)

@@ -20,7 +20,7 @@ from sqlalchemy.orm import Session
 
 from judge.clock import now
 from judge.mail.headers import DISPLAY_NAME, header_value
-from judge.mail.loopguard import LOOP_HEADER, ReplyDecision
+from judge.mail.loopguard import LOOP_HEADER, ReplyDecision, sender_key
 from judge.store.db import session_scope, upsert
 from judge.store.models import AddressState, OutboxMessage, OutboxState, ReplyCount
 
@@ -466,8 +466,9 @@ def count_reply(session: Session, address: str, limit: int) -> ReplyDecision:
     """Count one reply to `address` today and say whether it may go, or the one notice, or
     nothing (the daily cap of `judge.mail.loopguard.reserve_reply`, in one statement while under
     the cap). Runs in the caller's transaction, so a rolled-back mail leaves the count unchanged.
+    The count is the sender's (`sender_key`: plus-addresses are one), whatever address is answered.
     """
-    key = address.strip().lower()
+    key = sender_key(address)
     day = now().date()
     statement = _count_statement(session, capped=limit > 0)
     counted = session.execute(statement, {"address": key, "day": day, "limit": limit}).first()
@@ -475,6 +476,52 @@ def count_reply(session: Session, address: str, limit: int) -> ReplyDecision:
         return ReplyDecision.SEND
     noticed = session.execute(_NOTICE, {"key_address": key, "key_day": day}).first()
     return ReplyDecision.SILENT if noticed is None else ReplyDecision.NOTICE
+
+
+def count_mails(session: Session, address: str, mails: int) -> None:
+    """Add `mails` the judge sends to others because of a mail from `address` (a game's start,
+    results, notices) to the sender's count for today. They are never held back (they follow
+    from a change the mail made), but they use up the cap, so the sender's own replies and
+    press stop sooner."""
+    if mails <= 0:
+        return
+    statement = _add_statement(session)
+    session.execute(statement, {"address": sender_key(address), "day": now().date(), "n": mails})
+
+
+def mails_counted(session: Session, address: str) -> int:
+    """The mails counted today against the sender of `address` (0 before the first)."""
+    count = session.scalar(
+        select(_REPLY_COUNTS.c.count).where(
+            _REPLY_COUNTS.c.address == sender_key(address),
+            _REPLY_COUNTS.c.day == now().date(),
+        )
+    )
+    return int(count or 0)
+
+
+_ADD: dict[str, Any] = {}
+
+
+def _add_statement(session: Session) -> Any:
+    """INSERT (count n) ON CONFLICT DO UPDATE count + n, built once per dialect."""
+    key = session.get_bind().dialect.name
+    statement = _ADD.get(key)
+    if statement is None:
+        statement = _ADD[key] = (
+            upsert(session, _REPLY_COUNTS)
+            .values(
+                address=bindparam("address"),
+                day=bindparam("day"),
+                count=bindparam("n"),
+                notice_sent=False,
+            )
+            .on_conflict_do_update(
+                index_elements=[_REPLY_COUNTS.c.address, _REPLY_COUNTS.c.day],
+                set_={"count": _REPLY_COUNTS.c.count + bindparam("n")},
+            )
+        )
+    return statement
 
 
 _COUNT: dict[tuple[str, bool], Any] = {}

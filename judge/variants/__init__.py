@@ -50,12 +50,56 @@ class DeskLine:
     error: str | None = None
     heading: str | None = None  # the heading's words, echoed for a heading line
     note: str | None = None  # a warning echoed with the orders, which are taken all the same
+    # A line that changes the game at once rather than waiting for the adjudication (Mercenary's
+    # leaving an Alliance of Currency, rule 8 c): (the stored case) -> (the case after, the
+    # announcement every reader of the game is sent); ValueError: why it cannot be done now.
+    at_once: Callable[[Mapping[str, Any]], tuple[dict[str, Any], str]] | None = None
+
+
+@dataclass(frozen=True)
+class CaseFields:
+    """A variant's own fields of an adjudicate case and of its result, beyond the board
+    (Mercenary's money: a case's ``"money"``, a result's ``"money_after"`` and ``"payments"``).
+
+    `read` turns a case's fields into entries of the position's `state` (ValueError naming the
+    field where one is wrong); `write` gives a result's fields from the PhaseResult; `carry`
+    gives the next phase's case fields from a result's (the desk's next position); `opening`
+    gives the fields of a game's first position, and `opening_payments` the ledger entries that
+    made them (docs/ADJUDICATE.md's payment objects)."""
+
+    read: Callable[[Mapping[str, Any], Map], dict[str, Any]]
+    write: Callable[[PhaseResult], dict[str, Any]]
+    carry: Callable[[Mapping[str, Any]], dict[str, Any]]
+    opening: Callable[[Map], dict[str, Any]]
+    opening_payments: Callable[[Map], list[dict[str, Any]]]
 
 
 OrderReader = Callable[[Map, Mapping[str, Sequence[str]]], ReadOrders]
-# (board, line, line number, the mail's reading context for this seat, mutable) -> DeskLine
-DeskLineReader = Callable[[Map, str, int, dict[str, Any]], DeskLine]
+# (board, line, line number, the mail's reading context for this seat, mutable) -> DeskLine;
+# None: a standard order line, which the desk reads and checks as in the standard game.
+DeskLineReader = Callable[[Map, str, int, dict[str, Any]], DeskLine | None]
 Adjudicator = Callable[[Map, Position, Mapping[str, Sequence[Order]], Rules], PhaseResult]
+
+
+@dataclass(frozen=True)
+class SecretBoard:
+    """How a game whose board nobody sees (Algernon) is shown to each reader; every path that
+    writes game content to a reader asks it. `reader` is a power's name, OBSERVERS or MASTER."""
+
+    # (the phase's result, reader) -> the results text that reader reads
+    results_text: Callable[[PhaseResult, str], str]
+    # (the game's case, reader) -> what the reader is told of the board at the start, or by MAP
+    board_text: Callable[[Mapping[str, Any], str], str]
+    # (the game's case, reader) -> the powers that reader knows of (press, lists, notices)
+    known_powers: Callable[[Mapping[str, Any], str], frozenset[str]]
+    # (the game's case, reader) -> the places that reader knows (read as order words)
+    known_places: Callable[[Mapping[str, Any], str], frozenset[str]]
+    # (case after a phase) -> extra fields of `judge adjudicate`'s result (the reports)
+    case_result_fields: Callable[[Mapping[str, Any]], dict[str, Any]]
+
+
+OBSERVERS = "*observers*"
+MASTER = "*master*"
 
 
 @dataclass(frozen=True)
@@ -91,6 +135,30 @@ class Variant:
     adjustments_due: Callable[[Map, Position], Mapping[str, int]] | None = None
     # How the desk reads one order line of a mail; None: one standard order a line.
     read_desk_line: DeskLineReader | None = None
+    # A board that travels with each game and case instead of a file in maps/ (Algernon's
+    # maze, a case's "maze"): (case) -> the board; None: the board is maps/NAME.
+    board_in_case: Callable[[Mapping[str, Any]], Map] | None = None
+    # CREATE's words after the variant name and a seed -> the opening case of a new game with
+    # its own board (Algernon: the player count; the maze generated from the seed). Raises
+    # ValueError with the reason. None: the default board's opening, the words rule sets.
+    new_game: Callable[[Sequence[str], int], dict[str, Any]] | None = None
+    # What `judge map` prints of a board of this variant's own (Algernon: the fairness
+    # figures and why a maze is unfair); None: the map summary.
+    board_summary: Callable[[Map], str] | None = None
+    # A secret board (Algernon): what each reader may see, asked instead of showing the board,
+    # the orders or the powers. None: the standard game's results are public.
+    secret_board: SecretBoard | None = None
+    # Fields of its own in a case and a result (Mercenary's money); None: the board alone.
+    case_fields: CaseFields | None = None
+    # A game master's change to a power's holding (Mercenary's rule 11, LEDGER by mail): (the
+    # stored case, power, currency, change in whole pounds, why) -> (the case after, the ledger
+    # entry as a payment object, the announcement); ValueError: why not. None: no money.
+    adjust_holding: (
+        Callable[
+            [Mapping[str, Any], str, str, int, str], tuple[dict[str, Any], dict[str, Any], str]
+        ]
+        | None
+    ) = None
 
     def first_phase(self, game_map: Map) -> str:
         """The phase a new game starts in: the board's own, in this variant's calendar."""
@@ -104,10 +172,12 @@ class Variant:
 
 # name -> (module, attribute): imported when first asked for.
 _PACKAGES: dict[str, tuple[str, str]] = {
+    "algernon": ("judge.variants.algernon", "ALGERNON"),
     "standard": ("judge.variants.standard", "STANDARD"),
     "youngstown": ("judge.variants.standard", "YOUNGSTOWN"),
     "mercator": ("judge.variants.mercator", "MERCATOR"),
     "1885": ("judge.variants.v1885", "V1885"),
+    "mercenary": ("judge.variants.mercenary", "MERCENARY"),
 }
 
 
@@ -139,6 +209,15 @@ def board_of(name: str) -> Map:
     return load_map(variant(name).default_map)
 
 
+def game_board(name: str, case: Mapping[str, Any] | None) -> Map:
+    """The board a game or case of the variant called `name` plays on: its own board where the
+    variant's boards travel with the game (Algernon's maze), else the variant's default."""
+    found = variant(name)
+    if found.board_in_case is not None and case is not None:
+        return found.board_in_case(case)
+    return board_of(name)
+
+
 def start_case(name: str) -> dict[str, Any]:
     """The opening position of a game of the variant called `name`, as an adjudicate case."""
     from judge.map_files import start_case as board_start
@@ -150,4 +229,15 @@ def start_case(name: str) -> dict[str, Any]:
     case["phase"] = found.first_phase(game_map)
     if found.default_map != found.name:
         case["map"] = found.default_map
+    if found.case_fields is not None:
+        case.update(found.case_fields.opening(game_map))
     return case
+
+
+def opening_payments(name: str) -> list[dict[str, Any]]:
+    """The ledger entries that made the opening position of a game of the variant called
+    `name` (Mercenary's starting balances); none for a variant without money."""
+    found = variant(name)
+    if found.case_fields is None:
+        return []
+    return found.case_fields.opening_payments(board_of(name))

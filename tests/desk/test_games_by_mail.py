@@ -54,6 +54,7 @@ def send(
     sender: str,
     to: str = "judge@example.org",
     subject: str = "game",
+    settings: ProcessorSettings = SETTINGS,
 ) -> list[OutboxMessage]:
     """Deliver one mail (envelope recipient `to`), process it, return the outbox rows it caused."""
     message = EmailMessage()
@@ -66,7 +67,7 @@ def send(
         row_id, _ = accept(
             session, message.as_bytes(), source="test", envelope_to=to, envelope_from=sender
         )
-    assert process_next(engine, SETTINGS) == row_id
+    assert process_next(engine, settings) == row_id
     with session_scope(engine) as session:
         rows = session.scalars(
             select(OutboxMessage).where(OutboxMessage.inbox_id == row_id).order_by(OutboxMessage.id)

@@ -10,7 +10,7 @@ import pytest
 from sqlalchemy import Engine
 
 from judge import clock
-from judge.mail.loopguard import ReplyDecision, automated_reason, reserve_reply
+from judge.mail.loopguard import ReplyDecision, automated_reason, reserve_reply, sender_key
 from judge.store import make_engine, session_scope, upgrade
 
 JUDGE = "judge@example.org"
@@ -93,3 +93,12 @@ def test_a_rolled_back_mail_is_not_counted(engine: Engine) -> None:
         reserve_reply(session, "ann@example.org", 1)
         raise RuntimeError("processor failed")
     assert decisions(engine, "ann@example.org", 1, limit=1) == [ReplyDecision.SEND]
+
+
+def test_plus_addresses_are_one_sender_for_the_cap(engine: Engine) -> None:
+    got = decisions(engine, "ann+games@example.org", 1, limit=2)
+    got += decisions(engine, "Ann+other@Example.ORG", 1, limit=2)
+    got += decisions(engine, "ann@example.org", 1, limit=2)
+    assert got == [ReplyDecision.SEND, ReplyDecision.SEND, ReplyDecision.NOTICE]
+    assert sender_key("Ann+x@Example.ORG") == "ann@example.org"
+    assert sender_key("+x@example.org") == "+x@example.org"  # no mailbox name before the +

@@ -69,7 +69,9 @@ KNOWN: dict[str, dict[str, Any]] = {
         "reply_address": "judge+abcdefghijklmnop@example.org",
         "units": ["Fleet Brest", "Army Marseilles", "Army Paris"],
         "deadline": "Sat Apr 04 2026 23:30:00 +0000",
+        "board": "",
     },
+    "own_map": {"game": "maze", "map": "Your map of the maze (TAG): ...\n"},
     "orders_read": {
         "game": "alpha",
         "power": "France",

@@ -1,0 +1,121 @@
+"""Games whose board nobody sees (Algernon): which of the game's mails may reach which reader,
+and the board each reader may be shown. A secret board is the variant record's `secret_board`;
+nothing here tests a variant's name.
+
+Mails written per reader from that reader's view (results, the start notice, reminders about
+his own units, press, the MAP answer) go to everyone they are written for. Every other notice
+of such a game (who is late, who took or left a seat, missed turns) names powers a player may
+not have met, so it goes to the GM alone: `withheld` says so where mails are written
+(processor and scheduler), the one gate every notice passes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from judge.engine.geography import Map
+from judge.store.games import Game
+from judge.variants import SecretBoard, game_board, variant
+
+# Where a forming game with its own board keeps its opening case until it starts.
+OPENING = "opening"
+
+# Notices written from the reader's own view (or naming no power but the reader's).
+PER_READER_NOTICES = frozenset(
+    {
+        "results",
+        "game_started",
+        "press",
+        "orders_reminder",
+        "game_paused",
+        "game_resumed",
+        "game_terminated",
+        "deadline_restarted",
+        "setting_notice",
+        "press_settings",
+        "password_changed",
+        "address_changed",
+        "removed_from_game",
+    }
+)
+
+
+def secret_board_of(game: Game) -> SecretBoard | None:
+    return variant(game.variant).secret_board
+
+
+def game_case(game: Game) -> Mapping[str, Any] | None:
+    """The game's case: its position once started, its opening while it forms."""
+    if game.position is not None:
+        return game.position
+    opening = game.settings.get(OPENING)
+    return opening if isinstance(opening, Mapping) else None
+
+
+def board_of_game(game: Game) -> Map:
+    """The board the game plays on: its own (a generated maze) or its variant's."""
+    return game_board(game.variant, game_case(game))
+
+
+def withheld(session: Session, game_name: str | None, kind: str, to: str) -> bool:
+    """Whether a notice of `kind` about game `game_name` must not go to `to`: a notice of a
+    secret-board game not written per reader, to anyone but the GM."""
+    if game_name is None or kind in PER_READER_NOTICES:
+        return False
+    game = session.scalars(select(Game).where(Game.name == game_name)).first()
+    if game is None or secret_board_of(game) is None:
+        return False
+    gm = game.gm.address_of_record if game.gm is not None else None
+    return to != gm
+
+
+def results_visibility(secret: SecretBoard) -> Any:
+    """The reports' Visibility for a secret board: each reader's own results text (a player
+    his private report, an observer the public counts); the GM's comes from `master_writer`."""
+    from dataclasses import replace
+
+    from judge.reports import PhaseReport, Viewer
+    from judge.variants import OBSERVERS
+
+    def view(report: PhaseReport, viewer: Viewer) -> PhaseReport:
+        reader = viewer.power if viewer.power is not None else OBSERVERS
+        return replace(report, text_writer=lambda r: secret.results_text(r.result, reader))
+
+    return view
+
+
+def master_writer(secret: SecretBoard) -> Any:
+    """The GM's results text of a secret board (the reports give the GM the whole report)."""
+    from judge.variants import MASTER
+
+    return lambda report: secret.results_text(report.result, MASTER)
+
+
+def visibility_of(game: Game) -> Any:
+    """What each reader of the game's results may see: everything (the standard game) or the
+    reader's own view of a secret board."""
+    from judge.reports import everything_public
+
+    secret = secret_board_of(game)
+    return results_visibility(secret) if secret is not None else everything_public
+
+
+def reading_words(session: Session, token: str | None) -> list[str]:
+    """The places the seat of a reply token knows on a secret board: the command reader takes
+    lines that start with one as order lines. Words only from what the seat knows, so how a
+    line is read never depends on what exists unseen."""
+    if token is None:
+        return []
+    from judge.store.game_queries import seat_for_token
+
+    seat = seat_for_token(session, token)
+    if seat is None or seat.game.position is None:
+        return []
+    secret = secret_board_of(seat.game)
+    if secret is None:
+        return []
+    return sorted(secret.known_places(seat.game.position, seat.power))
