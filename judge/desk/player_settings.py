@@ -472,6 +472,7 @@ def _set_claim(state: MailState, command: cv.SetClaim) -> None:
                 "powers": _and(combine),
                 "partners": _and(p for p in combine if p != seat.power),
                 "had_claim": had_claim,
+                "terms": variant(game.variant).claim_terms,
             },
             reply_to=reply_address(state, seat),
         ),
