@@ -578,7 +578,10 @@ def _over_daily_cap(state: MailState, readers: int) -> str:
     cap = state.where.mails_per_day
     if cap <= 0:
         return ""
-    used = mails_counted(state.session, state.sender) + len(state.replies)
+    # Mails to others this mail has made so far, and its one answer to the sender, whatever it
+    # says (judge.desk.answer), which this release's confirmation joins.
+    others = sum(1 for reply in state.replies if reply.to is not None)
+    used = mails_counted(state.session, state.sender) + others
     if used + readers + 1 <= cap:
         return ""
     _, tomorrow = _utc_day()
