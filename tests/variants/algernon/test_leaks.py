@@ -133,7 +133,8 @@ def play_and_check(engine: Engine, players: int, seed: int, years: int = YEARS) 
             sender=seats[power],
             to=f"judge+{tokens[power]}@example.org",
         )
-        assert {r.kind for r in rows} >= {"own_map", "history", "summary", "game_detail"}
+        kinds = {part for r in rows for part in r.kind.split("+")}  # one answer of several parts
+        assert kinds >= {"own_map", "history", "summary", "game_detail"}
         for who, text in _rows_to(rows, seats):
             found += leakcheck.leaks(board, allowed[who], text)
     return found
