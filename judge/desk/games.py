@@ -39,6 +39,7 @@ from judge.desk.mail_state import (
 )
 from judge.desk.orders import orders_reply
 from judge.desk.secret_boards import reading_words, secret_game_names
+from judge.desk.secret_notices import reader_view
 from judge.identity import authenticate, token_from_recipients
 from judge.language import command_values as cv
 from judge.language.commands import read_mail_commands
@@ -202,4 +203,6 @@ def _answers(state: MailState) -> list[Reply]:
         replies.append(Reply("desk_problems", "desk_problems", context))
     if not replies:
         replies.append(Reply("nothing", "nothing_read", {"subject": state.mail.subject}))
-    return replies
+    # A secret board's notices as each reader may read them, before any is folded into the
+    # sender's answer (judge.desk.answer), so a notice to the sender passes the same gate.
+    return [view for reply in replies if (view := reader_view(state.session, reply)) is not None]

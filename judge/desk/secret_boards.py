@@ -1,12 +1,7 @@
-"""Games whose board nobody sees (Algernon): which of the game's mails may reach which reader,
-and the board each reader may be shown. A secret board is the variant record's `secret_board`;
-nothing here tests a variant's name.
-
-Mails written per reader from that reader's view (results, the start notice, reminders about
-his own units, press, the MAP answer) go to everyone they are written for. Every other notice
-of such a game (who is late, who took or left a seat, missed turns) names powers a player may
-not have met, so it goes to the GM alone: `withheld` says so where mails are written
-(processor and scheduler), the one gate every notice passes.
+"""Games whose board nobody sees (Algernon): the board each reader may be shown, the powers a
+command may name for a reader, and which games they are. A secret board is the variant record's
+`secret_board`; nothing here tests a variant's name. Which of such a game's notices reach
+whom is judge.desk.secret_notices.
 """
 
 from __future__ import annotations
@@ -25,25 +20,6 @@ from judge.variants import SecretBoard, game_board, variant, variant_names
 
 # Where a forming game with its own board keeps its opening case until it starts.
 OPENING = "opening"
-
-# Notices written from the reader's own view (or naming no power but the reader's).
-PER_READER_NOTICES = frozenset(
-    {
-        "results",
-        "game_started",
-        "press",
-        "orders_reminder",
-        "game_paused",
-        "game_resumed",
-        "game_terminated",
-        "deadline_restarted",
-        "setting_notice",
-        "press_settings",
-        "password_changed",
-        "address_changed",
-        "removed_from_game",
-    }
-)
 
 
 def secret_board_of(game: Game) -> SecretBoard | None:
@@ -102,18 +78,6 @@ def game_case(game: Game) -> Mapping[str, Any] | None:
 def board_of_game(game: Game) -> Map:
     """The board the game plays on: its own (a generated maze) or its variant's."""
     return game_board(game.variant, game_case(game))
-
-
-def withheld(session: Session, game_name: str | None, kind: str, to: str) -> bool:
-    """Whether a notice of `kind` about game `game_name` must not go to `to`: a notice of a
-    secret-board game not written per reader, to anyone but the GM."""
-    if game_name is None or kind in PER_READER_NOTICES:
-        return False
-    game = session.scalars(select(Game).where(Game.name == game_name)).first()
-    if game is None or secret_board_of(game) is None:
-        return False
-    gm = game.gm.address_of_record if game.gm is not None else None
-    return to != gm
 
 
 def results_visibility(secret: SecretBoard) -> Any:
