@@ -192,3 +192,28 @@ def test_the_copy_of_a_player_s_answer_reaches_his_address(engine: Engine) -> No
     )
     copies = [r for r in rows if r.to_addr == seats[power][0]]
     assert [r.kind for r in copies] == ["orders_read"]
+
+
+def test_an_abandoned_seat_is_told_to_its_player_and_taken_with_join(engine: Engine) -> None:
+    """njudge's policy: the late player is told his seat is abandoned, and how it is taken (JOIN:
+    a secret board's seat is never signed on to while open); the others hear only that the
+    phase starts again once someone took it, with no power named."""
+    seats = started(engine, 3)
+    mail.send(engine, "SIGNON MASTER maze secret\nSET NONMR", sender=GM)
+    late, *others = sorted(seats)
+    for power in others:
+        mail.send(engine, holds(engine, power), sender=seats[power][0], to=seats[power][1])
+    told = by_reader(scheduled(engine, GRACE_ENDS), seats)
+    opened = dict(told[late]).get("seat_open", "")
+    assert late.title() in opened and "JOIN maze <a password of your own>" in opened
+    for power in others:
+        assert "seat_open" not in dict(told.get(power, []))
+    no_leak(engine, told)
+    clock.set_now(GRACE_ENDS + timedelta(hours=2))
+    rows = mail.send(engine, "JOIN maze newpw", sender="newcomer@example.org")
+    assert "signed_on" in rows[0].kind
+    told = by_reader(scheduled(engine, GRACE_ENDS + timedelta(hours=2)), seats)
+    for power in others:
+        restarted = dict(told[power])["deadline_restarted"]
+        assert "A seat has been taken over" in restarted and late.title() not in restarted
+    assert late.title() in dict(told["GM"])["deadline_restarted"]
