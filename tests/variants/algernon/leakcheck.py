@@ -17,13 +17,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from judge.engine.geography import Map
-from judge.variants.algernon.orders import (
-    Attack,
-    SupportAttack,
-    SupportInto,
-    SupportOut,
-    read_order,
-)
+from judge.variants.algernon.language import read_order
+from judge.variants.algernon.orders import Attack, SupportAttack, SupportInto, SupportOut
 
 TOKEN = re.compile(r"\b([A-Z]{2,3})(\d*)\b")
 # Initials as the desk's mails write a power's name (`You play Hac`).
