@@ -957,7 +957,7 @@ def read_mail_commands(
             continue
         value = _read_line(line.rstrip(), line_no)
         if isinstance(value, cv.SignOn) and powers and value.game.lower() not in secret:
-            value = _checked_power(value, line, powers)
+            value = _checked_power(value, line, powers, secret)
         if _block_head(line) in ("GENERAL", "PHASE") and not _NOT_A_BLOCK.match(line):
             block, index, ending = _read_general(lines, index, value)
             out.extend(block)
@@ -1203,16 +1203,19 @@ def _read_general(
 _MASTER_WORDS = frozenset({"master", "gm"})
 
 
-def _checked_power(value: cv.SignOn, line: str, powers: frozenset[str]) -> CommandLine:
+def _checked_power(
+    value: cv.SignOn, line: str, powers: frozenset[str], secret: frozenset[str] = frozenset()
+) -> CommandLine:
     """A power written out in SIGNON must be one the judge knows: else the words are misread.
 
     ``SIGNON Fmygame secret extra`` would otherwise read as power FMYGAME of game "secret",
     and echo the password as a game name.
     """
     if len(value.power) == 1:
-        if value.glued and _compact(value.glued) in powers:
-            # SIGNON Germany alpha: a power's name read as G + game "ermany" and a password,
-            # where a password was perhaps left out; the desk says so if no such game exists.
+        if value.glued and (_compact(value.glued) in powers or value.password.lower() in secret):
+            # SIGNON Germany alpha (or SIGNON Hac maze, maze a secret board's game): a power's
+            # name read as G + game "ermany" and a password, where a password was perhaps left
+            # out; the desk says so if no such game exists.
             return replace(value, spelled_power=value.glued)
         return value
     if _compact(value.power) in powers | _MASTER_WORDS:

@@ -204,6 +204,11 @@ def test_signon_to_a_game_with_a_secret_board_takes_any_word_for_its_power() -> 
         "SIGNON Hac other pw", known_powers=STANDARD_POWERS, secret_games=["maze"]
     )[0]
     assert isinstance(error, cv.CommandError) and error.expected == ("a power",)
+    # The password left out: read as njudge's glued form, the power's name kept for the desk.
+    (glued,) = read_mail_commands(
+        "SIGNON Hac maze", known_powers=STANDARD_POWERS, secret_games=["maze"]
+    )
+    assert isinstance(glued, cv.SignOn) and glued.spelled_power == "Hac"
 
 
 @pytest.mark.parametrize("word", ["REGISTER", "whois", "GET", "DIARY", "CLEAR"])

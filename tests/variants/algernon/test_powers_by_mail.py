@@ -56,6 +56,13 @@ def test_the_start_mail_s_signon_line_signs_on(engine: Engine) -> None:
         assert seat.orders_state != "none"
 
 
+def test_a_signon_without_its_password_says_so(engine: Engine) -> None:
+    seats = started(engine, 3)
+    power = sorted(seats)[0].title()
+    text = _answer(engine, f"SIGNON {power} maze", "forgetful@example.org")
+    assert f"write SIGNON {power} maze <your password>" in " ".join(text.split())
+
+
 def test_a_wrong_power_reads_as_a_wrong_password(engine: Engine) -> None:
     seats = started(engine, 4)
     maze = board(engine)
