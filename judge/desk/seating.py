@@ -249,28 +249,27 @@ def _secret_sign_on(state: MailState, game: Game, game_map: Map, command: cv.Sig
         return
     power = power_written(game, game_map, written, None)
     seat = seat_of(state.session, game, power) if power else None
-    held = (
-        seat is not None and seat.person_id is not None and seat.status != SeatStatus.CIVIL_DISORDER
-    )
-    if held and seat is not None:
+    held = seat if seat is not None and seat.person_id is not None else None
+    if held is not None and held.status != SeatStatus.CIVIL_DISORDER:
         decision = authenticate(
-            state.sender, None, command.password, seat_credentials(seat), verify=verify_for(state)
+            state.sender, None, command.password, seat_credentials(held), verify=verify_for(state)
         )
         right, copy_to = decision.authorised, decision.copy_to
     else:
-        right, copy_to = verify(state, decoy_hash(), command.password), ()
+        held, copy_to = None, ()
+        right = verify(state, decoy_hash(), command.password)
     record_password(state, key, right)
-    if not right or seat is None:
+    if not right or held is None:
         state.password_failures += 1
         state.problems.append(
-            f"{where}: not signed on: no seat of game {game.name} is {written} with that "
-            f"password. The board of {game.name} is secret, so the judge does not say whether "
-            f"{written} is one of its powers: it answers a wrong power and a wrong password "
-            f"alike. Mail to your seat's reply address acts without a password; JOIN "
-            f"{game.name} <a password of your own> takes a seat"
+            f"{where}: not signed on: that password opens no seat {written} in game "
+            f"{game.name}. The board of {game.name} is secret, so the judge does not say "
+            f"whether {written} is one of its powers (a wrong power and a wrong password are "
+            f"answered alike). Mail to your seat's reply address acts without a password; "
+            f"JOIN {game.name} <a password of your own> takes a seat"
         )
         return
-    _signed_on(state, game, seat, copy_to)
+    _signed_on(state, game, held, copy_to)
 
 
 def _two_readings(state: MailState, command: cv.SignOn) -> str:
