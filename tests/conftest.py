@@ -34,7 +34,7 @@ MAIL_PASSWORD = "pw-test"
 JUDGE_USER = "judge"
 PLAYERS = tuple(f"player{n}" for n in range(1, 41))
 # Spare accounts handed out one per test, so that no test reads mail another test left behind.
-BOXES = tuple(f"box{n}" for n in range(1, 121))
+BOXES = tuple(f"box{n}" for n in range(1, 301))
 MAIL_USERS = (JUDGE_USER, "gm", "alice", "bob", *PLAYERS, *BOXES)
 _unused_boxes = iter(BOXES)
 
