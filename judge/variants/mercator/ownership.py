@@ -6,7 +6,9 @@ there, however fleetingly: the board at each moment of the month (its start and 
 each time scale) is looked at in turn. Sea provinces are never owned. A power's special
 provinces (rule 5.2; the board's per-power build sites that are not centres) are never owned by
 anyone else. An army/fleet in a canal province gives the province to the fleet's power, whose
-unit it is (rule 2.6).
+unit it is (rule 2.6). A power's home provinces that are not centres (the board's
+`home_provinces`: Wales for England, Sardinia for Italy, rule 6.3) are its own from the start,
+until another power's unit stands there.
 """
 
 from __future__ import annotations
@@ -22,10 +24,21 @@ def special_provinces(game_map: Map) -> dict[str, str]:
     return {prov: name for name, power in game_map.powers.items() for prov in power.build_only}
 
 
+def home_provinces(game_map: Map) -> dict[str, str]:
+    """Home province (not a centre) -> the power whose home country it is."""
+    return {prov: name for name, power in game_map.powers.items() for prov in power.home_provinces}
+
+
+def owner_of(game_map: Map, owners: Mapping[str, str], prov: str) -> str | None:
+    """Who owns a province that is not a centre: the last power there, else the power whose
+    home province it is (nobody has been there since the start)."""
+    return owners.get(prov) or home_provinces(game_map).get(prov)
+
+
 def owners_after_month(
     game_map: Map, owners: Mapping[str, str], moments: Iterable[Iterable[Unit]]
 ) -> dict[str, str]:
-    out = dict(owners)
+    out = {**home_provinces(game_map), **owners}
     special = special_provinces(game_map)
     provinces = game_map.provinces
     for units in moments:

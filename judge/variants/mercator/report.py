@@ -15,6 +15,7 @@ from judge.reports.judge_style import deadline_text, power_title
 from judge.reports.phase import PhaseReport, centre_lines, power_order
 from judge.variants.mercator.language import format_scaled
 from judge.variants.mercator.orders import Board, Disembark, Embark, Land, Scaled
+from judge.variants.mercator.ownership import home_provinces, special_provinces
 
 _UNIT = {"A": "Army", "F": "Fleet", "AF": "Army/Fleet"}
 
@@ -110,7 +111,14 @@ def mercator_text(report: PhaseReport) -> str:
                 f"  {power_title(unit.power)} {_UNIT.get(unit.kind, unit.kind)} "
                 f"{location_name(unit.loc, game_map)}"
             )
-    owners = report.result.owners_after or {}
+    # A power's own home and special provinces are its own from the start (rules 5.2, 6.3):
+    # named only when they are someone else's.
+    natural = {**home_provinces(game_map), **special_provinces(game_map)}
+    owners = {
+        prov: power
+        for prov, power in (report.result.owners_after or {}).items()
+        if natural.get(prov) != power
+    }
     if owners:
         out += ["", "Provinces owned (not supply centres):"]
         by_power: dict[str, list[str]] = {}
