@@ -42,7 +42,7 @@ from judge.identity import authenticate, token_from_recipients
 from judge.language import command_values as cv
 from judge.language.commands import read_mail_commands
 from judge.mail.mime import ReadMail
-from judge.map_files import load_map
+from judge.map_files import load_map, power_names
 from judge.store.game_queries import observer_for_token, seat_for_token
 
 # The map whose names tell order lines from mistyped commands before any game is known.
@@ -85,7 +85,7 @@ def _read_commands(text: str, seat_words: tuple[str, ...]) -> tuple[cv.CommandLi
     return tuple(
         read_mail_commands(
             text,
-            known_powers=list(reading_map.powers),
+            known_powers=power_names(),
             known_provinces=province_words(reading_map) + list(seat_words),
         )
     )

@@ -53,6 +53,7 @@ from judge.games.missed_turns import (
 from judge.games.seats import OrdersState, SeatOrders, SeatStatus, owes_orders
 from judge.store.game_queries import seat_snapshot, sign_on, vacate_seat
 from judge.store.games import Game, Person, Seat
+from judge.variants import Variant, variant
 
 
 @dataclass(frozen=True)
@@ -245,21 +246,26 @@ def seat_orders(game_map: Map, position: Position, phase: str, seat: Seat) -> Se
     return SeatOrders(
         power=seat.power,
         status=SeatStatus(seat.status),
-        owes_orders=owes(game_map, position, phase, seat.power),
+        owes_orders=owes(game_map, position, phase, seat.power, variant(seat.game.variant)),
         orders=OrdersState(seat.orders_state),
         wait=seat.wait,
         changed_at=seat.orders_changed_at,
     )
 
 
-def owes(game_map: Map, position: Position, phase: str, power: str) -> bool:
+def owes(
+    game_map: Map, position: Position, phase: str, power: str, found: Variant | None = None
+) -> bool:
     """Whether the power has anything to order: units in movement, a dislodged unit in retreats,
-    a build it can make (a free home centre it owns) or a disband due in adjustments."""
+    a build it can make (a free home centre it owns) or a disband due in adjustments; the
+    variant's own count of builds and removals where it has one (`Variant.adjustments_due`)."""
     kind = phase_kind(phase)
     units = [u for u in position.units if u.power == power]
     dislodged = sum(1 for d in position.dislodged if d.unit.power == power)
     adjustment = 0
-    if kind == ADJUSTMENTS:
+    if kind == ADJUSTMENTS and found is not None and found.adjustments_due is not None:
+        adjustment = found.adjustments_due(game_map, position).get(power, 0)
+    elif kind == ADJUSTMENTS:
         centres = position.centers.get(power, ())
         adjustment = len(centres) - len(units)
         if adjustment > 0:

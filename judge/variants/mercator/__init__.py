@@ -1,12 +1,14 @@
 """Mercator (the 1985 rules, ../shared/seeds/000): army/fleets, three time scales a month, the
-Key rule in each, province ownership and premium builds. Played on the standard board until the
-project's own world board exists; the rules' examples use the standard board too.
+Key rule in each, province ownership and premium builds. Played on the project's own world board
+(maps/mercator-world.toml, maps/mercator-world.md); the rules' examples use the standard board,
+which a game may still name (`CREATE name password mercator standard`).
 """
 
 from __future__ import annotations
 
 from judge.engine.calendar import MONTHLY
 from judge.variants import Variant
+from judge.variants.mercator.adjustments import adjustments_due
 from judge.variants.mercator.language import read_desk_line, read_mercator_orders
 from judge.variants.mercator.phases import adjudicate_mercator, decide_claims
 
@@ -22,8 +24,8 @@ def _results_text(report: object) -> str:
 MERCATOR = Variant(
     name="mercator",
     title="Mercator",
-    default_map="standard",
-    maps=("standard",),
+    default_map="mercator-world",
+    maps=("mercator-world", "standard"),
     calendar=MONTHLY,
     read_orders=read_mercator_orders,
     adjudicate=adjudicate_mercator,  # type: ignore[arg-type]
@@ -33,4 +35,5 @@ MERCATOR = Variant(
     read_desk_line=read_desk_line,
     decide_claims=decide_claims,
     results_text=_results_text,
+    adjustments_due=adjustments_due,
 )
