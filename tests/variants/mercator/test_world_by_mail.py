@@ -111,22 +111,32 @@ def test_create_may_name_the_standard_board(engine: Engine) -> None:
 
 def test_a_spare_kept_owes_no_removal_at_the_first_build_season(engine: Engine) -> None:
     """Rule 9: Germany keeps its spare over its three centres until the third build season, so
-    in March it owes nothing and its silence is no missed turn; the GM is told of none."""
-    start_world(engine)
+    the March results show no removal for it, in March it owes nothing and its silence is no
+    missed turn; the GM is told of none."""
+    seats = start_world(engine)
     with session_scope(engine) as session:
         game = find_game(session, "world")
         assert game is not None
         position = dict(game.position or {})
         units = [u for u in position["units"] if u["power"] in ("GERMANY", "ITALY")]
         units.append({"power": "GERMANY", "type": "F", "loc": "cmr"})
-        game.phase = "MAR1901A"
+        game.phase = "MAR1901M"
         game.position = {
             **position,
-            "phase": "MAR1901A",
+            "phase": "MAR1901M",
             "units": units,
             "centers": {"GERMANY": ["ber", "kie", "mun"], "ITALY": ["nap", "rom", "tun", "ven"]},
-            "state": {"months": 3, "spares": {"GERMANY": 1}},
+            "state": {"months": 2, "spares": {"GERMANY": 1}},
         }
+    for power in ("Germany", "Italy"):
+        send(engine, "TS2\nA(Rom) H" if power == "Italy" else "TS2\nA(Ber) H",
+             sender=player(power), to=seats[power])  # fmt: skip
+    results = send(engine, "SIGNON M world gmsecret\nPROCESS MAR1901M\n", sender=GM)
+    text = next(
+        body_of(r) for r in results if r.kind == "results" and r.to_addr == player("Brazil")
+    ).replace("\r\n", "\n")
+    assert "  Germany (3): Berlin, Kiel, Munich.\n" in text  # no "removes 1"
+    assert "  Italy (4): Naples, Rome, Tunis, Venice.  builds 1\n" in text
     results = send(engine, "SIGNON M world gmsecret\nPROCESS MAR1901A\n", sender=GM)
     kinds = [r.kind for r in results]
     assert "results" in kinds
