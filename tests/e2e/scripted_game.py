@@ -487,7 +487,7 @@ class ScriptedGame:
                 for words, owners in self.private:
                     if box.owner not in owners:
                         assert words not in text, (box.name, mail.subject, words)
-                for power in POWERS:
+                for power in self.players:
                     if power != box.owner:
                         # orders_read and orders_reminder are the power's own business
                         assert f"{self.game}: {power} orders for" not in mail.subject, (
