@@ -13,20 +13,42 @@ until another power's unit stands there.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 
 from judge.engine.geography import Map, Terrain
 from judge.engine.position import Unit
 
 
 def special_provinces(game_map: Map) -> dict[str, str]:
-    """Special province -> the power it is assigned to."""
-    return {prov: name for name, power in game_map.powers.items() for prov in power.build_only}
+    """Special province -> the power it is assigned to (worked out once per board)."""
+    return _kept(
+        game_map,
+        "_mercator_special",
+        lambda: {
+            prov: name for name, power in game_map.powers.items() for prov in power.build_only
+        },
+    )
 
 
 def home_provinces(game_map: Map) -> dict[str, str]:
-    """Home province (not a centre) -> the power whose home country it is."""
-    return {prov: name for name, power in game_map.powers.items() for prov in power.home_provinces}
+    """Home province (not a centre) -> the power whose home country it is (once per board)."""
+    return _kept(
+        game_map,
+        "_mercator_home",
+        lambda: {
+            prov: name for name, power in game_map.powers.items() for prov in power.home_provinces
+        },
+    )
+
+
+def _kept(game_map: Map, key: str, make: Callable[[], dict[str, str]]) -> dict[str, str]:
+    """A table derived from the board, kept on the board value as the engine keeps its own
+    (judge/engine/topology.py): the adjustments ask for it once per province."""
+    table: dict[str, str] | None = game_map.__dict__.get(key)
+    if table is None:
+        table = make()
+        object.__setattr__(game_map, key, table)
+    return table
 
 
 def owner_of(game_map: Map, owners: Mapping[str, str], prov: str) -> str | None:
