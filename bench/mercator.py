@@ -131,7 +131,7 @@ def month_case() -> dict[str, Any]:
             units.append({"power": power, "type": kind, "loc": loc})
     return {
         "variant": "mercator",
-        "map": "standard",
+        "map": "standard",  # the rules' examples' board; the variant's default is the world's
         "phase": "MAR1905M",
         "units": units,
         "orders": MONTH_ORDERS,

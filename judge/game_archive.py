@@ -36,7 +36,7 @@ from judge.store.game_queries import (
     ledger_of,
 )
 from judge.store.games import GAME_NAME_LENGTH, Game, GameStatus, Person, PhaseRecord, Seat
-from judge.variants import UnknownVariant, board_of
+from judge.variants import UnknownVariant, game_board
 
 FORMAT = "judge-game-export"
 VERSION = 1
@@ -47,6 +47,8 @@ SECRET_WORDS = ("password", "hash", "token", "secret", "address", "email", "mail
 
 # Where seating keeps the GM's password hash in Game.settings (judge.desk.seating.GM_PASSWORD).
 GM_PASSWORD = "gm_password_hash"
+# Where a forming game keeps its opening case (judge.desk.secret_boards.OPENING).
+OPENING = "opening"
 
 # A power's standing in the export: only what play needs, not who holds the seat.
 IN_PLAY = "in play"
@@ -149,6 +151,17 @@ def loads(text: str) -> dict[str, Any]:
     return document
 
 
+def _opening_case(document: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    """The case that names the game's board: its position, or its opening while it forms (a
+    board other than the variant's default, judge.desk.seating's OPENING)."""
+    position = document.get("position")
+    if isinstance(position, Mapping):
+        return position
+    settings = document.get("settings")
+    opening = settings.get(OPENING) if isinstance(settings, Mapping) else None
+    return opening if isinstance(opening, Mapping) else None
+
+
 def _field(document: Mapping[str, Any], name: str, kind: type | tuple[type, ...]) -> Any:
     value = document.get(name)
     if not isinstance(value, kind):
@@ -172,7 +185,7 @@ def check_document(document: Mapping[str, Any]) -> None:
         )
     variant = _field(document, "variant", str)
     try:
-        game_map = board_of(variant)
+        game_map = game_board(variant, _opening_case(document))
     except (FileNotFoundError, KeyError, ValueError, UnknownVariant) as exc:
         raise ArchiveError(f"variant: unknown variant {variant!r} ({exc})") from None
     rules = _field(document, "rules", list)
@@ -303,7 +316,7 @@ def import_game(
         settings=settings,
     )
     standing = {entry["power"]: entry for entry in document["powers"]}
-    for power in board_of(document["variant"]).powers:
+    for power in game_board(document["variant"], _opening_case(document)).powers:
         entry = standing.get(power, {"standing": IN_PLAY, "missed_turns": 0})
         seat_status = SEAT_STATUS_OF_STANDING[entry["standing"]]
         session.add(

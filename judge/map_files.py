@@ -79,10 +79,21 @@ def map_summary(m: Map) -> str:
     passable = len(m.provinces) - len(by_terrain[Terrain.IMPASSABLE])
     army_moves = sum(len(v) for v in m.army_edges.values())
     fleet_moves = sum(len(v) for v in m.fleet_edges.values())
+    together = [
+        f"{n} for {words}"
+        for n, words in ((m.two_way_centres, "two powers"), (m.three_way_centres, "three"))
+        if n is not None
+    ]
     lines = [
         f"{m.title} ({m.name})",
         f"Calendar {m.calendar}, first phase {m.start_phase}; "
-        f"{m.victory_centres} of {len(centres)} supply centres win.",
+        f"{m.victory_centres} of {len(centres)} supply centres win"
+        + (f" ({', '.join(together)} together)." if together else "."),
+        *(
+            [f"The board wraps east to west (canvas {m.canvas[0]} x {m.canvas[1]})."]
+            if m.wraps
+            else []
+        ),
         f"{passable} passable spaces ("
         + ", ".join(
             f"{len(by_terrain[t])} {t.value}"
@@ -99,6 +110,12 @@ def map_summary(m: Map) -> str:
             f"  {name} ({power.adjective}, {power.letter}): homes {', '.join(sorted(power.home_centres))}"
             f"; units {units or 'none'}"
         )
+        if power.home_provinces:
+            lines.append(
+                f"    home provinces (not centres): {', '.join(sorted(power.home_provinces))}"
+            )
+        if power.colonies:
+            lines.append(f"    colonies (home for removals): {', '.join(sorted(power.colonies))}")
         if power.build_only:
             lines.append(
                 f"    may also build in {', '.join(sorted(power.build_only))} (not centres)"

@@ -41,6 +41,7 @@ from judge.store.game_queries import (
     sign_on,
 )
 from judge.store.games import GameStatus
+from judge.variants import start_case as variant_start_case
 
 # 1901 with a German attack that dislodges the French army in Burgundy, its retreat, builds.
 PHASES = [
@@ -358,3 +359,29 @@ def test_a_forming_game_round_trips_and_comes_in_open(store: tuple[Engine, str])
         game = import_game(session, document, name="forming2")
         assert game.status == GameStatus.FORMING and len(game.seats) == 7
     assert exported(engine, "forming2") == {**document, "name": "forming2"}
+
+
+def test_a_game_on_a_board_other_than_its_variants_default_keeps_its_seats(
+    store: tuple[Engine, str],
+) -> None:
+    """A Mercator game on the standard board (CREATE ... mercator standard) imports with the
+    standard board's seven seats, not the world board's thirteen, forming or started."""
+    engine = store[0]
+    opening = variant_start_case("mercator", "standard")
+    with session_scope(engine) as session:
+        create_game(
+            session,
+            "merc",
+            variant="mercator",
+            powers=list(load_map("standard").powers),
+            settings={"opening": opening},
+        )
+        started = create_game(
+            session, "merc2", variant="mercator", powers=list(load_map("standard").powers)
+        )
+        started.status, started.phase, started.position = GameStatus.ACTIVE, "JAN1901M", opening
+    for name in ("merc", "merc2"):
+        document = exported(engine, name)
+        with session_scope(engine) as session:
+            game = import_game(session, document, name=f"{name}x")
+            assert sorted(s.power for s in game.seats) == sorted(load_map("standard").powers)

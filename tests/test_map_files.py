@@ -6,10 +6,11 @@ import subprocess
 import sys
 import tomllib
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from judge.engine.geography import MapError, Terrain
+from judge.engine.geography import MapError, Terrain, build_map
 from judge.map_files import (
     available_maps,
     load_map,
@@ -315,3 +316,67 @@ def test_shipped_maps_are_what_the_conversion_script_makes() -> None:
     )
     assert done.returncode == 0, done.stdout + done.stderr
     assert "222 army and 282 fleet moves agree" in done.stdout
+
+
+# --- Mercator's keys: win numbers for combines, home provinces, colonies ---------------------
+
+
+def _mercator_test_data() -> dict[str, Any]:
+    return tomllib.loads((CASES / "mercator_test.toml").read_text(encoding="utf-8"))
+
+
+def test_win_numbers_home_provinces_and_colonies_are_read() -> None:
+    data = _mercator_test_data()
+    data["map"].update(two_way_centres=4, three_way_centres=5)
+    data["powers"]["GERMANY"]["home_provinces"] = ["kie"]
+    data["powers"]["FRANCE"]["colonies"] = ["bur"]
+    m = build_map(data)
+    assert (m.two_way_centres, m.three_way_centres) == (4, 5)
+    assert m.powers["GERMANY"].home_provinces == {"kie"}
+    assert m.powers["FRANCE"].colonies == {"bur"}
+    # Neither changes where the standard game builds: a power's build sites stay as they were.
+    assert m.powers["GERMANY"].build_sites == {"ber", "mun", "pru"}
+    plain = build_map(_mercator_test_data())
+    assert plain.two_way_centres is None and plain.powers["FRANCE"].colonies == frozenset()
+    summary = map_summary(m)
+    assert "4 of 5 supply centres win (4 for two powers, 5 for three together)." in summary
+    assert "    home provinces (not centres): kie" in summary
+    assert "    colonies (home for removals): bur" in summary
+
+
+@pytest.mark.parametrize(
+    ("change", "fault"),
+    [
+        ({"map": {"two_way_centres": 3}}, "[map]: two_way_centres 3 is less than the 4"),
+        ({"map": {"two_way_centres": 6}}, "[map]: two_way_centres 6 is more than the 5 supply"),
+        (
+            {"map": {"two_way_centres": 5, "three_way_centres": 4}},
+            "[map]: three_way_centres 4 is less than the 5 a single win needs",
+        ),
+        ({"map": {"three_way_centres": "many"}}, "[map]: 'three_way_centres' must be a positive"),
+        ({"GERMANY": {"home_provinces": ["mun"]}}, "home province 'mun' is a supply centre"),
+        ({"GERMANY": {"home_provinces": ["atl"]}}, "home province 'atl' is not a province"),
+        ({"GERMANY": {"home_provinces": ["pru"]}}, "home province 'pru' is also a special"),
+        (
+            {"GERMANY": {"home_provinces": ["kie"]}, "FRANCE": {"home_provinces": ["kie"]}},
+            "power 'FRANCE': home province 'kie' is also GERMANY's",
+        ),
+        ({"GERMANY": {"home_provinces": ["nao"]}}, "home province 'nao' is not land"),
+        ({"FRANCE": {"colonies": ["nao"]}}, "power 'FRANCE': colony 'nao' is not land"),
+        ({"FRANCE": {"colonies": ["par"]}}, "colony 'par' is already part of the home country"),
+        ({"FRANCE": {"colonies": ["ber"]}}, "power 'FRANCE': colony 'ber' is in the home country"),
+        ({"FRANCE": {"colonies": ["pru"]}}, "colony 'pru' is a special province of GERMANY"),
+        (
+            {"FRANCE": {"colonies": ["bur"]}, "GERMANY": {"colonies": ["bur"]}},
+            "power 'FRANCE': colony 'bur' is also GERMANY's",
+        ),
+    ],
+)
+def test_mercator_keys_are_checked(change: dict[str, Any], fault: str) -> None:
+    data = _mercator_test_data()
+    for section, values in change.items():
+        (data["map"] if section == "map" else data["powers"][section]).update(values)
+    with pytest.raises(MapError) as info:
+        build_map(data)
+    assert any(f.startswith(fault) or fault in f for f in info.value.faults), info.value.faults
+    assert len(info.value.faults) == 1, info.value.faults

@@ -87,7 +87,8 @@ MAX_PASSWORD_FAILURES = 3
 
 
 def _create(state: MailState, command: cv.Create) -> None:
-    """A new forming game, one open seat per power, the sender its GM."""
+    """A new forming game, one open seat per power, the sender its GM; on the variant's default
+    board, or another of its boards named after the variant (kept as the game's opening)."""
     where = f"line {command.line_no}"
     name = command.game  # kept as written; found in any case
     if len(name) > GAME_NAME_LENGTH:
@@ -117,12 +118,23 @@ def _create(state: MailState, command: cv.Create) -> None:
         rule_sets = ()
         game_map = game_board(variant, opening)
     else:
-        try:
-            rules_from_names(list(command.rule_sets))
-        except UnknownRuleSet as exc:
-            state.problems.append(f"{where}: {exc}")
+        # A word naming another board the variant plays on chooses it (`mercator standard`).
+        boards = [w for w in command.rule_sets if w.strip().lower() in chosen.maps]
+        if len(boards) > 1:
+            state.problems.append(f"{where}: name one board, not {', '.join(boards)}")
             return
-        game_map = board_of(variant)
+        board = boards[0].strip().lower() if boards else chosen.default_map
+        rule_sets = tuple(w for w in command.rule_sets if w not in boards)
+        try:
+            rules_from_names(list(rule_sets))
+        except UnknownRuleSet as exc:
+            others = ", ".join(chosen.maps) if len(chosen.maps) > 1 else ""
+            more = f"; {chosen.title} plays on the boards {others}" if others else ""
+            state.problems.append(f"{where}: {exc}{more}")
+            return
+        if board != chosen.default_map:
+            settings[OPENING] = start_case(variant, board)
+        game_map = board_of(variant, board)
     game = create_game(
         state.session,
         name,

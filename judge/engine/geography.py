@@ -74,6 +74,11 @@ class Power:
     build_only: frozenset[str] = frozenset()  # build sites that are not supply centres (1885)
     reserved_centres: frozenset[str] = frozenset()  # neutral centres only this power may build in
     spare_units: int = 0  # Mercator rule 9: units placed secretly before the first move
+    # The rest of the home country: provinces that are not centres (Mercator 5.3 and 6.3:
+    # Sardinia Italian, Hokkaido Japanese).
+    home_provinces: frozenset[str] = frozenset()
+    # Provinces that count as home for the GM's removals (Mercator rule 7: Cambodia for France).
+    colonies: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -93,6 +98,10 @@ class Map:
     # edge joins its west edge (a world board).
     canvas: tuple[int, int] = (1000, 800)
     wraps: bool = False
+    # Centres a combine of two or of three powers needs together to win by claim (Mercator's
+    # rule 10 leaves them to each Mark); None: the variant's own reading for boards without.
+    two_way_centres: int | None = None
+    three_way_centres: int | None = None
 
     # --- questions the resolver and the parser ask -------------------------------------------
     def supply_centres(self) -> frozenset[str]:
@@ -213,7 +222,10 @@ class Map:
 _CODE = re.compile(r"^[a-z][a-z0-9]{1,5}$")
 _COAST = re.compile(r"^[a-z]{2}$")
 _POWER = re.compile(r"^[A-Z][A-Z_-]*$")
-_MAP_KEYS = {"name", "title", "calendar", "start_phase", "victory_centres", "canvas", "wraps"}
+_MAP_KEYS = {
+    "name", "title", "calendar", "start_phase", "victory_centres", "canvas", "wraps",
+    "two_way_centres", "three_way_centres",
+}  # fmt: skip
 _PROVINCE_KEYS = {
     "name", "terrain", "aliases", "centre", "army", "fleet", "coasts", "coast_aliases",
     "joins", "portals", "around", "at",
@@ -221,7 +233,10 @@ _PROVINCE_KEYS = {
 # In an `around` list: the edge of the board, between the two neighbours either side of it.
 BOARD_EDGE = "-"
 PICTURE_SIZE = (1000, 800)  # the nominal picture `at` positions are given on
-_POWER_KEYS = {"adjective", "letter", "homes", "units", "builds", "reserved", "spare"}
+_POWER_KEYS = {
+    "adjective", "letter", "homes", "units", "builds", "reserved", "spare", "home_provinces",
+    "colonies",
+}  # fmt: skip
 _TOP_KEYS = {"map", "powers", "provinces", "crossings"}
 _ARMY_TERRAIN = {Terrain.LAND, Terrain.COAST, Terrain.CANAL}
 _FLEET_TERRAIN = {Terrain.SEA, Terrain.COAST, Terrain.CANAL}
@@ -293,6 +308,7 @@ def build_map(data: Mapping[str, Any]) -> Map:
     centres = sum(1 for p in provinces.values() if p.supply_centre)
     if isinstance(victory, int) and centres and victory > centres:
         ck.fault("[map]", f"victory_centres {victory} is more than the {centres} supply centres")
+    two_way, three_way = _read_combine_centres(ck, head, victory, centres)
     if ck.faults:
         raise MapError(ck.faults)
     return Map(
@@ -308,7 +324,34 @@ def build_map(data: Mapping[str, Any]) -> Map:
         crossings=crossings,
         canvas=canvas,
         wraps=wraps,
+        two_way_centres=two_way,
+        three_way_centres=three_way,
     )
+
+
+def _read_combine_centres(
+    ck: _Checker, head: Mapping[str, Any], victory: Any, centres: int
+) -> tuple[int | None, int | None]:
+    """`two_way_centres` and `three_way_centres`: what a combine of two or three powers needs
+    together; each at least the single win's number and the three-way at least the two-way."""
+    out: list[int | None] = []
+    floor = victory if isinstance(victory, int) and not isinstance(victory, bool) else 1
+    for key in ("two_way_centres", "three_way_centres"):
+        value = head.get(key)
+        if value is None:
+            out.append(None)
+            continue
+        if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+            ck.fault("[map]", f"'{key}' must be a positive whole number")
+            out.append(None)
+            continue
+        if value < floor:
+            ck.fault("[map]", f"{key} {value} is less than the {floor} a single win needs")
+        elif centres and value > centres:
+            ck.fault("[map]", f"{key} {value} is more than the {centres} supply centres")
+        floor = max(floor, value)
+        out.append(value)
+    return out[0], out[1]
 
 
 def _read_canvas(ck: _Checker, raw: Any) -> tuple[int, int]:
@@ -541,6 +584,9 @@ def _read_powers(
         return powers
     home_owner: dict[str, str] = {}
     reserved_by: dict[str, str] = {}
+    country_of: dict[str, str] = {}  # home province -> its power
+    colony_of: dict[str, str] = {}
+    special_of: dict[str, str] = {}
     letters: dict[str, str] = {}
     occupied: dict[str, str] = {}
     for name, entry in raw.items():
@@ -583,6 +629,30 @@ def _read_powers(
                 province_of(loc) == site for loc in fleet_edges
             ):
                 ck.fault(where, f"build site '{site}' can hold no unit")
+            else:
+                special_of.setdefault(site, name)
+        country = ck.strings(where, "home_provinces", entry.get("home_provinces"))
+        for prov in country:
+            if prov not in provinces:
+                ck.fault(where, f"home province '{prov}' is not a province")
+            elif provinces[prov].supply_centre:
+                ck.fault(where, f"home province '{prov}' is a supply centre (list it in 'homes')")
+            elif prov not in army_edges:
+                ck.fault(where, f"home province '{prov}' is not land (no army may stand there)")
+            elif prov in builds:
+                ck.fault(where, f"home province '{prov}' is also a special province (builds)")
+            elif country_of.setdefault(prov, name) != name:
+                ck.fault(where, f"home province '{prov}' is also {country_of[prov]}'s")
+        colonies = ck.strings(where, "colonies", entry.get("colonies"))
+        for prov in colonies:
+            if prov not in provinces:
+                ck.fault(where, f"colony '{prov}' is not a province")
+            elif prov not in army_edges:
+                ck.fault(where, f"colony '{prov}' is not land (no army may stand there)")
+            elif prov in homes or prov in country:
+                ck.fault(where, f"colony '{prov}' is already part of the home country")
+            elif colony_of.setdefault(prov, name) != name:
+                ck.fault(where, f"colony '{prov}' is also {colony_of[prov]}'s")
         reserved = ck.strings(where, "reserved", entry.get("reserved"))
         for centre in reserved:
             if centre not in provinces or not provinces[centre].supply_centre:
@@ -641,7 +711,25 @@ def _read_powers(
             build_only=frozenset(builds),
             reserved_centres=frozenset(reserved),
             spare_units=spare,
+            home_provinces=frozenset(p for p in country if p in provinces),
+            colonies=frozenset(p for p in colonies if p in provinces),
         )
+    for prov, power in sorted(country_of.items()):
+        if prov in special_of and special_of[prov] != power:
+            ck.fault(
+                f"power '{power}'",
+                f"home province '{prov}' is a special province of {special_of[prov]}",
+            )
+    for prov, power in sorted(colony_of.items()):
+        if prov in home_owner or prov in country_of:
+            owner = home_owner.get(prov) or country_of[prov]
+            ck.fault(f"power '{power}'", f"colony '{prov}' is in the home country of {owner}")
+        if prov in special_of:
+            ck.fault(
+                f"power '{power}'",
+                f"colony '{prov}' is a special province of {special_of[prov]} (rule 7 counts "
+                "colonies as home, never special provinces)",
+            )
     for centre, power in reserved_by.items():
         if centre in home_owner:
             ck.fault(

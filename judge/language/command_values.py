@@ -190,7 +190,8 @@ class ListGames(Command):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Create(Command):
-    """CREATE game password variant [rule sets]: a new game, its creator its GM."""
+    """CREATE game password variant [board] [rule sets]: a new game, its creator its GM (a
+    board is one of the rule-set words, told apart by the variant's `maps`)."""
 
     keyword: ClassVar[str] = "CREATE"
     game: str

@@ -107,7 +107,9 @@ class Variant:
     name: str  # as players write it in CREATE and cases in "variant"
     title: str  # as results print it
     default_map: str  # the board a game or case plays on when it names none (maps/NAME.toml)
-    maps: tuple[str, ...]  # every board the variant can be played on
+    # Every board the variant can be played on; CREATE names one that is not the default after
+    # the variant (`CREATE g pw mercator standard`).
+    maps: tuple[str, ...]
     calendar: str  # judge.engine.calendar: STANDARD or MONTHLY
     read_orders: OrderReader
     adjudicate: Adjudicator
@@ -150,6 +152,11 @@ class Variant:
     secret_board: SecretBoard | None = None
     # Fields of its own in a case and a result (Mercenary's money); None: the board alone.
     case_fields: CaseFields | None = None
+    # The builds (positive) or removals (negative) each power is due in an adjustment phase,
+    # which the desk asks to know who owes orders: (board, position) -> counts. None: centres
+    # less units, as in the standard game. (Mercator counts army/fleets twice and keeps spare
+    # units until the third build season.)
+    adjustments_due: Callable[[Map, Position], Mapping[str, int]] | None = None
     # A game master's change to a power's holding (Mercenary's rule 11, LEDGER by mail): (the
     # stored case, power, currency, change in whole pounds, why) -> (the case after, the ledger
     # entry as a payment object, the announcement); ValueError: why not. None: no money.
@@ -202,33 +209,38 @@ def variant(name: str) -> Variant:
     return found
 
 
-def board_of(name: str) -> Map:
-    """The board a game of the variant called `name` is played on (its default board)."""
+def board_of(name: str, board: str | None = None) -> Map:
+    """The board a game of the variant called `name` is played on: `board` (maps/NAME.toml)
+    when given, else the variant's default board."""
     from judge.map_files import load_map
 
-    return load_map(variant(name).default_map)
+    return load_map(board or variant(name).default_map)
 
 
 def game_board(name: str, case: Mapping[str, Any] | None) -> Map:
     """The board a game or case of the variant called `name` plays on: its own board where the
-    variant's boards travel with the game (Algernon's maze), else the variant's default."""
+    variant's boards travel with the game (Algernon's maze), else the board the case names
+    (`"map"`), else the variant's default."""
     found = variant(name)
     if found.board_in_case is not None and case is not None:
         return found.board_in_case(case)
-    return board_of(name)
+    named = case.get("map") if case is not None else None
+    return board_of(name, named if isinstance(named, str) and named else None)
 
 
-def start_case(name: str) -> dict[str, Any]:
-    """The opening position of a game of the variant called `name`, as an adjudicate case."""
+def start_case(name: str, board: str | None = None) -> dict[str, Any]:
+    """The opening position of a game of the variant called `name` on `board` (its default
+    board when None), as an adjudicate case."""
     from judge.map_files import start_case as board_start
 
     found = variant(name)
-    game_map = board_of(name)
+    game_map = board_of(name, board)
     case = board_start(game_map)
     case["variant"] = found.name
     case["phase"] = found.first_phase(game_map)
-    if found.default_map != found.name:
-        case["map"] = found.default_map
+    chosen = board or found.default_map
+    if chosen != found.name:
+        case["map"] = chosen
     if found.case_fields is not None:
         case.update(found.case_fields.opening(game_map))
     return case

@@ -1,14 +1,14 @@
 """Mercator (the 1985 rules, ../shared/seeds/000): army/fleets, three time scales a month, the
-Key rule in each, province ownership and premium builds. Played on the standard board until the
-project's own world board exists; the rules' examples use the standard board too.
+Key rule in each, province ownership and premium builds. Played on the project's own world board
+(maps/mercator-world.toml, maps/mercator-world.md); the rules' examples use the standard board,
+which a game may still name (`CREATE name password mercator standard`).
 """
 
 from __future__ import annotations
 
 from judge.engine.calendar import MONTHLY
-from judge.engine.geography import Map
-from judge.engine.position import Position
 from judge.variants import Variant
+from judge.variants.mercator.adjustments import adjustments_due
 from judge.variants.mercator.language import read_desk_line, read_mercator_orders
 from judge.variants.mercator.phases import adjudicate_mercator, decide_claims
 
@@ -21,20 +21,11 @@ def _results_text(report: object) -> str:
     return mercator_text(report)  # type: ignore[arg-type]
 
 
-def _adjustments_due(game_map: Map, position: Position) -> dict[str, int]:
-    """Builds and removals due as Mercator counts units (an army/fleet is two, an army dumped
-    in a polar cap one, spare units kept until the third build season): for the desk's
-    question of who owes orders."""
-    from judge.variants.mercator.adjustments import due
-
-    return due(position)
-
-
 MERCATOR = Variant(
     name="mercator",
     title="Mercator",
-    default_map="standard",
-    maps=("standard",),
+    default_map="mercator-world",
+    maps=("mercator-world", "standard"),
     calendar=MONTHLY,
     read_orders=read_mercator_orders,
     adjudicate=adjudicate_mercator,  # type: ignore[arg-type]
@@ -49,5 +40,5 @@ MERCATOR = Variant(
         "combine with the more centres wins."
     ),
     results_text=_results_text,
-    adjustments_due=_adjustments_due,
+    adjustments_due=adjustments_due,
 )

@@ -3,7 +3,8 @@
 - A power's units are counted with its armies aboard army/fleets (an army/fleet is two units,
   one of each owner) and with the armies dumped in a polar cap, which stay a shortage for good
   (rule 6.2, `state.dumped`).
-- Builds (5.3): in an owned home centre or a special province of the power (5.2) at the cost of
+- Builds (5.3): in an owned province of the home country (a home centre, or a home province the
+  board names: Sardinia for Italy, 6.3) or a special province of the power (5.2) at the cost of
   one build each; in any other province it owns, a centre or not, at a premium: that build
   costs two of the builds due, the second withheld until the next adjustment, when the count of
   centres against units gives it back. Army/fleets are never built (2.2).
@@ -23,7 +24,7 @@ from judge.engine.position import Position, Unit, province_of
 from judge.engine.results import ILLEGAL, SUCCESS, VOID, OrderResult, PhaseResult
 from judge.engine.rules import Rules
 from judge.variants.mercator.orders import Scaled
-from judge.variants.mercator.ownership import special_provinces
+from judge.variants.mercator.ownership import owner_of, special_provinces
 from judge.variants.mercator.removals import gm_removals
 
 ARMY_FLEET = "AF"
@@ -59,6 +60,36 @@ def due(position: Position) -> dict[str, int]:
     return owed
 
 
+def adjustments_due(game_map: Map, position: Position) -> dict[str, int]:
+    """Each power's removals due, and its builds due as far as it has free places to build
+    (the desk asks this to know who owes orders; the record's `adjustments_due`)."""
+    owed = due(position)
+    occupied = {u.province for u in position.units}
+    out: dict[str, int] = {}
+    for power, count in owed.items():
+        if count <= 0:
+            out[power] = count
+            continue
+        room = 0
+        for prov in game_map.provinces:
+            if prov in occupied or not _holds_a_unit(game_map, prov):
+                continue
+            cost, why = build_cost(game_map, power, prov, position)
+            if why is None:
+                room += cost
+                if room >= count:
+                    break
+        out[power] = min(count, room)
+    return out
+
+
+def _holds_a_unit(game_map: Map, prov: str) -> bool:
+    return game_map.army_may_be_at(prov) or any(
+        game_map.fleet_may_be_at(loc)
+        for loc in (prov, *(f"{prov}/{c}" for c in game_map.coasts_of(prov)))
+    )
+
+
 def build_cost(game_map: Map, power: str, prov: str, position: Position) -> tuple[int, str | None]:
     """What a build in `prov` costs (1, or 2 at a premium) or why it cannot be made there."""
     info = game_map.powers.get(power)
@@ -69,10 +100,13 @@ def build_cost(game_map: Map, power: str, prov: str, position: Position) -> tupl
             if special[prov] == power
             else (0, f"{prov.upper()} is {special[prov]}'s special province")
         )
-    owned = prov in position.centers.get(power, frozenset()) or position.owners.get(prov) == power
+    owned = (
+        prov in position.centers.get(power, frozenset())
+        or owner_of(game_map, position.owners, prov) == power
+    )
     if not owned:
         return 0, f"{power} does not own {prov.upper()}"
-    if info is not None and prov in info.home_centres:
+    if info is not None and (prov in info.home_centres or prov in info.home_provinces):
         return 1, None
     return 2, None
 

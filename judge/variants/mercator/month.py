@@ -916,7 +916,9 @@ class _Month:
                 why = "a spare unit is placed before the first month's moves only"
             elif placed.get(power, 0) >= allowed:
                 why = f"{power} has {allowed or 'no'} spare unit{'' if allowed == 1 else 's'}"
-            elif info is None or prov not in info.home_centres | info.build_only:
+            elif info is None or prov not in (
+                info.home_centres | info.home_provinces | info.build_only
+            ):
                 why = f"{prov.upper()} is neither a home nor a special province of {power}"
             elif prov in self.board:
                 why = f"{prov.upper()} is occupied"
@@ -990,6 +992,8 @@ class _Month:
             if there in barred or there in occupied or there in stood_off:
                 continue
             terrain = self.map.provinces[there].terrain
+            if terrain is Terrain.POLAR:
+                continue  # 6.2: the caps are impassable for fleets and army/fleets
             if unit.kind == ARMY_FLEET and terrain not in (Terrain.SEA, Terrain.CANAL):
                 continue  # an army/fleet retreats intact to sea or canal; its army alone lands
             if key_rule_ts3 and terrain is not Terrain.SEA:

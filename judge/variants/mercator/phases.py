@@ -96,5 +96,10 @@ def decide_claims(
 ) -> tuple[str, ...]:
     """The combine that wins by its claims this season (rule 10), or ()."""
     counts = {power: len(owned) for power, owned in result.centers_after.items()}
-    thresholds = claim_thresholds(len(game_map.supply_centres()), game_map.victory_centres)
+    thresholds = claim_thresholds(
+        len(game_map.supply_centres()),
+        game_map.victory_centres,
+        game_map.two_way_centres,
+        game_map.three_way_centres,
+    )
     return claimed_win(counts, claims, thresholds)

@@ -1,11 +1,11 @@
 """The GM's removals for a power that orders too few (Mercator rule 7).
 
 The units furthest from the power's home supply centres go first (counting moves over land and
-sea alike, as the standard civil-disorder rule does); "home" would include colonies where a
-board names them, never special provinces. Ties are broken, in order, by: (1) units in
-provinces that are not supply centres; (2) fleets without armies aboard; (3) armies from
-army/fleets; (4) fleets whose armies have been taken off (by (3), in the same removals);
-(5) armies on land; (6) the province's abbreviation in alphabetical order.
+sea alike, as the standard civil-disorder rule does); "home" includes the colonies a board
+names (a power's `colonies`: Cambodia for France), never special provinces. Ties are broken, in
+order, by: (1) units in provinces that are not supply centres; (2) fleets without armies
+aboard; (3) armies from army/fleets; (4) fleets whose armies have been taken off (by (3), in
+the same removals); (5) armies on land; (6) the province's abbreviation in alphabetical order.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ def gm_removals(
     """The board after taking `count` of the power's units off by rule 7, and the units (or
     parts of army/fleets) taken off."""
     info = game_map.powers.get(power)
-    homes = info.home_centres if info is not None else frozenset()
+    homes = info.home_centres | info.colonies if info is not None else frozenset()
     centres = game_map.supply_centres()
     board = list(units)
     removed: list[Unit] = []

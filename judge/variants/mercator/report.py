@@ -8,13 +8,15 @@ from __future__ import annotations
 from typing import Any
 
 from judge.engine.calendar import ADJUSTMENTS, MOVEMENT
-from judge.engine.position import province_of
+from judge.engine.position import Position, province_of
 from judge.engine.results import FAILURE, ILLEGAL, SUCCESS, VOID
 from judge.language.format import location_name
 from judge.reports.judge_style import deadline_text, power_title
 from judge.reports.phase import PhaseReport, centre_lines, power_order
+from judge.variants.mercator.adjustments import due as due_adjustments
 from judge.variants.mercator.language import format_scaled
 from judge.variants.mercator.orders import Board, Disembark, Embark, Land, Scaled
+from judge.variants.mercator.ownership import home_provinces, special_provinces
 
 _UNIT = {"A": "Army", "F": "Fleet", "AF": "Army/Fleet"}
 
@@ -110,7 +112,14 @@ def mercator_text(report: PhaseReport) -> str:
                 f"  {power_title(unit.power)} {_UNIT.get(unit.kind, unit.kind)} "
                 f"{location_name(unit.loc, game_map)}"
             )
-    owners = report.result.owners_after or {}
+    # A power's own home and special provinces are its own from the start (rules 5.2, 6.3):
+    # named only when they are someone else's.
+    natural = {**home_provinces(game_map), **special_provinces(game_map)}
+    owners = {
+        prov: power
+        for prov, power in (report.result.owners_after or {}).items()
+        if natural.get(prov) != power
+    }
     if owners:
         out += ["", "Provinces owned (not supply centres):"]
         by_power: dict[str, list[str]] = {}
@@ -120,9 +129,19 @@ def mercator_text(report: PhaseReport) -> str:
             out.append(f"  {power_title(power)}: {', '.join(sorted(by_power[power]))}")
     if report.centres_settled:
         out += ["", "Supply centres:"]
+        # Mercator's count (army/fleets twice, dumped armies, spare units kept: adjustments.py),
+        # not the regular game's centres less units.
+        owed = due_adjustments(
+            Position(
+                phase.name,
+                report.result.units_after,
+                report.result.centers_after,
+                state=report.result.state_after or {},
+            )
+        )
         for line in centre_lines(report):
             names = ", ".join(game_map.provinces[c].name for c in line.owned) or "none"
-            due = line.adjustment
+            due = owed.get(line.power, 0)
             change = f"  builds {due}" if due > 0 else (f"  removes {-due}" if due < 0 else "")
             out.append(f"  {power_title(line.power)} ({len(line.owned)}): {names}.{change}")
     out.append("")

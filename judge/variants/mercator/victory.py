@@ -8,9 +8,11 @@ combine holds enough centres together, each member holding one at least. A solo 
 first, a 2-way win before a 3-way win, and of several qualifying 2-way (or 3-way) claims the
 combine with the most centres wins (a tie: none).
 
-The rules leave the numbers to each Mark. For a board without its own: a single win needs the
-board's victory count (18 on the standard board), a 2-way win 70% of the board's centres and a
-3-way win 82% (24 and 28 of the standard board's 34): docs/RULES.md.
+The rules leave the numbers to each Mark: a board gives its own (`two_way_centres` and
+`three_way_centres` in its [map]; the world board's 72 and 81 of 108, maps/mercator-world.md).
+For a board without them: a single win needs the board's victory count (18 on the standard
+board), a 2-way win 70% of the board's centres and a 3-way win 82% (24 and 28 of the standard
+board's 34): docs/RULES.md.
 """
 
 from __future__ import annotations
@@ -26,12 +28,17 @@ TWO_WAY_SHARE = 0.70
 THREE_WAY_SHARE = 0.82
 
 
-def claim_thresholds(total_centres: int, solo: int) -> dict[int, int]:
-    """Centres a combine of 1, 2 or 3 powers needs together to win."""
+def claim_thresholds(
+    total_centres: int, solo: int, two_way: int | None = None, three_way: int | None = None
+) -> dict[int, int]:
+    """Centres a combine of 1, 2 or 3 powers needs together to win: the board's own numbers
+    where it gives them, else shares of its centres."""
     return {
         1: solo,
-        2: max(solo, ceil(TWO_WAY_SHARE * total_centres)),
-        3: max(solo, ceil(THREE_WAY_SHARE * total_centres)),
+        2: two_way if two_way is not None else max(solo, ceil(TWO_WAY_SHARE * total_centres)),
+        3: (
+            three_way if three_way is not None else max(solo, ceil(THREE_WAY_SHARE * total_centres))
+        ),
     }
 
 

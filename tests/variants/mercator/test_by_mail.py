@@ -11,9 +11,10 @@ from judge.store.game_queries import current_orders, find_game
 
 
 def start_mercator(engine: Engine) -> dict[str, str]:
-    created = send(engine, "CREATE merc gmsecret mercator", sender=GM)
+    """A Mercator game on the standard board (the rules' examples are written on it)."""
+    created = send(engine, "CREATE merc gmsecret mercator standard", sender=GM)
     assert [r.kind for r in created] == ["game_created"]
-    assert "Mercator" in body_of(created[0])
+    assert "Mercator, on the board of Standard Diplomacy" in body_of(created[0])
     addresses: dict[str, str] = {}
     for power in POWERS:
         rows = send(engine, f"SIGNON {power} merc pw-{power}", sender=player(power))
@@ -23,6 +24,7 @@ def start_mercator(engine: Engine) -> dict[str, str]:
         game = find_game(session, "merc")
         assert game is not None and game.phase == "JAN1901M"
         assert game.position["variant"] == "mercator"
+        assert game.position["map"] == "standard"
     return addresses
 
 

@@ -40,6 +40,7 @@ def test_the_example_by_mail(engine: Engine, case: dict[str, Any]) -> None:
         game.phase = case["phase"]
         game.position = {
             "variant": "mercator",
+            "map": case["map"],
             "phase": case["phase"],
             "units": [_unit(u) for u in case["units"]],
             "centers": case.get("centers", {}),

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from judge.engine.results import PhaseResult
+from judge.map_files import load_map
+from judge.variants.mercator.phases import decide_claims
 from judge.variants.mercator.victory import claim_thresholds, claimed_win, solo_winners
 
 T = claim_thresholds(34, 18)
@@ -51,3 +54,46 @@ def test_a_three_way_win() -> None:
     three = frozenset({"FRANCE", "GERMANY", "ITALY"})
     claims = {p: three for p in three}
     assert claimed_win(centres, claims, T) == ("FRANCE", "GERMANY", "ITALY")
+
+
+def test_a_board_gives_its_own_numbers() -> None:
+    """The world board's Mark: 55 alone, 72 for two, 81 for three (maps/mercator-world.md)."""
+    assert claim_thresholds(108, 55, 72, 81) == {1: 55, 2: 72, 3: 81}
+    assert claim_thresholds(108, 55) == {1: 55, 2: 76, 3: 89}  # the reading for boards without
+
+
+def _after(centres: dict[str, frozenset[str]]) -> PhaseResult:
+    """A phase's result holding `centres`: all decide_claims reads of it."""
+    return PhaseResult(
+        phase="DEC1901A", results={}, units_after=(), centers_after=centres, next_phase="JAN1902M"
+    )
+
+
+def test_the_world_boards_claims_use_its_numbers() -> None:
+    board = load_map("mercator-world")
+    pair = frozenset({"BRAZIL", "INDIA"})
+    claims = {"BRAZIL": pair, "INDIA": pair}
+
+    def holding(brazil: int, india: int) -> dict[str, frozenset[str]]:
+        centres = sorted(board.supply_centres())
+        return {
+            "BRAZIL": frozenset(centres[:brazil]),
+            "INDIA": frozenset(centres[brazil : brazil + india]),
+        }
+
+    assert decide_claims(board, _after(holding(36, 36)), claims) == ("BRAZIL", "INDIA")
+    assert (
+        decide_claims(board, _after(holding(36, 35)), claims) == ()
+    )  # 71: short of 72 (76 by shares)
+    three = frozenset({"BRAZIL", "INDIA", "JAPAN"})
+    centres = sorted(board.supply_centres())
+    held = {
+        "BRAZIL": frozenset(centres[:27]),
+        "INDIA": frozenset(centres[27:54]),
+        "JAPAN": frozenset(centres[54:81]),
+    }
+    assert decide_claims(board, _after(held), {p: three for p in three}) == (
+        "BRAZIL",
+        "INDIA",
+        "JAPAN",
+    )
