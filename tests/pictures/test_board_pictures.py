@@ -136,9 +136,7 @@ def test_a_crowded_position_shows_every_unit_and_centre(name: str, board: Map) -
         assert "".join(ids[f"u-{unit.power}-{unit.loc}"].itertext()).endswith(unit.kind)
     for d in position.dislodged:
         assert f"d-{d.unit.power}-{d.unit.loc}" in ids
-    colours = dict(
-        re.findall(r'fill="(#[0-9a-f]{6})"[^>]*/><text[^>]*>([A-Za-z_-]+):', svg)[::-1]
-    )
+    colours = dict(re.findall(r'fill="(#[0-9a-f]{6})"[^>]*/><text[^>]*>([A-Za-z_-]+):', svg)[::-1])
     for power, centres in position.centers.items():
         for code in centres:
             assert ids[f"c-{code}"].attrib["fill"] == next(

@@ -9,6 +9,7 @@ from judge.engine.calendar import MONTHLY
 from judge.variants import Variant
 from judge.variants.mercator.language import read_desk_line, read_mercator_orders
 from judge.variants.mercator.phases import adjudicate_mercator, decide_claims
+from judge.variants.mercator.picture import picture_order
 
 
 def _results_text(report: object) -> str:
@@ -33,4 +34,5 @@ MERCATOR = Variant(
     read_desk_line=read_desk_line,
     decide_claims=decide_claims,
     results_text=_results_text,
+    picture_order=picture_order,
 )
