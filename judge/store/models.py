@@ -11,6 +11,7 @@ from enum import StrEnum
 from typing import Any
 
 from sqlalchemy import (
+    JSON,
     Boolean,
     Date,
     DateTime,
@@ -18,7 +19,6 @@ from sqlalchemy import (
     Index,
     Integer,
     LargeBinary,
-    JSON,
     String,
     Text,
 )

@@ -17,15 +17,14 @@ from pathlib import Path
 import pytest
 from sqlalchemy import Engine, select
 
+from judge.pictures.step import render_pending
 from judge.store import OutboxMessage, session_scope
 from judge.store.outbox import claim_due
 from judge.variants import variant_names
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "desk"))
 import test_games_by_mail as mail  # noqa: E402
-from test_games_by_mail import GM, engine  # noqa: E402, F401
-
-from judge.pictures.step import render_pending  # noqa: E402
+from test_games_by_mail import GM  # noqa: E402
 
 POWERS = {
     "standard": mail.POWERS,
