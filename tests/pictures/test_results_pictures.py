@@ -141,3 +141,36 @@ def test_a_picture_that_cannot_be_drawn_does_not_hold_the_mail(engine: Engine) -
     render_pending(engine)
     (after,) = rows(engine, [broken.id])
     assert after.picture is None and after.raw == broken.raw  # sent as it was, text alone
+
+
+def test_map_mails_a_public_games_board_to_anyone_who_names_it(engine: Engine) -> None:
+    play_one_phase(engine, "standard", mail.POWERS)
+    render_pending(engine)
+    (answer,) = mail.send(engine, "MAP picstandard", sender="stranger@example.org")
+    assert answer.kind == "board_picture" and answer.picture is not None
+    text = mail.body_of(answer)
+    assert "F1901M" in text and "France: Army Marseilles, Army Paris, Fleet Brest" in text
+    assert "France (3): bre, mar, par" in text
+    render_pending(engine)
+    (done,) = rows(engine, [answer.id])
+    files = attached(done)
+    assert set(files) == {"image/svg+xml", "image/png"}
+    svg = files["image/svg+xml"].decode()
+    assert 'id="u-FRANCE-par"' in svg and "F1901M" in svg
+    assert 'id="o-' not in svg  # the position alone: no orders are drawn
+
+
+def test_map_by_an_algernon_player_carries_the_picture_of_his_own_maze(engine: Engine) -> None:
+    game = "mapmaze"
+    mail.send(engine, f"CREATE {game} gmsecret algernon 3", sender=GM)
+    seats = []
+    for i in range(3):
+        made = mail.send(engine, f"JOIN {game} pw{i}", sender=f"p{i}@example.org")
+        seats.append(next(r for r in made if r.to_addr == f"p{i}@example.org"))
+    token = mail.reply_address(seats[0])
+    (answer,) = mail.send(engine, "MAP", sender="p0@example.org", to=token)
+    assert answer.kind == "own_map" and "Your map of the maze" in mail.body_of(answer)
+    render_pending(engine)
+    (done,) = rows(engine, [answer.id])
+    svg = attached(done)["image/svg+xml"].decode()
+    assert "Your maze" in svg

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from judge.engine.geography import Map
+from judge.pictures.board import positions_of
 from judge.pictures.layout import graph_layout
 from judge.pictures.scene import SPACE, Link, Node, Scene, Stub, UnitMark, power_colours
 from judge.variants import MASTER
@@ -38,7 +39,7 @@ def _player_scene(known: Knowledge, case: Mapping[str, Any], power: str) -> Scen
             neighbours[t].add(s)
             ends[(s, t)] = (p, q)
     frozen = {s: frozenset(v) for s, v in neighbours.items()}
-    at, (width, height) = graph_layout(spaces, frozen)
+    at, (width, height) = _known_layout(frozen)
     colour = power_colours([power])[power]  # the same colour whoever he has met
     nodes = []
     stubs = []
@@ -81,6 +82,23 @@ def _player_scene(known: Knowledge, case: Mapping[str, Any], power: str) -> Scen
     )
 
 
+_LAYOUTS: dict[frozenset[tuple[str, frozenset[str]]], tuple[dict[str, list[float]], Any]] = {}
+
+
+def _known_layout(
+    neighbours: dict[str, frozenset[str]],
+) -> tuple[dict[str, list[float]], tuple[int, int]]:
+    """The layout of a known graph, kept for the next picture of the same graph (a player's
+    knowledge changes only when his rats find something)."""
+    key = frozenset(neighbours.items())
+    found = _LAYOUTS.get(key)
+    if found is None:
+        if len(_LAYOUTS) > 512:
+            _LAYOUTS.clear()
+        found = _LAYOUTS[key] = graph_layout(sorted(neighbours), neighbours)
+    return found
+
+
 def _free_angle(
     space: str,
     at: Mapping[str, list[float]],
@@ -110,8 +128,7 @@ def _free_angle(
 
 def _master_scene(board: Map, case: Mapping[str, Any]) -> Scene:
     spaces = sorted(board.provinces)
-    neighbours = {s: frozenset(board.provinces[s].portals.values()) for s in spaces}
-    at, (width, height) = graph_layout(spaces, neighbours)
+    at, (width, height) = positions_of(board)  # laid out once per maze, kept on its board
     colours = power_colours(list(board.powers))
     owner = {c: p for p, cs in (case.get("centers") or {}).items() for c in cs}
     nodes = [

@@ -10,6 +10,7 @@ import random
 import sys
 from collections.abc import Iterator
 from datetime import UTC, datetime
+from email import message_from_bytes
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +18,7 @@ import pytest
 from sqlalchemy import Engine, select
 
 from judge import clock
+from judge.pictures.step import render_pending
 from judge.store import OutboxMessage, make_engine, session_scope, upgrade
 from judge.store.game_queries import find_game, history
 from judge.variants.algernon import case_board
@@ -44,6 +46,46 @@ def _rows_to(rows: list[OutboxMessage], seats: dict[str, str]) -> list[tuple[str
     """(power, body) of every row addressed to a player."""
     by_address = {address: power for power, address in seats.items()}
     return [(by_address[r.to_addr], mail.body_of(r)) for r in rows if r.to_addr in by_address]
+
+
+def _pictures_to(
+    engine: Engine, rows: list[OutboxMessage], seats: dict[str, str]
+) -> list[tuple[str, str]]:
+    """(power, SVG) of every picture attached to a row addressed to a player, drawn by the
+    picture step as the daemon draws them before sending."""
+    by_address = {address: power for power, address in seats.items()}
+    ids = [r.id for r in rows if r.to_addr in by_address and r.picture is not None]
+    if not ids:
+        return []
+    render_pending(engine, limit=len(ids) + 100)
+    with session_scope(engine) as session:
+        done = list(session.scalars(select(OutboxMessage).where(OutboxMessage.id.in_(ids))))
+    out = []
+    for row in done:
+        assert row.picture is None, "a player's picture left undrawn"
+        message = message_from_bytes(row.raw)
+        for part in message.walk():
+            if part.get_content_type() == "image/svg+xml":
+                payload = part.get_payload(decode=True)
+                assert isinstance(payload, bytes)
+                out.append((by_address[row.to_addr], payload.decode()))
+    return out
+
+
+def _check(
+    engine: Engine,
+    board: Any,
+    allowed: dict[str, leakcheck.Allowed],
+    rows: list[OutboxMessage],
+    seats: dict[str, str],
+) -> list[str]:
+    """The leaks in the players' mails of `rows`: their texts, then their pictures."""
+    found: list[str] = []
+    for who, text in _rows_to(rows, seats):
+        found += leakcheck.leaks(board, allowed[who], text)
+    for who, svg in _pictures_to(engine, rows, seats):
+        found += leakcheck.svg_leaks(board, allowed[who], svg)
+    return found
 
 
 def _random_orders(rng: random.Random, case: dict[str, Any], power: str) -> list[str]:
@@ -90,8 +132,8 @@ def play_and_check(engine: Engine, players: int, seed: int, years: int = YEARS) 
         tokens = {s.power: s.reply_token for s in game.seats}
         board = case_board(game.position)
     allowed = leakcheck.start(board)
-    for power, text in _rows_to(start_rows, seats):
-        found += leakcheck.leaks(board, allowed[power], text)
+    pictures = 0
+    found += _check(engine, board, allowed, start_rows, seats)
     for _ in range(2 * years):
         with session_scope(engine) as session:
             game = find_game(session, name)
@@ -111,8 +153,7 @@ def play_and_check(engine: Engine, players: int, seed: int, years: int = YEARS) 
                 sender=seats[power],
                 to=f"judge+{tokens[power]}@example.org",
             )
-            for who, text in _rows_to(rows, seats):
-                found += leakcheck.leaks(board, allowed[who], text)
+            found += _check(engine, board, allowed, rows, seats)
         rows = mail.send(engine, f"SIGNON MASTER {name} secret\nPROCESS", sender=GM)
         with session_scope(engine) as session:
             game = find_game(session, name)
@@ -123,8 +164,8 @@ def play_and_check(engine: Engine, players: int, seed: int, years: int = YEARS) 
         leakcheck.after_turn(
             board, allowed, case["units"], stored, units_after, case["phase"].startswith("F")
         )
-        for who, text in _rows_to(rows, seats):
-            found += leakcheck.leaks(board, allowed[who], text)
+        found += _check(engine, board, allowed, rows, seats)
+        pictures += len(_pictures_drawn(rows, seats))
     # The other paths a player can ask for: his map, the history, the summary, the list.
     for power in sorted(seats):
         rows = mail.send(
@@ -134,9 +175,15 @@ def play_and_check(engine: Engine, players: int, seed: int, years: int = YEARS) 
             to=f"judge+{tokens[power]}@example.org",
         )
         assert {r.kind for r in rows} >= {"own_map", "history", "summary", "game_detail"}
-        for who, text in _rows_to(rows, seats):
-            found += leakcheck.leaks(board, allowed[who], text)
+        found += _check(engine, board, allowed, rows, seats)
+        pictures += len(_pictures_drawn(rows, seats))
+    assert pictures > 0, "no player was sent a picture: the check read none"
     return found
+
+
+def _pictures_drawn(rows: list[OutboxMessage], seats: dict[str, str]) -> list[int]:
+    """The rows to players that carried a picture to draw (the results, MAP)."""
+    return [r.id for r in rows if r.to_addr in seats.values() and r.picture is not None]
 
 
 @pytest.mark.parametrize("players", [3, 5, 8, 12])
@@ -158,6 +205,22 @@ def test_the_check_finds_a_report_that_leaks(
     monkeypatch.setattr(report, "player_report", leaking)
     found = play_and_check(engine, 3, seed=1, years=1)
     assert found and all("unknown to" in f for f in found)
+
+
+def test_the_check_finds_a_picture_that_leaks(
+    engine: Engine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One deliberate leak in the pictures alone: a player's maze drawn with every space."""
+    from judge.variants.algernon import picture
+
+    def leaking(board: Any, case: Any, reader: str) -> Any:
+        whole = picture._master_scene(board, case)
+        return whole if reader in board.powers else None
+
+    monkeypatch.setattr(picture, "picture_scene", leaking)
+    found = play_and_check(engine, 3, seed=1, years=1)
+    assert found and all("unknown to" in f for f in found)
+    assert any(" in id " in f for f in found)  # the ids are read too, not only the texts
 
 
 def test_outbox_rows_are_all_read(engine: Engine) -> None:
