@@ -23,6 +23,8 @@ def _rules_arg(value: str | None) -> list[str] | None:
 
 
 def _one(args: argparse.Namespace) -> int:
+    if args.picture and _picture_suffix("judge adjudicate", args.picture) is None:
+        return 2
     try:
         with _open_input(args.file) as stream:
             text = stream.read()
@@ -53,13 +55,21 @@ def _one(args: argparse.Namespace) -> int:
     return 0
 
 
+def _picture_suffix(command: str, path: str) -> str | None:
+    """ ".svg" or ".png", by the file's name; None (and why, on stderr) for any other."""
+    suffix = os.path.splitext(path)[1].lower()
+    if suffix not in (".svg", ".png"):
+        print(f"{command}: --picture {path}: name a .svg or .png file", file=sys.stderr)
+        return None
+    return suffix
+
+
 def _write_picture(command: str, path: str, svg: str | None) -> int:
     """Write a picture to `path`: SVG or PNG by its suffix."""
     from pathlib import Path
 
-    suffix = Path(path).suffix.lower()
-    if suffix not in (".svg", ".png"):
-        print(f"{command}: --picture {path}: name a .svg or .png file", file=sys.stderr)
+    suffix = _picture_suffix(command, path)
+    if suffix is None:
         return 2
     if svg is None:
         print(f"{command}: this board has no picture to show", file=sys.stderr)
@@ -167,6 +177,9 @@ def _batch(args: argparse.Namespace) -> int:
 
 
 def _adjudicate(args: argparse.Namespace) -> int:
+    if args.batch and args.picture:
+        print("judge adjudicate: --picture draws one case, not a --batch", file=sys.stderr)
+        return 2
     return _batch(args) if args.batch else _one(args)
 
 

@@ -207,7 +207,7 @@ def _unit(unit: UnitMark, colours: dict[str, str]) -> list[str]:
     x, y = unit.x, unit.y
     prefix = "d" if unit.dislodged else "u"
     if unit.dislodged:
-        x, y = x + 13, y + 13
+        x, y = x - 15, y - 11  # up and left: the label is below, the centre up and right
     uid = f"{prefix}-{unit.power}-{unit.loc}"
     kind = "A/F" if unit.kind == "AF" else unit.kind
     what = {"A": "army", "F": "fleet", "AF": "army/fleet"}.get(unit.kind, unit.kind)
