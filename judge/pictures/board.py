@@ -168,7 +168,9 @@ def board_scene(
                 title=province.name,
             )
         )
-    links = [Link(a, b) for a, b in links_of(neighbours_of(board))]
+    links = _memo(
+        board, "_picture_links", lambda: [Link(a, b) for a, b in links_of(neighbours_of(board))]
+    )
     units = [
         UnitMark(u.power, u.kind, u.loc, *where(board, u.loc), army_power=u.army_power)
         for u in shown.units
@@ -207,6 +209,7 @@ def board_scene(
         powers=powers,
         notes=list(notes),
         wraps=board.wraps,
+        static=links,  # the same list for every scene of this board: its layers are kept
     )
 
 

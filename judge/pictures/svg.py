@@ -43,8 +43,20 @@ LEGEND_ROW = 18
 FAILED = "#c00000"
 
 
+_SPECIAL = frozenset('&<>"')
+
+
 def _attr(text: str) -> str:
-    return escape(text, {'"': "&quot;"})
+    return escape(text, {'"': "&quot;"}) if not _SPECIAL.isdisjoint(text) else text
+
+
+def _text(text: str) -> str:
+    return escape(text) if not _SPECIAL.isdisjoint(text) else text
+
+
+# The unchanging layers of a board's pictures (links, labels) as text, by the scene's `static`
+# object (kept beside its text so the key is never reused for another object).
+_LAYERS: dict[int, tuple[object, list[str], list[str]]] = {}
 
 
 def _ink(colour: str) -> str:
@@ -95,14 +107,9 @@ def draw(scene: Scene) -> str:
         f'viewBox="0 0 {width:.0f} {height:.0f}" font-family="{FONT}">',
         f'<rect width="{width:.0f}" height="{height:.0f}" fill="#ffffff"/>',
         f'<rect width="{width:.0f}" height="{scene.height:.0f}" fill="#f7fbff"/>',
-        '<g id="links" stroke="#8a8f98" stroke-width="1.4" fill="none">',
     ]
-    for link in scene.links:
-        a, b = nodes[link.a], nodes[link.b]
-        for (x1, y1), (x2, y2) in link_segments((a.x, a.y), (b.x, b.y), width, scene.wraps):
-            out.append(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}"/>')
-    out.append("</g>")
-    out += _link_ends(scene, nodes)
+    links, labels = _static_layers(scene, nodes)
+    out += links
     out += _stubs(scene, nodes)
     out.append('<g id="provinces">')
     for node in scene.nodes:
@@ -116,13 +123,35 @@ def draw(scene: Scene) -> str:
     for unit in scene.units:
         out += _unit(unit, colours)
     out.append("</g>")
-    out.append('<g id="labels">')  # over the units, so a unit never hides its province's name
-    for node in scene.nodes:
-        out += _label(node)
-    out.append("</g>")
+    out += labels
     out += _legend(scene, height)
     out.append("</svg>")
     return "\n".join(out) + "\n"
+
+
+def _static_layers(scene: Scene, nodes: dict[str, Node]) -> tuple[list[str], list[str]]:
+    """The links (with their end labels) and the provinces' labels, kept per board."""
+    if scene.static is not None:
+        kept = _LAYERS.get(id(scene.static))
+        if kept is not None and kept[0] is scene.static:
+            return kept[1], kept[2]
+    links = ['<g id="links" stroke="#8a8f98" stroke-width="1.4" fill="none">']
+    for link in scene.links:
+        a, b = nodes[link.a], nodes[link.b]
+        for (x1, y1), (x2, y2) in link_segments((a.x, a.y), (b.x, b.y), scene.width, scene.wraps):
+            links.append(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}"/>')
+    links.append("</g>")
+    links += _link_ends(scene, nodes)
+    # The labels go over the units, so a unit never hides its province's name.
+    labels = ['<g id="labels">']
+    for node in scene.nodes:
+        labels += _label(node)
+    labels.append("</g>")
+    if scene.static is not None:
+        if len(_LAYERS) > 64:
+            _LAYERS.clear()
+        _LAYERS[id(scene.static)] = (scene.static, links, labels)
+    return links, labels
 
 
 def _link_ends(scene: Scene, nodes: dict[str, Node]) -> list[str]:
@@ -139,7 +168,7 @@ def _link_ends(scene: Scene, nodes: dict[str, Node]) -> list[str]:
             out.append(
                 f'<text x="{x:.1f}" y="{y + 3.5:.1f}" font-size="10" text-anchor="middle" '
                 f'fill="#5a3d00" stroke="#ffffff" stroke-width="2.5" paint-order="stroke">'
-                f"{escape(label)}</text>"
+                f"{_text(label)}</text>"
             )
     return out
 
@@ -158,7 +187,7 @@ def _stubs(scene: Scene, nodes: dict[str, Node]) -> list[str]:
         )
         out.append(
             f'<text x="{tx:.1f}" y="{ty + 3.5:.1f}" font-size="10" text-anchor="middle" '
-            f'fill="#5a3d00">{escape(stub.label)}</text>'
+            f'fill="#5a3d00">{_text(stub.label)}</text>'
         )
     return out
 
@@ -168,7 +197,7 @@ def _node(node: Node, colours: dict[str, str]) -> list[str]:
     if node.owner is not None and node.owner in colours:
         fill = _tint(colours[node.owner])
     x, y = node.x, node.y
-    title = f"<title>{escape(node.title)}</title>" if node.title else ""
+    title = f"<title>{_text(node.title)}</title>" if node.title else ""
     out = [
         f'<circle id="p-{_attr(node.code)}" cx="{x:.1f}" cy="{y:.1f}" r="{MARKER_RADIUS:.0f}" '
         f'fill="{fill}" stroke="#4d5560" stroke-width="1.2">{title}</circle>'
@@ -190,13 +219,13 @@ def _label(node: Node) -> list[str]:
     out = [
         f'<text id="l-{_attr(node.code)}" x="{x:.1f}" y="{y + MARKER_RADIUS + 13:.1f}" '
         f'font-size="11" text-anchor="middle" fill="#1b1f24" stroke="#ffffff" '
-        f'stroke-width="2.5" paint-order="stroke"{style}>{escape(node.label)}</text>'
+        f'stroke-width="2.5" paint-order="stroke"{style}>{_text(node.label)}</text>'
     ]
     if node.note:
         out.append(
             f'<text x="{x:.1f}" y="{y + MARKER_RADIUS + 24:.1f}" font-size="9" '
             f'text-anchor="middle" fill="#4d5560" stroke="#ffffff" stroke-width="2" '
-            f'paint-order="stroke">{escape(node.note)}</text>'
+            f'paint-order="stroke">{_text(node.note)}</text>'
         )
     return out
 
@@ -223,7 +252,7 @@ def _unit(unit: UnitMark, colours: dict[str, str]) -> list[str]:
     )
     w = 30 if unit.kind == "AF" else 22
     h = 16
-    out = [f'<g id="{_attr(uid)}"><title>{escape(title)}</title>']
+    out = [f'<g id="{_attr(uid)}"><title>{_text(title)}</title>']
     if unit.kind == "F":
         out.append(
             f'<path d="M{x - w / 2:.1f},{y - h / 2:.1f} h{w} l-4,{h} h-{w - 8} z" '
@@ -267,7 +296,7 @@ def _trimmed(
 
 
 def _arrow(index: int, arrow: Arrow, colour: str, width: float, wraps: bool) -> list[str]:
-    title = f"<title>{escape(arrow.text)}</title>" if arrow.text else ""
+    title = f"<title>{_text(arrow.text)}</title>" if arrow.text else ""
     out = [f'<g id="o-{index}" class="{arrow.kind}{"" if arrow.ok else " failed"}">{title}']
     if arrow.kind in (BUILD, DISBAND):
         x, y = arrow.points[0]
@@ -327,12 +356,12 @@ def _legend(scene: Scene, height: float) -> list[str]:
         f'<g id="legend"><line x1="0" y1="{top:.1f}" x2="{scene.width:.0f}" y2="{top:.1f}" '
         f'stroke="#4d5560"/>',
         f'<text x="10" y="{top + 18:.1f}" font-size="14" font-weight="bold">'
-        f"{escape(scene.title)}</text>",
+        f"{_text(scene.title)}</text>",
     ]
     y = top + 18
     for note in _note_lines(scene):
         y += LEGEND_ROW
-        out.append(f'<text x="10" y="{y:.1f}" font-size="12">{escape(note)}</text>')
+        out.append(f'<text x="10" y="{y:.1f}" font-size="12">{_text(note)}</text>')
     columns = _columns(scene)
     column = scene.width / columns
     for i, (_name, (colour, words)) in enumerate(scene.powers.items()):
@@ -342,7 +371,7 @@ def _legend(scene: Scene, height: float) -> list[str]:
         out.append(
             f'<rect x="{x:.1f}" y="{y - 10:.1f}" width="14" height="12" fill="{colour}" '
             f'stroke="#000000" stroke-width="0.8"/>'
-            f'<text x="{x + 20:.1f}" y="{y:.1f}" font-size="12">{escape(words)}</text>'
+            f'<text x="{x + 20:.1f}" y="{y:.1f}" font-size="12">{_text(words)}</text>'
         )
     out.append("</g>")
     assert y <= height
