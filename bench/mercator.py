@@ -129,7 +129,13 @@ def month_case() -> dict[str, Any]:
         for unit in compact:
             kind, loc = unit.split()
             units.append({"power": power, "type": kind, "loc": loc})
-    return {"variant": "mercator", "phase": "MAR1905M", "units": units, "orders": MONTH_ORDERS}
+    return {
+        "variant": "mercator",
+        "map": "standard",
+        "phase": "MAR1905M",
+        "units": units,
+        "orders": MONTH_ORDERS,
+    }
 
 
 def main() -> None:

@@ -450,6 +450,8 @@ def result_json(
     if result.owners_after is not None:
         out_json["owners_after"] = dict(sorted(result.owners_after.items()))
         out_json["state_after"] = dict(result.state_after or {})
+    if result.notes:  # what a variant's rules did that no order says (1885's right-hand rule)
+        out_json["notes"] = list(result.notes)
     if case_fields is not None:  # a variant's own result fields (Mercenary's money)
         out_json.update(case_fields.write(result))
     return out_json

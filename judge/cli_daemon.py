@@ -1,4 +1,5 @@
-"""Subcommands of the mail daemon: `serve`, `db upgrade`, `mail held`, `mail retry ID`."""
+"""Subcommands of the mail daemon: `serve`, `db upgrade`, `mail held`, `mail retry ID`, and
+`mail list` / `mail show N` to read the mail the judge wrote to its Maildir, decoded."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from judge.config import Config
+    from judge.mail.maildir_reading import StoredMail
 
 
 def _add_config(parser: argparse.ArgumentParser) -> None:
@@ -50,7 +52,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     _add_config(upgrade)
     upgrade.set_defaults(func=cmd_db_upgrade)
 
-    mail = subparsers.add_parser("mail", help="mails the judge holds")
+    mail = subparsers.add_parser("mail", help="mails the judge holds or wrote")
     mail_sub = mail.add_subparsers(dest="mail_command", metavar="COMMAND")
     held = mail_sub.add_parser("held", help="list mails the processor failed on")
     _add_config(held)
@@ -59,6 +61,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     _add_config(retry)
     retry.add_argument("id", type=int, help="the inbox id (from `judge mail held`)")
     retry.set_defaults(func=cmd_mail_retry)
+    listing = mail_sub.add_parser(
+        "list", help="the mails the judge wrote to its Maildir (no relay), numbered"
+    )
+    _add_config(listing)
+    listing.add_argument("--to", metavar="ADDRESS", help="only the mails to this address")
+    listing.set_defaults(func=cmd_mail_list)
+    show = mail_sub.add_parser("show", help="one mail of the judge's Maildir, decoded")
+    _add_config(show)
+    show.add_argument("number", type=int, help="the mail's number (from `judge mail list`)")
+    show.add_argument("--raw", action="store_true", help="the mail as written, undecoded")
+    show.set_defaults(func=cmd_mail_show)
 
 
 def _setup_logging(config: Config) -> None:
@@ -152,3 +165,59 @@ def cmd_mail_retry(args: argparse.Namespace) -> int:
         failed = row.state == "held"
     engine.dispose()
     return 1 if failed else 0
+
+
+def cmd_mail_list(args: argparse.Namespace) -> int:
+    """List the mails the judge wrote to its Maildir: number, date, recipient, subject."""
+    from judge.mail.maildir_reading import list_line
+
+    config = _config(args)
+    mails = _outgoing(config)
+    if mails is None:
+        return 1
+    if args.to:
+        wanted = args.to.strip().lower()
+        mails = [m for m in mails if wanted in m.to.lower()]
+    if not mails:
+        print("no mails" + (f" to {args.to}" if args.to else ""))
+    for mail in mails:
+        print(list_line(mail))
+    return 0
+
+
+def cmd_mail_show(args: argparse.Namespace) -> int:
+    """Print one mail of the judge's Maildir decoded: its headers and its text."""
+    config = _config(args)
+    mails = _outgoing(config)
+    if mails is None:
+        return 1
+    if not 1 <= args.number <= len(mails):
+        print(
+            f"judge mail show: no mail {args.number}; `judge mail list` numbers them 1 to "
+            f"{len(mails)}",
+            file=sys.stderr,
+        )
+        return 1
+    mail = mails[args.number - 1]
+    if args.raw:
+        sys.stdout.buffer.write(mail.raw)
+        sys.stdout.flush()
+    else:
+        sys.stdout.write(mail.shown())
+    return 0
+
+
+def _outgoing(config: Config) -> list[StoredMail] | None:
+    """The mails of the judge's outgoing Maildir, or None (and why, on stderr) without one."""
+    from judge.mail.maildir_reading import read_maildir
+
+    try:
+        return read_maildir(config.maildir_path)
+    except FileNotFoundError:
+        how = (
+            f"the judge sends its mail through the relay {config.relay.host}"
+            if config.relay.host
+            else "the judge has written no mail yet"
+        )
+        print(f"judge mail: no Maildir at {config.maildir_path} ({how})", file=sys.stderr)
+        return None

@@ -32,7 +32,6 @@ from judge.store.game_queries import (
     add_ledger_entries,
     create_game,
     find_game,
-    game_key,
     history,
     ledger_of,
 )
@@ -285,7 +284,7 @@ def import_game(
     document is unfit or a game of that name exists. `gm` and `gm_password` make someone its GM
     (the export carries neither)."""
     check_document(document)
-    key = game_key(name if name is not None else document["name"])
+    key = (name if name is not None else document["name"]).strip()  # kept as written
     if not key or len(key) > GAME_NAME_LENGTH or len(key.split()) != 1:
         raise ArchiveError(f"name: {key!r} cannot be a game name")
     if find_game(session, key) is not None:

@@ -18,7 +18,7 @@ from sqlalchemy.orm import Session
 
 from judge import desk
 from judge.config import Config
-from judge.desk import Reply, Where
+from judge.desk import Reply, Where, render_reply
 from judge.desk.secret_boards import withheld as withheld_by_board
 from judge.identity import PasswordsNeeded, PasswordWork, reply_to_address
 from judge.mail.loopguard import ReplyDecision, automated_reason
@@ -187,26 +187,28 @@ def process_row(
             passwords.check_hashed()
     # Mails to others (a game's start, its results, press) follow from what the mail did, so the
     # sender's daily cap does not hold them back (press checks the cap before it is sent), but
-    # they count against it, after the sender's own replies.
-    notices = [
-        notice
-        for notice in replies
-        if notice.to is not None
-        and not withheld_by_board(session, notice.game, notice.kind, notice.to)
-    ]
-    sent = [
-        f"{notice.kind} to {notice.to} (outbox {write_notice(session, row, notice, settings)})"
-        for notice in notices
-    ]
-    replies = [reply for reply in replies if reply.to is None]
+    # they count against it, after the sender's own replies. They are written in the desk's
+    # order, so the sender's answer ("you play France") goes out before the game's start it
+    # caused.
+    sent: list[str] = []
+    notices = 0
     withheld: list[str] = []
-    for index, wanted in enumerate(replies):
+    for wanted in replies:
+        if wanted.to is not None:
+            if withheld_by_board(session, wanted.game, wanted.kind, wanted.to):
+                continue  # a secret board's notice that names powers: the GM's alone
+            notices += 1
+            outbox_id = write_notice(
+                session, row, wanted, settings, mail if wanted.answering else None
+            )
+            sent.append(f"{wanted.kind} to {wanted.to} (outbox {outbox_id})")
+            continue
         decision = count_reply(session, mail.sender, settings.replies_per_day)
         if decision is ReplyDecision.SEND:
             outbox_id = write_reply(session, row, mail, wanted, settings)
             sent.append(f"{wanted.kind} (outbox {outbox_id})")
             continue
-        withheld.extend(reply.kind for reply in replies[index:])
+        withheld.append(wanted.kind)
         if decision is ReplyDecision.NOTICE:
             notice = Reply(
                 "reply_limit",
@@ -215,8 +217,7 @@ def process_row(
             )
             outbox_id = write_reply(session, row, mail, notice, settings)
             sent.append(f"reply_limit (outbox {outbox_id})")
-        break
-    count_mails(session, mail.sender, len(notices))
+    count_mails(session, mail.sender, notices)
     parts = []
     if sent:
         parts.append("replied: " + ", ".join(sent))
@@ -236,11 +237,16 @@ def write_reply(
 
 
 def write_notice(
-    session: Session, row: WaitingMail, notice: Reply, settings: ProcessorSettings
+    session: Session,
+    row: WaitingMail,
+    notice: Reply,
+    settings: ProcessorSettings,
+    answering: ReadMail | None = None,
 ) -> int:
-    """Render one mail the desk sends to someone other than the sender and put it in the outbox."""
+    """Render one mail the desk sends to someone other than the sender (or to the sender, not
+    counted by the daily cap, `answering` the mail when it is its answer) into the outbox."""
     assert notice.to is not None
-    return _write(session, row, notice, settings, to=notice.to, answering=None)
+    return _write(session, row, notice, settings, to=notice.to, answering=answering)
 
 
 def _write(
@@ -253,7 +259,7 @@ def _write(
     answering: ReadMail | None,
 ) -> int:
     """One outbox row: an answer to `answering` (auto-replied), or a notice (auto-generated)."""
-    rendered = render_mail(reply.template, **settings.template_context, **reply.context)
+    rendered = render_reply(reply, settings.template_context)
     written = enqueue(
         session,
         settings.identity,

@@ -238,10 +238,10 @@ def test_import_refuses_a_name_that_exists_and_may_take_another(
     with session_scope(engine) as session:
         gm = create_person(session, "newgm@example.org")
         game = import_game(session, document, name="Beta", gm=gm, gm_password="gm-pass")
-        assert game.name == "beta" and game.gm is gm
+        assert game.name == "Beta" and game.gm is gm  # as written, found in any case
         assert verify_password(game.settings["gm_password_hash"], "gm-pass")
     copy_ = exported(engine, "beta")
-    assert copy_ == {**document, "name": "beta"}
+    assert copy_ == {**document, "name": "Beta"}
 
 
 def test_civil_disorder_is_kept_and_a_held_seat_comes_in_open(store: tuple[Engine, str]) -> None:

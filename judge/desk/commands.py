@@ -40,6 +40,11 @@ class Reply:
     # What the mail's picture is drawn from (judge.pictures.step.picture_request): the picture
     # step attaches it before the mail is sent. None: a mail without a picture.
     picture: dict[str, Any] | None = None
+    # An answer of several parts (judge.desk.answer): the replies it holds, in mail order.
+    parts: tuple[Reply, ...] = ()
+    # A mail to the sender's address that is also the answer to the mail (a GM's PROCESS is
+    # answered by the results, which stay a notice like every reader's): it refers to the mail.
+    answering: bool = False
 
     @property
     def game(self) -> str | None:
@@ -73,17 +78,19 @@ def plain_words(line: str) -> str:
 
 
 def handle(mail: ReadMail, where: Where | None = None) -> list[Reply]:
-    """The replies one readable mail calls for, in order (at least one).
+    """The mails one readable mail calls for: one answer to the sender first (everything the
+    mail did, judge.desk.answer), then the mails other people must get, in order.
 
     Without `where` (no store at hand) only HELP and the echo are answered.
     """
+    from judge.desk.answer import one_answer
+
+    replies = None
     if where is not None:
         from judge.desk import games
 
         replies = games.handle(mail, where)
-        if replies is not None:
-            return replies
-    return echo_or_help(mail)
+    return one_answer(mail.sender, replies if replies is not None else echo_or_help(mail))
 
 
 def echo_or_help(mail: ReadMail) -> list[Reply]:

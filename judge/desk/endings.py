@@ -173,5 +173,5 @@ def claimed_ending(game: Game, result: PhaseResult) -> Ending | None:
     if decide is None or not claims:
         return None
     combines = {power: frozenset(combine) for power, combine in claims.items()}
-    won = decide(board_of_game(game), result.centers_after, combines)
+    won = decide(board_of_game(game), result, combines)
     return Ending(claimed=tuple(won)) if won else None

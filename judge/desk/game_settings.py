@@ -15,6 +15,12 @@ or the issue leaves room:
   (unless the GM set one later still); moving it earlier keeps grace where it was (njudge).
 - SET GRACE sets the end of grace of the current phase only; it may not fall before the
   deadline or in the past.
+- SET DEADLINE and SET GRACE say when the phase will actually run (`when_it_runs`): early with
+  every order in (after DELAY, never before SET START or MIN), at the deadline, or, with orders
+  missing, when the last come in during grace or when grace ends, and what the missed-turn
+  policy then does; a GM who sets a deadline minutes ahead for a test learns that a missing
+  player holds the phase until grace ends, days later, and the GM's answer says how to shorten
+  it (SET GRACE for this phase, SET MOVE GRACE for the phases to come, or PROCESS).
 - SET START on a forming game is its planned start: no phase runs before it, and the first
   phase's deadline falls no earlier (phase_clock.start_phase_clock). On a running game it holds the
   current phase back until then and moves the deadline to it when later (njudge).
@@ -52,11 +58,12 @@ from judge.desk.mail_state import (
     gm_required,
     reply_address,
 )
-from judge.desk.phase_clock import START, TIMING, deadline_words, game_timing
+from judge.desk.phase_clock import START, TIMING, deadline_words, game_timing, phase_kind
 from judge.desk.phase_terms import (
     MISSED_TURNS,
     grace_end,
     grace_override,
+    not_before,
     phase_timing,
     pin_phase_timing,
     policy_name,
@@ -155,9 +162,12 @@ def _announce(
     change: str,
     lines: list[str],
     timing: list[str] | None = None,
+    *,
+    runs: bool = False,
 ) -> None:
     """Answer the GM and tell everyone in the game (players, observers) what changed, with the
-    current phase's deadline and end of grace as the players read them."""
+    current phase's deadline and end of grace as the players read them; with `runs`, when the
+    phase will run (and, to the GM, how to make grace shorter)."""
     grace = grace_end(game)
     context: dict[str, Any] = {
         "game": game.name,
@@ -168,6 +178,8 @@ def _announce(
         "deadline": deadline_words(game, game.deadline) if game.deadline else "",
         "grace_ends": deadline_words(game, grace) if grace else "",
         "announcement": False,
+        "runs": when_it_runs(game) if runs else [],
+        "shorten": shorten_grace(game) if runs else [],
     }
     state.replies.append(
         Reply(
@@ -191,6 +203,83 @@ def _announce(
                 reply_to=reader.reply_to,
             )
         )
+
+
+def span_words(delta: timedelta) -> str:
+    """A length of time as people say it, in its two largest units: "3 days", "1 day 12
+    hours", "2 minutes", "10 seconds"."""
+    seconds = round(delta.total_seconds())
+    if seconds <= 0:
+        return "no time"
+    days, rest = divmod(seconds, 24 * 3600)
+    hours, rest = divmod(rest, 3600)
+    minutes, seconds = divmod(rest, 60)
+    units = ((days, "day"), (hours, "hour"), (minutes, "minute"), (seconds, "second"))
+    first = next(i for i, (count, _) in enumerate(units) if count)
+    parts = [
+        f"{count} {unit}{'' if count == 1 else 's'}" for count, unit in units[first : first + 2]
+    ]
+    return " ".join(part for part in parts if not part.startswith("0 "))
+
+
+# What happens at the end of grace to a power still late, by missed-turn policy.
+GRACE_ENDS_WORDS = {
+    "postal": (
+        "then it runs without them: the units of a power that sent nothing stand (postal: a "
+        "first missed move seeks a replacement, a second puts the power in civil disorder)"
+    ),
+    "njudge": (
+        "then a power still late is abandoned, and the phase waits until someone takes its "
+        "seat (njudge NoNMR)"
+    ),
+    "njudge-no-wait": (
+        "then a power still late is abandoned and the phase runs, its units holding (njudge NMR)"
+    ),
+}
+
+
+def when_it_runs(game: Game) -> list[str]:
+    """When the current phase will run, as the scheduler will run it (judge.games.timing's
+    due_actions): early with every order in, at the deadline, or when grace ends."""
+    if game.phase is None or game.deadline is None:
+        return []
+    timing = phase_timing(game)
+    held = not_before(game)
+    deadline = max(game.deadline, held) if held is not None else game.deadline
+    grace = grace_end(game) or deadline
+    early = (
+        f"With every order in (and nobody asking to WAIT): {span_words(timing.delay)} after "
+        "the last orders arrive"
+    )
+    if held is not None and held > now():
+        early += f", not before {deadline_words(game, held)}"
+    lines = [f"{early}, and at the latest at the deadline, {deadline_words(game, deadline)}."]
+    if grace > deadline:
+        lines.append(
+            "With orders missing at the deadline: it waits for them until grace ends, "
+            f"{deadline_words(game, grace)} ({span_words(grace - deadline)} after the "
+            "deadline), and runs as soon as the last come in; "
+            + GRACE_ENDS_WORDS.get(policy_name(game), "then it runs")
+            + "."
+        )
+    else:
+        lines.append("With orders missing at the deadline: there is no grace, so it runs then.")
+    return lines
+
+
+def shorten_grace(game: Game) -> list[str]:
+    """How the GM makes a late player hold the phase for less time (for the GM's answer)."""
+    if game.phase is None or game.deadline is None:
+        return []
+    kind = {"M": "MOVE", "R": "RETREAT", "A": "ADJUST"}[phase_kind(game.phase)]
+    phases = TIMING_KINDS[kind]
+    return [
+        f"The game's {phases} phases give {span_words(phase_timing(game).grace)} of grace. "
+        "To wait less for a missing player:",
+        "  SET GRACE <date>  ends this phase's grace sooner (not before the deadline)",
+        f"  SET {kind} GRACE <hours>  for the {phases} phases to come (0: no grace)",
+        "  PROCESS  runs the phase now with the orders in",
+    ]
 
 
 def _running_phase_moment(
@@ -225,7 +314,7 @@ def _set_deadline(state: MailState, command: cv.SetDeadline) -> None:
         lines.append("Moved earlier, so the end of grace stays where it was.")
     elif override is not None and override < moment + phase_timing(game).grace:
         set_grace_end(game, None)  # moved later: grace runs its usual length from it
-    _announce(state, game, f"SET DEADLINE {deadline_words(game, moment)}", lines)
+    _announce(state, game, f"SET DEADLINE {deadline_words(game, moment)}", lines, runs=True)
 
 
 def _set_grace(state: MailState, command: cv.SetGrace) -> None:
@@ -243,7 +332,7 @@ def _set_grace(state: MailState, command: cv.SetGrace) -> None:
         return
     set_grace_end(game, moment)
     lines = [f"Late orders for {game.phase} are taken until {deadline_words(game, moment)}."]
-    _announce(state, game, f"SET GRACE {deadline_words(game, moment)}", lines)
+    _announce(state, game, f"SET GRACE {deadline_words(game, moment)}", lines, runs=True)
 
 
 def _set_start(state: MailState, command: cv.SetStart) -> None:

@@ -10,6 +10,7 @@ From: line never does, since anyone can type any From: line.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 from functools import lru_cache
@@ -42,11 +43,25 @@ from judge.identity import authenticate, token_from_recipients
 from judge.language import command_values as cv
 from judge.language.commands import read_mail_commands
 from judge.mail.mime import ReadMail
-from judge.map_files import load_map
+from judge.map_files import available_maps, load_map
 from judge.store.game_queries import observer_for_token, seat_for_token
 
-# The map whose names tell order lines from mistyped commands before any game is known.
+# The map whose names tell order lines from mistyped commands before any game is known; the
+# names of the judge's other boards count too (a 1885 player signs on as Spain or Sweden).
 READING_MAP = "standard"
+
+
+@functools.cache
+def reading_names() -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The powers and the province words of every board the judge has (read once)."""
+    powers: dict[str, None] = {}
+    provinces: dict[str, None] = {}
+    for name in [READING_MAP, *(m for m in available_maps() if m != READING_MAP)]:
+        board = load_map(name)
+        powers.update(dict.fromkeys(board.powers))
+        provinces.update(dict.fromkeys(province_words(board)))
+    return tuple(powers), tuple(provinces)
+
 
 Handler = Callable[[MailState, Any], None]
 
@@ -81,12 +96,12 @@ def _read_commands(text: str, seat_words: tuple[str, ...]) -> tuple[cv.CommandLi
     """The mail's commands, read once: a mail whose passwords are hashed between runs
     (judge.identity.PasswordWork) is run again with the same text, inside the transaction.
     `seat_words` are the places a secret board's seat knows, read as the start of orders."""
-    reading_map = load_map(READING_MAP)
+    known_powers, known_provinces = reading_names()
     return tuple(
         read_mail_commands(
             text,
-            known_powers=list(reading_map.powers),
-            known_provinces=province_words(reading_map) + list(seat_words),
+            known_powers=known_powers,
+            known_provinces=[*known_provinces, *seat_words],
         )
     )
 

@@ -61,7 +61,7 @@ def _game_for(state: MailState, name: str | None, command: cv.Command) -> Game |
     if name is not None:
         game = find_game(state.session, name)
         if game is None:
-            state.problems.append(f"{where}: there is no game named {name.lower()}")
+            state.problems.append(f"{where}: there is no game named {name}")
         return game
     if state.acting is not None:
         return state.acting.game

@@ -113,7 +113,7 @@ def sender_person(state: MailState) -> Person:
 def game_named(state: MailState, name: str, line_no: int) -> Game | None:
     game = find_game(state.session, name, lock=True)
     if game is None:
-        state.problems.append(f"line {line_no}: there is no game named {name.lower()}")
+        state.problems.append(f"line {line_no}: there is no game named {name}")
     return game
 
 

@@ -149,7 +149,7 @@ def _force_begin(state: MailState, command: cv.ForceBegin) -> None:
     disorder = [seat for seat in game.seats if seat.person_id is None]
     for seat in disorder:
         seat.status = SeatStatus.CIVIL_DISORDER
-    start_game(state, game)
+    start_game(state, game, tell_readers=False)  # game_forced tells everyone
     context = {
         "game": game.name,
         "phase": game.phase or "",
@@ -270,9 +270,11 @@ def _replace(state: MailState, command: cv.Replace) -> None:
     seat.orders_state = OrdersState.NONE
     if old is not None and old.address_of_record:
         state.replies.append(_removed(game, seat, old, "replaced"))
+    mark = len(state.replies)
     if game.status == GameStatus.FORMING and all(s.person_id is not None for s in game.seats):
         start_game(state, game)  # the last open seat: the game starts (game_started to all)
-    state.replies.append(_seat_given(state, game, seat, address, password))
+    # The new player learns of the seat before the game's start.
+    state.replies.insert(mark, _seat_given(state, game, seat, address, password))
     state.replies.extend(seat_changed_hands(state, game, seat, old=old, by_gm=True))
 
 

@@ -209,8 +209,9 @@ def never_succeeds_here(
 
 
 def orderable(position: Position, phase: str) -> list[Unit]:
-    """The units that take orders in a movement or retreat phase (the dislodged in a retreat)."""
-    if phase.endswith("R"):
+    """The units that take orders in a movement or retreat phase (the dislodged in a retreat,
+    and in an adjustment phase that carries them: 1885 sends retreats with the builds)."""
+    if phase.endswith("R") or (phase.endswith("A") and position.dislodged):
         return [d.unit for d in position.dislodged]
     return list(position.units)
 
@@ -236,9 +237,9 @@ def units_without_orders(session: Session, seat: Seat) -> list[str]:
     """The units of the seat that have no order yet (they hold if the phase is processed so)."""
     game = seat.game
     assert game.phase is not None
-    if game.phase.endswith("A"):
-        return []
     game_map, position = game_position(game)
+    if game.phase.endswith("A") and not position.dislodged:
+        return []
     # An order's key ends with its unit's province (a variant may put more before it:
     # Mercator's "ts2 eng").
     ordered = {key.split()[-1] for key in current_orders(session, game).get(seat.power, {})}
@@ -255,10 +256,14 @@ def _owed_state(state: MailState, seat: Seat, missing: list[str]) -> OrdersState
     game = seat.game
     ordered = current_orders(state.session, game).get(seat.power, {})
     if game.phase is not None and game.phase.endswith("A"):
-        _, position = game_position(game)
-        units = sum(1 for u in position.units if u.power == seat.power)
-        owed = abs(len(position.centers.get(seat.power, ())) - units)
-        if len(ordered) >= owed:
+        game_map, position = game_position(game)
+        counted = variant(game.variant).adjustments_due
+        if counted is not None:
+            owed = abs(counted(game_map, position).get(seat.power, 0))
+        else:
+            units = sum(1 for u in position.units if u.power == seat.power)
+            owed = abs(len(position.centers.get(seat.power, ())) - units)
+        if len(ordered) >= owed and not missing:  # retreats sent with the builds (1885)
             return OrdersState.COMPLETE
     elif not missing:
         return OrdersState.COMPLETE

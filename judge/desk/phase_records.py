@@ -61,6 +61,7 @@ def phase_result(results: Mapping[str, Any], skipped: Mapping[str, set[int]]) ->
         victory=tuple(results.get("victory", ())),
         owners_after=results.get("owners_after"),
         state_after=results.get("state_after"),
+        notes=tuple(results.get("notes", ())),
         payments=tuple(
             Payment(p["from"], p["to"], p["currency"], p["amount"], p["why"])
             for p in results.get("payments", ())

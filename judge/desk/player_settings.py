@@ -1,5 +1,5 @@
-"""A player's own settings and the ways out of a game: SET PASSWORD, SET ADDRESS, SET DRAW /
-NODRAW, SET CONCEDE / NOCONCEDE and RESIGN.
+"""A player's own settings and the ways out of a game: SET PASSWORD, SET ADDRESS, SET NAME,
+SET DRAW / NODRAW, SET CONCEDE / NOCONCEDE and RESIGN.
 
 Each acts for the seat the mail acts for (`MailState.acting`: the seat's reply token, or a
 SIGNON with its password earlier in the mail); a From: line alone never does. A reply about the
@@ -19,6 +19,12 @@ Readings chosen where the issue and njudge leave room:
   The notice goes to the old address and the new one, so a change made by someone else is
   seen where the holder reads. An address on record for another person, the judge's own
   addresses and text that is no address are refused, and nothing changes.
+- SET NAME is the *person's* name as every game shows it (SUMMARY, LIST, the notice when a
+  seat changes hands): the postal rules ask for real names, and a From: display name is only
+  what a mail program put there. It is kept as written, its blanks evened out; a name that
+  holds an address is refused (no mail the judge writes shows anyone's address). The GM,
+  signed on as GM, names itself so (SUMMARY's GM line); the GM acting for a power may not name
+  its player.
 - Draw and concession votes are secret: only the voter (and a copy to their address of record)
   is told. A vote holds for the current phase only, as on njudge; it is read and cleared when
   the phase is processed (judge.desk.endings says how the votes combine). A draw list must
@@ -44,7 +50,9 @@ from judge.desk.endings import CLAIMS, surviving_powers
 from judge.desk.mail_state import (
     MailState,
     game_readers,
+    gm_reply_address,
     lock_game,
+    master_game,
     power_named,
     reply_address,
     seat_reply_address,
@@ -71,7 +79,14 @@ from judge.store.game_queries import (
     sign_on,
     vacate_seat,
 )
-from judge.store.games import ADDRESS_LENGTH, Game, GameStatus, Person, Seat
+from judge.store.games import (
+    ADDRESS_LENGTH,
+    PERSON_NAME_LENGTH,
+    Game,
+    GameStatus,
+    Person,
+    Seat,
+)
 from judge.variants import variant
 
 NO_SEAT = (
@@ -206,6 +221,51 @@ def _address_problem(state: MailState, address: str, holder: Person) -> str | No
             "person only, so ask from that address to leave it, or choose another"
         )
     return None
+
+
+def _set_name(state: MailState, command: cv.SetName) -> None:
+    """SET NAME name: the name the games show for the player (or, signed on as GM, the GM)."""
+    where = f"line {command.line_no}: {command.redacted()}"
+    seat = state.acting
+    game = master_game(state) if seat is None else None
+    if seat is None and game is None:
+        _acting_seat(state, command)  # the reason no seat is named
+        return
+    if seat is not None and not _players_own(state, command, seat):
+        return
+    name = command.name
+    if len(name) > PERSON_NAME_LENGTH:
+        state.problems.append(
+            f"line {command.line_no}: SET NAME not taken: a name has at most "
+            f"{PERSON_NAME_LENGTH} characters"
+        )
+        return
+    if "@" in name or not name.isprintable():
+        state.problems.append(
+            f"{where} not taken: a name is shown to everyone in the game, so it may hold no "
+            "mail address (and no control characters)"
+        )
+        return
+    person = seat.person if seat is not None else (game.gm if game is not None else None)
+    if person is None:
+        _acting_seat(state, command)
+        return
+    old = person.name
+    person.name = name
+    shown = seat.game if seat is not None else game
+    assert shown is not None
+    context = {
+        "game": shown.name,
+        "power": seat.power.title() if seat is not None else "",
+        "new_name": name,
+        "old_name": old or "",
+    }
+    reply_to = (
+        reply_address(state, seat)
+        if seat is not None
+        else gm_reply_address(state.where.judge_address, shown)
+    )
+    state.replies.append(Reply("name_set", "name_set", context, reply_to=reply_to))
 
 
 def _set_address(state: MailState, command: cv.SetAddress) -> None:
@@ -412,6 +472,7 @@ def _set_claim(state: MailState, command: cv.SetClaim) -> None:
                 "powers": _and(combine),
                 "partners": _and(p for p in combine if p != seat.power),
                 "had_claim": had_claim,
+                "terms": variant(game.variant).claim_terms,
             },
             reply_to=reply_address(state, seat),
         ),
@@ -577,6 +638,7 @@ def _hand_to_standby(state: MailState, seat: Seat) -> None:
 HANDLERS = {
     cv.SetPassword: _set_password,
     cv.SetAddress: _set_address,
+    cv.SetName: _set_name,
     cv.SetDraw: _set_draw,
     cv.SetConcede: _set_concede,
     cv.SetClaim: _set_claim,

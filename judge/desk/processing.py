@@ -25,6 +25,7 @@ from judge.desk.mail_state import (
     MailState,
     gm_reply_address,
     gm_required,
+    master_game,
     seat_reply_address,
 )
 from judge.desk.phase_clock import game_timing, start_phase_clock
@@ -51,6 +52,7 @@ from judge.store.game_queries import (
     add_ledger_entries,
     clear_orders,
     current_orders,
+    game_key,
     history,
     observers_of,
     players_of,
@@ -73,8 +75,23 @@ def _process(state: MailState, command: cv.Process) -> None:
     """Settle the missed turns as the scheduler does, adjudicate the phase with the stored
     orders, keep the history, move on, mail the results."""
     where = f"line {command.line_no}"
+    if command.game is not None and master_game(state) is None:
+        state.problems.append(
+            f"{where}: PROCESS {command.game} not done: PROCESS is the GM's, and takes the "
+            f"phase, not the game: put SIGNON M {command.game} <the GM password> on a line "
+            "before it (then PROCESS alone runs the phase being played), or send PROCESS to "
+            "the GM reply address of the game"
+        )
+        return
     game = gm_required(state, command)
     if game is None:
+        return
+    if command.game is not None and game_key(command.game) != game_key(game.name):
+        state.problems.append(
+            f"{where}: PROCESS {command.game} not done: this mail acts as the GM of game "
+            f"{game.name}, not {command.game}; PROCESS runs the game the SIGNON M line or the "
+            f"GM reply address names (write PROCESS, or PROCESS {game.phase or 'phase'})"
+        )
         return
     if not _running(state, game, where, command):
         return

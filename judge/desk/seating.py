@@ -53,7 +53,6 @@ from judge.store.game_queries import (
     create_game,
     find_game,
     observers_of,
-    players_of,
     remove_observer,
     seat_of,
     sign_on,
@@ -87,12 +86,13 @@ MAX_PASSWORD_FAILURES = 3
 def _create(state: MailState, command: cv.Create) -> None:
     """A new forming game, one open seat per power, the sender its GM."""
     where = f"line {command.line_no}"
-    name = command.game.lower()
+    name = command.game  # kept as written; found in any case
     if len(name) > GAME_NAME_LENGTH:
         state.problems.append(f"{where}: a game name has at most {GAME_NAME_LENGTH} characters")
         return
-    if find_game(state.session, name) is not None:
-        state.problems.append(f"{where}: a game named {name} exists already")
+    existing = find_game(state.session, name)
+    if existing is not None:
+        state.problems.append(f"{where}: a game named {existing.name} exists already")
         return
     try:
         chosen = find_variant(command.variant)
@@ -157,6 +157,9 @@ def _sign_on(state: MailState, command: cv.SignOn) -> None:
             "passwords, so the rest of its SIGNON lines are not read"
         )
         return
+    if command.spelled_power and find_game(state.session, command.game) is None:
+        state.problems.append(f"{where}: {_two_readings(state, command)}")
+        return
     game = game_named(state, command.game, command.line_no)
     if game is None:
         return
@@ -210,13 +213,56 @@ def _sign_on(state: MailState, command: cv.SignOn) -> None:
     record_password(state, seat_key(seat), decision.authorised)
     if not decision.authorised:
         state.password_failures += 1
-        state.problems.append(f"{where}: {decision.reason}")
+        state.problems.append(f"{where}: {_held_refusal(state, game, seat, decision.reason)}")
         return
     state.acting = seat
     state.refusal = None
     if decision.copy_to:
         state.copies[seat.id] = decision.copy_to
     state.replies.append(_signed_on_reply(state, game, seat, started=False))
+
+
+def _two_readings(state: MailState, command: cv.SignOn) -> str:
+    """Why `SIGNON Germany alpha` signed on nobody: read as njudge's glued form it names a game
+    that does not exist; read as a power and a game, it gives no password. The word after the
+    power is named only when it is a game (else it may be the password)."""
+    written = command.spelled_power
+    letter, glued_game = command.power, command.game
+    meant = find_game(state.session, command.password)
+    ending = (
+        f"if you meant {written} in game {meant.name}, the password is missing: write "
+        f"SIGNON {written} {meant.name} <your password>"
+        if meant is not None
+        else f"if you meant {written}, write SIGNON {written} <game> <your password>"
+    )
+    return (
+        f"SIGNON {written} ... can be read two ways, and neither signs on: as njudge's power "
+        f"letter glued to the game (SIGNON {letter}{glued_game} <password>) it names game "
+        f"{glued_game}, and there is no game named {glued_game}; as a power and a game it "
+        f"gives no password. So {ending}"
+    )
+
+
+def _held_refusal(state: MailState, game: Game, seat: Seat, reason: str) -> str:
+    """Why a SIGNON to a seat someone holds acted for nobody: to a sender who is not its
+    holder, first that the seat is taken (a wrong password is the lesser news)."""
+    holder = seat.person
+    addresses = {a.address.lower() for a in holder.addresses} if holder is not None else set()
+    if state.sender.lower() in addresses:
+        return reason
+    power = seat.power.title()
+    join = (
+        f"JOIN {game.name} <a password of your own> takes one"
+        if game.status == GameStatus.FORMING
+        else f"JOIN {game.name} <a password of your own> stands you by for a power whose "
+        "replacement is sought"
+    )
+    return (
+        f"{power} in game {game.name} is taken: {player_name(holder, 'another player')} plays "
+        f"it, and the password given for it is not the right one. If {power} is yours, check the "
+        f"password (or reply to the judge's last mail about your seat); to play in "
+        f"{game.name}, LIST {game.name} shows its open seats, and {join}"
+    )
 
 
 def _join(state: MailState, command: cv.Join) -> None:
@@ -298,14 +344,16 @@ def _join_running(state: MailState, game: Game, command: cv.Join) -> None:
 
 
 def _take_seat(state: MailState, game: Game, seat: Seat, password: str) -> None:
-    """Give the seat to the sender; when it was the last open one, start the game."""
+    """Give the seat to the sender; when it was the last open one, start the game (the
+    sender's "you play" first, then the game's start)."""
     sign_on(state.session, seat, sender_person(state), password, new_password_hash(state, password))
     state.acting = seat
     state.refusal = None
     started = all(s.person_id is not None for s in game.seats)
+    mark = len(state.replies)
     if started and game.status == GameStatus.FORMING:
         start_game(state, game)
-    state.replies.append(_signed_on_reply(state, game, seat, started=started))
+    state.replies.insert(mark, _signed_on_reply(state, game, seat, started=started))
 
 
 def takeover_refusal(seat: Seat) -> str:
@@ -388,8 +436,10 @@ def _signed_on_reply(state: MailState, game: Game, seat: Seat, *, started: bool)
     )
 
 
-def start_game(state: MailState, game: Game) -> None:
-    """Every seat is taken: the opening position, the first phase, and a mail to every player."""
+def start_game(state: MailState, game: Game, *, tell_readers: bool = True) -> None:
+    """Every seat is taken: the opening position, the first phase, a mail to every player
+    (its units and reply address) and, unless `tell_readers` is False (FORCE BEGIN says it
+    its own way), a start notice to the GM and every observer."""
     game_map = board_of_game(game)
     opening = game.settings.get(OPENING)
     game.position = dict(opening) if opening is not None else start_case(game.variant)
@@ -402,26 +452,45 @@ def start_game(state: MailState, game: Game) -> None:
     assert game.deadline is not None
     _, position, _, _ = read_case(game.position, rules=game.rules)
     secret = secret_board_of(game)
-    for seat in players_of(state.session, game):
-        assert seat.person is not None and seat.person.address_of_record is not None
+    context = {
+        "game": game.name,
+        "phase": game.phase,
+        "deadline": deadline_words(game, game.deadline),
+        "players": [
+            {"power": seat.power.title(), "player": player_name(seat.person, "name not given")}
+            for seat in game.seats
+            if seat.person is not None
+        ],
+    }
+    for reader in game_readers(state.session, game, state.where.judge_address):
+        if reader.power is None:
+            if tell_readers:
+                state.replies.append(
+                    Reply(
+                        "game_start_notice",
+                        "game_started",
+                        {**context, "power": "", "units": [], "reply_address": ""},
+                        to=reader.address,
+                        reply_to=reader.reply_to,
+                    )
+                )
+            continue
         units = [
-            unit_name(game_map, u.kind, u.loc) for u in position.units if u.power == seat.power
+            unit_name(game_map, u.kind, u.loc) for u in position.units if u.power == reader.power
         ]
         state.replies.append(
             Reply(
                 "game_started",
                 "game_started",
                 {
-                    "game": game.name,
-                    "power": seat.power.title(),
-                    "phase": game.phase,
-                    "reply_address": reply_address(state, seat),
+                    **context,
+                    "power": reader.power.title(),
+                    "reply_address": reader.reply_to,
                     "units": units,
-                    "deadline": deadline_words(game, game.deadline),
-                    "board": secret.board_text(game.position, seat.power) if secret else "",
+                    "board": secret.board_text(game.position, reader.power) if secret else "",
                 },
-                to=seat.person.address_of_record,
-                reply_to=reply_address(state, seat),
+                to=reader.address,
+                reply_to=reader.reply_to,
             )
         )
 

@@ -23,6 +23,7 @@ same, as when grace ends).
 from __future__ import annotations
 
 import secrets
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -53,6 +54,7 @@ from judge.games.missed_turns import (
 from judge.games.seats import OrdersState, SeatOrders, SeatStatus, owes_orders
 from judge.store.game_queries import seat_snapshot, sign_on, vacate_seat
 from judge.store.games import Game, Person, Seat
+from judge.variants import variant
 
 
 @dataclass(frozen=True)
@@ -145,18 +147,7 @@ def settle_missed_turns(
                 )
             )
         elif isinstance(event, AnnounceOpenSeat) and event.standby:
-            context = {"game": game.name, "phase": game.phase, "power": event.power.title()}
-            mails.extend(
-                Reply(
-                    "replacement_sought",
-                    "replacement_sought",
-                    context,
-                    to=reader.address,
-                    reply_to=reader.reply_to,
-                )
-                for reader in game_readers(session, game, judge_address)
-                if reader.power != event.power and not reader.master
-            )
+            mails.extend(_replacement_sought(session, by_power[event.power], judge_address))
         elif isinstance(event, AnnounceOpenSeat):
             mails.extend(_seat_open(session, game, event.power, old_holders, policy, judge_address))
         elif isinstance(event, WaitForTaker):
@@ -167,6 +158,43 @@ def settle_missed_turns(
     if waiting:
         game.settings = {**game.settings, WAITING: {"phase": game.phase, "powers": waiting}}
     return Settled(mails, tuple(waiting), seats_before)
+
+
+def _replacement_sought(session: Session, seat: Seat, judge_address: str) -> list[Reply]:
+    """Postal, a first missed move: the player who missed it is told a replacement is sought
+    and what keeps the seat; the other players and the observers that one is sought (the GM
+    has `missed_turn`)."""
+    game = seat.game
+    context = {
+        "game": game.name,
+        "phase": game.phase,
+        "power": seat.power.title(),
+        "for_holder": False,
+    }
+    mails: list[Reply] = []
+    holder = seat.person.address_of_record if seat.person is not None else None
+    if holder and seat.reply_token is not None:
+        mails.append(
+            Reply(
+                "replacement_sought",
+                "replacement_sought",
+                {**context, "for_holder": True},
+                to=holder,
+                reply_to=seat_reply_address(judge_address, seat),
+            )
+        )
+    mails.extend(
+        Reply(
+            "replacement_sought",
+            "replacement_sought",
+            context,
+            to=reader.address,
+            reply_to=reader.reply_to,
+        )
+        for reader in game_readers(session, game, judge_address)
+        if reader.power != seat.power and not reader.master
+    )
+    return mails
 
 
 def _standby_takes_over(
@@ -242,24 +270,38 @@ def _seat_open(
 def seat_orders(game_map: Map, position: Position, phase: str, seat: Seat) -> SeatOrders:
     """The seat as judge.games.timing and missed_turns see it: who holds it, whether it owes
     anything this phase, and how far its orders are (the desk's judgement when they arrived)."""
+    counted = variant(seat.game.variant).adjustments_due
+    due = counted(game_map, position) if counted is not None and phase.endswith("A") else None
     return SeatOrders(
         power=seat.power,
         status=SeatStatus(seat.status),
-        owes_orders=owes(game_map, position, phase, seat.power),
+        owes_orders=owes(game_map, position, phase, seat.power, due),
         orders=OrdersState(seat.orders_state),
         wait=seat.wait,
         changed_at=seat.orders_changed_at,
     )
 
 
-def owes(game_map: Map, position: Position, phase: str, power: str) -> bool:
-    """Whether the power has anything to order: units in movement, a dislodged unit in retreats,
-    a build it can make (a free home centre it owns) or a disband due in adjustments."""
+def owes(
+    game_map: Map,
+    position: Position,
+    phase: str,
+    power: str,
+    due: Mapping[str, int] | None = None,
+) -> bool:
+    """Whether the power has anything to order: units in movement, a dislodged unit in retreats
+    (or in an adjustment phase that carries them), a build it can make (a free home centre it
+    owns) or a disband due in adjustments; `due` is the variant's count of the builds and
+    removals (its record's `adjustments_due`) where it has its own."""
     kind = phase_kind(phase)
     units = [u for u in position.units if u.power == power]
     dislodged = sum(1 for d in position.dislodged if d.unit.power == power)
     adjustment = 0
-    if kind == ADJUSTMENTS:
+    if kind == ADJUSTMENTS and dislodged:
+        return True
+    if kind == ADJUSTMENTS and due is not None:
+        adjustment = due.get(power, 0)
+    elif kind == ADJUSTMENTS:
         centres = position.centers.get(power, ())
         adjustment = len(centres) - len(units)
         if adjustment > 0:

@@ -214,6 +214,11 @@ class SignOn(Command):
     power: str
     game: str
     password: str = field(repr=False)
+    # njudge's glued form as written (``Fgame``), when the power letter came from it.
+    glued: str | None = field(default=None, compare=False)
+    # The glued word when it is itself a power's name (``SIGNON Germany alpha``): read as G of
+    # game "ermany", though the writer may have meant Germany and left the password out.
+    spelled_power: str | None = field(default=None, compare=False)
 
     def arguments(self) -> list[str]:
         return [self.power, self.game, HIDDEN]
@@ -354,6 +359,18 @@ class SetAddress(Command):
 
     def arguments(self) -> list[str]:
         return _listed(self.addresses)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SetName(Command):
+    """SET NAME name: the player's name as the game shows it (SUMMARY, LIST); the postal rules
+    ask for real names. The name is kept as written, its blanks evened out."""
+
+    keyword: ClassVar[str] = "SET NAME"
+    name: str
+
+    def arguments(self) -> list[str]:
+        return [self.name]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -626,9 +643,11 @@ class Process(Command):
     keyword: ClassVar[str] = "PROCESS"
     master_only: ClassVar[bool] = True
     phase: str | None = None
+    # A game name where GMs write one (PROCESS alpha): the game the mail acts for as GM.
+    game: str | None = None
 
     def arguments(self) -> list[str]:
-        return _opt(self.phase)
+        return _opt(self.game) + _opt(self.phase)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

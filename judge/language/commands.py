@@ -15,7 +15,6 @@ SIGNOFF (or END, or a ``-- `` signature line) stops reading. Blank and comment l
 from __future__ import annotations
 
 import calendar
-import difflib
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
@@ -28,6 +27,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedTok
 from judge.engine.calendar import ANY, PhaseError, parse_phase
 from judge.language import command_values as cv
 from judge.language.command_values import CommandError, CommandLine, OrderLine, When
+from judge.language.spelling import MARGIN, nearest, scored_nearest
 from judge.resources import data_dir
 
 __all__ = ["COMMAND_SPELLINGS", "read_mail_commands", "suggest_commands"]
@@ -37,7 +37,8 @@ COMMAND_SPELLINGS: tuple[str, ...] = (
     "HELP", "LIST", "CREATE", "SIGNON", "JOIN", "OBSERVE", "SUMMARY", "HISTORY", "MAP", "PRESS",
     "BROADCAST", "ENDPRESS", "RESIGN", "SIGNOFF", "PROCESS", "PREVIEW", "PAUSE", "RESUME",
     "EJECT", "REPLACE", "BECOME", "ROLLBACK", "TERMINATE", "FORCE BEGIN", "LEDGER",
-    "SET PASSWORD", "SET ADDRESS", "SET WAIT", "SET NOWAIT", "SET ABSENCE", "SET NOABSENCE",
+    "SET PASSWORD", "SET ADDRESS", "SET NAME", "SET WAIT", "SET NOWAIT", "SET ABSENCE",
+    "SET NOABSENCE",
     "SET DRAW", "SET NODRAW", "SET CONCEDE", "SET NOCONCEDE", "SET CLAIM", "SET NOCLAIM", "SET DEADLINE", "SET GRACE",
     "SET START", "SET MOVE", "SET RETREAT", "SET ADJUST", "SET NMR", "SET NONMR",
     "SET PRESS", "SET NOPRESS", "SET PRESS LIMIT", "SET PARTIAL", "SET NOPARTIAL", "SET OBSERVER",
@@ -68,7 +69,8 @@ _UNSUPPORTED: dict[str, str] = {
 _COMMENT_PREFIXES = ("#", "//", ";")
 _FIRST_WORD = re.compile(r"\s*([^\W\d_][\w'.]*)(\s*:)?")
 _GAME_NAME = re.compile(r"[A-Za-z0-9_-]{1,32}")
-_SUGGEST_CUTOFF = 0.7
+# A word meant as a phase name but not one (S1901X, F19O1M): a season or month, then digits.
+_PHASE_LIKE = re.compile(r"(?:[a-z]|[a-z]{3})\d{4}[a-z]?", re.IGNORECASE)
 _SECRET_COMMANDS = frozenset({"CREATE", "SIGNON", "JOIN", "OBSERVE"})
 _SECRET_LINE = re.compile(r"\s*set\s+password\b", re.IGNORECASE)
 _LAST_RESORT = "this line could not be read"
@@ -104,6 +106,7 @@ _EXPECTED_WORDS: dict[str, str] = {
     "END_GENERAL": "ENDGENERAL",
     "A_CONDITION": _A_CONDITION_WORDS,
     "A_PHASE": "a phase (S1902M, 1902 or Fall 1902)",
+    "REST": "your name",
     "$END": "end of line",
 }
 
@@ -248,7 +251,7 @@ class _Builder(Transformer[Token, Any]):
                 ("a power letter and a game name",),
             )
         rest = Token("ARG", text[1:], start_pos=0, line=1, column=_col(first) + 1)
-        return cv.SignOn(power=text[0].upper(), game=_game(rest), password=password)
+        return cv.SignOn(power=text[0].upper(), game=_game(rest), password=password, glued=text)
 
     def join(self, c: list[Any]) -> cv.Command:
         game = _game(_strip_question(_tokens(c, "ARG")[0]))
@@ -329,6 +332,9 @@ class _Builder(Transformer[Token, Any]):
 
     def set_address(self, c: list[Any]) -> cv.Command:
         return cv.SetAddress(addresses=_names(c))
+
+    def set_name(self, c: list[Any]) -> cv.Command:
+        return cv.SetName(name=" ".join(str(_tokens(c, "REST")[0]).split()))
 
     def set_wait(self, c: list[Any]) -> cv.Command:
         return cv.SetWait(wait=True)
@@ -487,7 +493,17 @@ class _Builder(Transformer[Token, Any]):
         return cv.SignOff()
 
     def process(self, c: list[Any]) -> cv.Command:
-        return cv.Process(phase=_upper(c[1]) if len(c) > 1 else None)
+        """PROCESS [phase], and PROCESS game [phase] as GMs write it (the desk checks the game
+        is the one the mail acts for); a word shaped like a phase is no game name."""
+        phases = _tokens(c, "PHASE")
+        names = _tokens(c, "ARG")
+        game = None
+        if names:
+            word = names[0]
+            if _PHASE_LIKE.fullmatch(str(word)):
+                raise _Fault(_col(word), f"{str(word)!r} is no phase", ("a phase (S1901M)",))
+            game = _game(word)
+        return cv.Process(phase=_upper(phases[0]) if phases else None, game=game)
 
     def preview(self, c: list[Any]) -> cv.Command:
         return cv.Preview()
@@ -831,14 +847,31 @@ def _command_start() -> re.Pattern[str]:
     return _START
 
 
+_GLUED_SPELLINGS = {_s.replace(" ", "").lower(): _s for _s in COMMAND_SPELLINGS}
+
+
 def suggest_commands(written: str) -> tuple[str, ...]:
-    """The command spellings nearest to `written` (one or two words), nearest first."""
-    key = " ".join(written.upper().split())
-    glued = {s.replace(" ", ""): s for s in COMMAND_SPELLINGS}
-    found = difflib.get_close_matches(
-        key.replace(" ", ""), list(glued), n=3, cutoff=_SUGGEST_CUTOFF
-    )
-    return tuple(glued[f] for f in found)
+    """The command spellings nearest to `written` (one or two words), nearest first, ranked
+    by how people mistype (judge.language.spelling): SINGON is SIGNON, PROCES is PROCESS."""
+    return tuple(nearest(_glued(written), _GLUED_SPELLINGS))
+
+
+def _glued(written: str) -> str:
+    return re.sub(r"[\W_]+", "", written).lower()
+
+
+def _nearest_commands(*writings: str) -> tuple[str, ...]:
+    """The command spellings nearest to any of `writings` (a word, or two glued together),
+    ranked together by distance, at most three."""
+    scored: dict[str, float] = {}
+    for written in writings:
+        for distance, spelling in scored_nearest(_glued(written), _GLUED_SPELLINGS):
+            scored[spelling] = min(distance, scored.get(spelling, distance))
+    if not scored:
+        return ()
+    best = min(scored.values())
+    ranked = sorted((d, s) for s, d in scored.items() if d <= best + MARGIN)
+    return tuple(s for _, s in ranked[:3])
 
 
 # --- reading a mail --------------------------------------------------------------------------------
@@ -1170,7 +1203,13 @@ def _checked_power(value: cv.SignOn, line: str, powers: frozenset[str]) -> Comma
     ``SIGNON Fmygame secret extra`` would otherwise read as power FMYGAME of game "secret",
     and echo the password as a game name.
     """
-    if len(value.power) == 1 or _compact(value.power) in powers | _MASTER_WORDS:
+    if len(value.power) == 1:
+        if value.glued and _compact(value.glued) in powers:
+            # SIGNON Germany alpha: a power's name read as G + game "ermany" and a password,
+            # where a password was perhaps left out; the desk says so if no such game exists.
+            return replace(value, spelled_power=value.glued)
+        return value
+    if _compact(value.power) in powers | _MASTER_WORDS:
         return value
     start = _command_start().match(line)
     assert start is not None
@@ -1190,7 +1229,7 @@ def _unknown_command(line: str, line_no: int) -> CommandError:
     assert match is not None
     word = match.group(1)
     two_words = " ".join(line.split()[:2])
-    suggestions = tuple(dict.fromkeys(suggest_commands(two_words) + suggest_commands(word)))
+    suggestions = _nearest_commands(word, two_words)
     message = f"{word!r} is no command; did you mean {_join_or(suggestions)}?"
     return CommandError(line_no, match.start(1) + 1, message, suggestions, suggestions, word)
 

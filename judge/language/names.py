@@ -8,7 +8,6 @@ in a compact form: lower case, letters and digits only. The tables are built onc
 from __future__ import annotations
 
 import bisect
-import difflib
 import re
 import threading
 import weakref
@@ -16,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from judge.engine.geography import Map
+from judge.language.spelling import nearest
 
 _LONGEST_NAME = 6  # words; a longer run is looked at no further (a line of garbage stays cheap)
 MIN_PREFIX = 3  # shorter prefixes are too easily a typo for something else
@@ -98,12 +98,13 @@ class NameTable:
         }
         self._full_keys: list[str] = sorted(full)
         self._full_codes: list[frozenset[str]] = [frozenset(full[k]) for k in self._full_keys]
+        # Every spelling of every province, compact, for the nearest names to an unknown one.
         self._suggest_pool: dict[str, str] = {}
         for code, prov in game_map.provinces.items():
-            self._suggest_pool[code] = code
-            self._suggest_pool[prov.name.lower()] = code
-            for alias in prov.aliases:
-                self._suggest_pool.setdefault(alias.lower(), code)
+            self._suggest_pool[compact(code)] = code
+            for spelled in (prov.name, *prov.aliases):
+                for key in _name_variants(spelled):
+                    self._suggest_pool.setdefault(key, code)
 
         all_coasts = {c for cs in self.coasts.values() for c in cs}
         self._coast_keys: dict[str, str] = {}
@@ -130,6 +131,8 @@ class NameTable:
         self.powers = {k: next(iter(v)) for k, v in power_pool.items() if len(v) == 1}
         self.power_names: tuple[str, ...] = tuple(sorted(game_map.powers))
         self._cache: dict[str, str] = {}
+        # The names suggested for each unknown spelling (a reader may try a spelling twice).
+        self._suggested: dict[str, tuple[str, ...]] = {}
         self.known_locations = self._cache  # read directly by the parser's name callback
         self._lock = threading.Lock()
 
@@ -173,13 +176,15 @@ class NameTable:
         return AmbiguousName(f"{written!r} matches {_join_names(names)}", tuple(names))
 
     def _unknown(self, written: str) -> UnknownName:
-        close = difflib.get_close_matches(written.lower(), self._suggest_pool, n=6, cutoff=0.6)
-        codes: list[str] = []
-        for spelled in close:
-            code = self._suggest_pool[spelled]
-            if code not in codes:
-                codes.append(code)
-        names = tuple(self.display[c] for c in codes[:3])
+        """No such province: say so, with the names nearest to it as people mistype
+        (judge.language.spelling: Galicya is Galicia, not the Baltic Sea)."""
+        key = compact(written)
+        names = self._suggested.get(key)
+        if names is None:
+            names = tuple(self.display[c] for c in nearest(key, self._suggest_pool, prefix=True))
+            if len(self._suggested) < _CACHE_LIMIT:
+                with self._lock:
+                    self._suggested[key] = names
         hint = f" (did you mean {', '.join(names)}?)" if names else ""
         return UnknownName(f"found {written!r}{hint}", names or ("a province",))
 

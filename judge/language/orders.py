@@ -102,6 +102,11 @@ _EXPECTED_WORDS: dict[str, str] = {
     "AND": "&",
     "SPARE": "spare",
     "COMMA": ",",
+    # 1885's (grammar/v1885.lark; IF is Mercenary's word too, below)
+    "CHOOSE": "choose",
+    "BUILD_WORD": "build",
+    "UNLESS": "unless",
+    "SEP": ";",
     # Mercenary's money lines (grammar/mercenary.lark)
     "SUM": "a sum of pounds",
     "PAY": "PAY",

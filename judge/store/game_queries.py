@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import delete, select
+from sqlalchemy import delete, func, select
 from sqlalchemy.orm import Session, selectinload
 
 from judge.clock import now
@@ -36,8 +36,14 @@ class AddressTaken(ValueError):
 
 
 def game_key(name: str) -> str:
-    """The stored form of a game name: without surrounding spaces, in lower case."""
+    """The form game names are compared in: without surrounding spaces, in lower case (a game
+    is stored as its creator wrote it, and found in any case)."""
     return name.strip().lower()
+
+
+def _named(name: str) -> Any:
+    """The condition that a game is called `name`, in any case (the index on lower(name))."""
+    return func.lower(Game.name) == game_key(name)
 
 
 def create_game(
@@ -55,7 +61,7 @@ def create_game(
 ) -> Game:
     """A new forming game with an open seat per power; a name already taken fails on flush."""
     game = Game(
-        name=game_key(name),
+        name=name.strip(),
         variant=variant,
         rules=list(rules),
         status=GameStatus.FORMING,
@@ -80,7 +86,7 @@ def find_game(session: Session, name: str, *, lock: bool = False) -> Game | None
     Locking the game row serialises the processors that change one game on PostgreSQL, so two
     mails for the same game never interleave their reads and writes.
     """
-    query = select(Game).where(Game.name == game_key(name))
+    query = select(Game).where(_named(name))
     if lock:
         query = query.with_for_update()
     return session.scalars(query).first()
@@ -555,7 +561,7 @@ def observer_leave_token(session: Session, game_name: str, address: str) -> str 
         .where(
             Observer.person_id == person.id,
             Observer.confirmed_at.is_not(None),
-            Game.name == game_key(game_name),
+            _named(game_name),
         )
     ).first()
 

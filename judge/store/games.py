@@ -24,6 +24,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    func,
 )
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
@@ -38,6 +39,7 @@ POWER_LENGTH = 32
 PHASE_LENGTH = 16
 UNIT_LENGTH = 32
 ADDRESS_LENGTH = 320
+PERSON_NAME_LENGTH = 200
 
 
 def new_seed() -> int:
@@ -61,7 +63,7 @@ class Person(Base):
     __tablename__ = "persons"
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    name: Mapped[str | None] = mapped_column(String(200))
+    name: Mapped[str | None] = mapped_column(String(PERSON_NAME_LENGTH))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=now)
 
     addresses: Mapped[list[PersonAddress]] = relationship(
@@ -97,7 +99,6 @@ class Game(Base):
     __tablename__ = "games"
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    # Stored in lower case: judges have always treated game names without regard to case.
     name: Mapped[str] = mapped_column(String(GAME_NAME_LENGTH), unique=True)
     variant: Mapped[str] = mapped_column(String(64), default="standard")
     rules: Mapped[list[str]] = mapped_column(JSON, default=list)
@@ -121,6 +122,11 @@ class Game(Base):
 
     gm: Mapped[Person | None] = relationship()
     seats: Mapped[list[Seat]] = relationship(back_populates="game", order_by="Seat.power")
+
+
+# Judges have always treated game names without regard to case: a name is stored as its creator
+# wrote it (Rm1 is printed Rm1), and is unique, and found, in lower case (migration 0007).
+Index("uq_games_name_lower", func.lower(Game.name), unique=True)
 
 
 class Seat(Base):

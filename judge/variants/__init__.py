@@ -122,12 +122,20 @@ class Variant:
     # A results text of its own (a time scale's orders apart, owned provinces), given the report
     # (judge.reports.PhaseReport) a reader may see; None: the standard game's styles.
     results_text: Callable[[Any], str] | None = None
-    # Wins claimed by several powers together (Mercator's rule 10): (board, centres after the
-    # phase, each claiming power's combine) -> the winners or (); None: no claimed wins.
+    # Wins claimed by several powers together (Mercator's rule 10, 1885's rule 5 b): (board,
+    # the phase just adjudicated, each claiming power's combine) -> the winners or (); None: no
+    # claimed wins. The phase says when a claim may win and what it counts (centres, units).
     decide_claims: (
-        Callable[[Map, Mapping[str, frozenset[str]], Mapping[str, frozenset[str]]], tuple[str, ...]]
-        | None
+        Callable[[Map, PhaseResult, Mapping[str, frozenset[str]]], tuple[str, ...]] | None
     ) = None
+    # When a claimed win is granted, as the reply to SET CLAIM says it (a sentence that
+    # follows "every power of the combine has claimed the same win this season and").
+    claim_terms: str = ""
+    # Builds (+) or removals (-) each power is due in an adjustment phase, where the variant
+    # counts otherwise than centres less units (1885: an army/fleet is two units, build
+    # centres, rule 11, retreats still to come): (board, position) -> {power: n}. What the
+    # desk asks to know who owes orders; None: centres less units, capped by free homes.
+    adjustments_due: Callable[[Map, Position], Mapping[str, int]] | None = None
     # How the desk reads one order line of a mail; None: one standard order a line.
     read_desk_line: DeskLineReader | None = None
     # A board that travels with each game and case instead of a file in maps/ (Algernon's
@@ -176,6 +184,7 @@ _PACKAGES: dict[str, tuple[str, str]] = {
     "standard": ("judge.variants.standard", "STANDARD"),
     "youngstown": ("judge.variants.standard", "YOUNGSTOWN"),
     "mercator": ("judge.variants.mercator", "MERCATOR"),
+    "1885": ("judge.variants.v1885", "V1885"),
     "mercenary": ("judge.variants.mercenary", "MERCENARY"),
 }
 

@@ -71,7 +71,9 @@ def test_a_started_game_has_a_deadline_and_the_players_are_told(
         game = find_game(session, "alpha")
         assert game is not None
         assert game.phase_started_at == datetime(2026, 4, 1, 8, tzinfo=UTC)
-        mails = session.scalars(select(OutboxMessage).where(OutboxMessage.kind == "game_started"))
+        mails = session.scalars(
+            select(OutboxMessage).where(OutboxMessage.kind.like("%game_started"))
+        )
         bodies = [body_of(row) for row in mails]
     assert len(bodies) == 7
     assert all("orders are due by Sat Apr 04 2026 23:30:00 +0000" in text for text in bodies)
@@ -206,7 +208,10 @@ def test_postal_missed_moves_seek_a_replacement_then_civil_disorder(
     assert len(to_gm) == 5 and all(r.to_addr == GM for r in rows if r.kind == "missed_turn")
     assert any("Austria (austria@example.org)" in text for text in to_gm)
     sought = [r for r in rows if r.kind == "replacement_sought"]
-    assert len(sought) == 5 * 6  # each of the five announced to the six other players
+    # Each of the five announced to the six other players, and told to its own player.
+    assert len(sought) == 5 * 7
+    to_austria = [body_of(r) for r in sought if r.to_addr == player("Austria")]
+    assert sum("You play Austria in game alpha and sent no orders" in t for t in to_austria) == 1
 
     # Fall: the same five send nothing again and go into civil disorder.
     send(engine, "F BRE H\nA PIC H\nA MAR H", sender=player("France"), to=started["France"])

@@ -43,7 +43,7 @@ def test_order_lines_to_the_gm_reply_address_ask_for_become(
     text = body_of(rows[-1])
     assert "GM's reply address" in text and "BECOME power" in text
     rows = send(engine, "BECOME France\nA PAR-BUR", sender=GM, to=gm_address(engine))
-    assert "orders_read" in [r.kind for r in rows]
+    assert [r.kind for r in rows] == ["became+orders_read"]
 
 
 def test_a_dislodged_unit_of_a_power_in_civil_disorder_is_removed_under_postal_rules(

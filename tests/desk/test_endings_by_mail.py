@@ -248,7 +248,7 @@ def test_a_draw_is_declared_when_the_scheduler_runs_the_phase(
 ) -> None:
     for power in POWERS:
         rows = send(engine, f"SET DRAW\n{ALL_HOLD[power]}", sender=player(power), to=started[power])
-        assert [r.kind for r in rows] == ["draw_vote", "orders_read"]
+        assert [r.kind for r in rows] == ["draw_vote+orders_read"]
     rows = scheduled(engine, DEADLINE)
     results = [body_of(r) for r in rows if r.kind == "results"]
     assert len(results) == len(POWERS) + 1  # the players and the GM

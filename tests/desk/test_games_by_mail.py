@@ -84,6 +84,11 @@ def observe_by_reply(engine: Engine, sender: str, game: str = "alpha") -> list[O
     return send(engine, "yes", sender=sender, to=str(confirm))
 
 
+def kinds(row: OutboxMessage) -> list[str]:
+    """What an outbox row answers: one kind, or the kinds of an answer of several parts."""
+    return row.kind.split("+")
+
+
 def body_of(row: OutboxMessage) -> str:
     payload = message_from_bytes(row.raw).get_payload(decode=True)
     assert isinstance(payload, bytes)
@@ -119,13 +124,18 @@ def started(engine: Engine) -> dict[str, str]:
     addresses: dict[str, str] = {}
     for power in POWERS:
         rows = send(engine, f"SIGNON {power} alpha pw-{power}", sender=player(power))
-        own = [r for r in rows if r.kind == "signed_on"]
+        own = [r for r in rows if "signed_on" in kinds(r)]
         assert len(own) == 1 and own[0].to_addr == player(power)
         addresses[power] = reply_address(own[0])
-    # The seventh sign-on starts the game and tells every player.
-    started_mails = [r for r in rows if r.kind == "game_started"]
+    # The seventh sign-on starts the game and tells every player: the seventh in the one answer
+    # to the SIGNON, after "you play Turkey"; the GM is told the game has started.
+    assert [r.kind for r in rows][0] == "signed_on+game_started"
+    started_mails = [r for r in rows if "game_started" in kinds(r)]
     assert sorted(r.to_addr for r in started_mails) == sorted(player(p) for p in POWERS)
+    last = body_of(rows[0])
+    assert last.index("You hold Turkey") < last.index("Every seat of game alpha is taken")
     assert "Army Paris" in body_of(next(r for r in started_mails if r.to_addr == player("France")))
+    assert [r.to_addr for r in rows if r.kind == "game_start_notice"] == [GM]
     return addresses
 
 
@@ -165,11 +175,13 @@ def test_orders_by_token_a_forgery_and_processing(engine: Engine, started: dict[
         "SIGNON England alpha pw-England\nF LON-NTH\nF EDI-NWG",
         sender="somewhere@example.net",
     )
-    # The orders reply goes to the sender and, as the address is not England's, to England's.
-    read = [r for r in rows if r.kind == "orders_read"]
-    assert sorted(r.to_addr for r in read) == [player("England"), "somewhere@example.net"]
-    assert "Still without orders (they hold unless ordered): Army Liverpool." in body_of(read[0])
-    assert body_of(read[0]) == body_of(read[1])
+    # One answer to the sender (signed on, then the orders read) and, as the address is not
+    # England's, the orders reply alone to England's.
+    answer, copy = rows
+    assert (answer.kind, answer.to_addr) == ("signed_on+orders_read", "somewhere@example.net")
+    assert (copy.kind, copy.to_addr) == ("orders_read", player("England"))
+    assert "Still without orders (they hold unless ordered): Army Liverpool." in body_of(copy)
+    assert body_of(copy).rstrip() in body_of(answer)
     # A wrong password for a held seat does not take it.
     rows = send(engine, "SIGNON Germany alpha guess\nA MUN-BUR", sender="thief@example.net")
     assert "not the right one" in body_of(rows[-1])
@@ -222,8 +234,9 @@ def test_unknown_command_gets_the_nearest_spelling(engine: Engine) -> None:
 
 def test_a_help_subject_is_answered_beside_the_commands(engine: Engine) -> None:
     rows = send(engine, "LIST", sender="who@example.org", subject="help")
-    assert [r.kind for r in rows] == ["help", "game_list"]
+    assert [r.kind for r in rows] == ["help+game_list"]  # one mail answers both
     assert "CREATE game password variant" in body_of(rows[0])
+    assert "Games on Test Judge" in body_of(rows[0])
 
 
 def test_list_and_observe(engine: Engine, started: dict[str, str]) -> None:

@@ -5,9 +5,10 @@ one player) gets a `Mailbox` that remembers every mail the account received. The
 the mails it expects from a mailbox (waiting, bounded, until they arrive) and checks them. What
 every mail must be (from the judge, to that address alone, with its owner's Reply-To or none) is
 checked as soon as it is fetched; at the end `ScriptedGame.check_every_mail` proves that nothing
-arrived the script did not take, that no mail carries what belongs to another reader (reply
-token, password, orders echo or reminder, a secret vote, partial press: `check_privacy`), and
-that the game's mails thread to one root (`check_threading`).
+arrived the script did not take, that every mail sent to the judge got exactly one answer
+(`check_one_answer_each`), that no mail carries what belongs to another reader (reply token,
+password, orders echo or reminder, a secret vote, partial press: `check_privacy`), and that the
+game's mails thread to one root (`check_threading`).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import itertools
 import re
 import smtplib
 import time
+from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from email.message import EmailMessage
@@ -30,6 +32,7 @@ from sqlalchemy import select
 
 from judge.store.db import session_scope
 from judge.store.games import Game
+from judge.store.models import OutboxMessage
 
 POWERS = ("Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey")
 JUDGE_NAME = "Diplomacy Judge"  # judge.config's default name, in every results subject
@@ -51,6 +54,7 @@ class Received:
     references: tuple[str, ...]
     body: str
     list_unsubscribe: str = ""  # the header as sent: an observer's leave address (RFC 8058)
+    message_id: str = ""
 
     @classmethod
     def parse(cls, uid: int, raw: bytes) -> Received:
@@ -68,6 +72,7 @@ class Received:
             references=tuple(r.strip("<>") for r in str(message.get("References", "")).split()),
             body=str(body.get_content()) if body is not None else "",
             list_unsubscribe=" ".join(str(message.get("List-Unsubscribe", "")).split()),
+            message_id=str(message.get("Message-ID", "")).strip(),
         )
 
     def text(self) -> str:
@@ -168,6 +173,8 @@ class ScriptedGame:
         # Words only some readers' mailboxes may hold (a secret vote, partial press): the
         # words and the owners allowed to read them.
         self.private: list[tuple[str, frozenset[str]]] = []
+        # The Message-ID of every mail the script sent the judge: each gets one answer.
+        self.sent: list[str] = []
         self.timeout = timeout
 
     def keep_private(self, words: str, *owners: str) -> None:
@@ -217,6 +224,7 @@ class ScriptedGame:
         message.set_content(body + "\n")
         with smtplib.SMTP("127.0.0.1", account.servers.smtp_port, timeout=30) as smtp:
             smtp.sendmail(account.address, [recipient], bytes(message))
+        self.sent.append(ident)
         return ident
 
     # --- waiting for mail -------------------------------------------------------------------
@@ -367,6 +375,20 @@ class ScriptedGame:
         self.gm_mail(f"PROCESS {phase}", by_token=by_token)
         return self.take_results(phase)
 
+    def outbox_order(self, *mails: Received) -> list[int]:
+        """Where the judge's outbox put each mail (its row id): the order the judge wrote them
+        in, which is the order its sender hands them on."""
+        ids = [mail.message_id for mail in mails]
+        with session_scope(self.judge.engine) as session:
+            found = dict(
+                session.execute(
+                    select(OutboxMessage.message_id, OutboxMessage.id).where(
+                        OutboxMessage.message_id.in_(ids)
+                    )
+                ).all()
+            )
+        return [found[i] for i in ids]
+
     def dump(self, directory: Path) -> None:
         """Write every mail each reader received to directory/READER/UID.eml, for a failure's
         post-mortem (pytest keeps the test's tmp_path)."""
@@ -454,8 +476,19 @@ class ScriptedGame:
                 f"{box.name} got mail the script did not expect: "
                 f"{[(m.subject, m.body[:300]) for m in box.untaken()]}"
             )
+        self.check_one_answer_each()
         self.check_privacy()
         self.check_threading()
+
+    def check_one_answer_each(self) -> None:
+        """Every mail the script sent the judge got exactly one answer (the one mail that
+        refers to it by In-Reply-To), whatever it held; what the judge tells others refers to
+        the game's thread instead."""
+        answers = Counter(
+            mail.in_reply_to for box in self.every_box() for mail in box.mails.values()
+        )
+        for ident in self.sent:
+            assert answers[ident] == 1, (ident, answers[ident], "answers instead of one")
 
     def check_threading(self) -> None:
         """Every mail about the game refers to one thread root (In-Reply-To or References), so
@@ -487,7 +520,7 @@ class ScriptedGame:
                 for words, owners in self.private:
                     if box.owner not in owners:
                         assert words not in text, (box.name, mail.subject, words)
-                for power in POWERS:
+                for power in self.players or POWERS:
                     if power != box.owner:
                         # orders_read and orders_reminder are the power's own business
                         assert f"{self.game}: {power} orders for" not in mail.subject, (

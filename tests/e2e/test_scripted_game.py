@@ -11,7 +11,16 @@ and RESUME (orders refused between) and a spring forced with orders missing, the
 removals; in 1903 a late Turkey reminded before a deadline the GM set seconds ahead, told at it,
 and settled by the postal missed-turn rule when the GM's grace ends (units stand, GM told, a
 replacement sought), then a second miss into civil disorder; W1903A processed by the GM's reply
-address; SUMMARY and HISTORY at the end.
+address; SET NAME, then SUMMARY and HISTORY at the end.
+
+The judge's answers (issue 15) are checked in the mails: every mail sent to the judge gets
+exactly one answer, whatever it held (SIGNON with orders, SET DEADLINE with SET GRACE, OBSERVE
+with press, SUMMARY with HISTORY); the last SIGNON's answer says "you play Turkey" before the
+game's start, and every other reader's start notice (the GM's and the observer's too) was written
+after it; a guessed password is told the seat is taken; the SET DEADLINE answer says when the
+phase will actually run and how to shorten grace; the player who missed a move is told a
+replacement is sought; SUMMARY shows the names given by SET NAME; the results name the game as
+it was created.
 
 Every mail every reader receives is checked (scripted_game): each is one the script expected
 and took, from the judge, to that reader alone, with that reader's own Reply-To or none, and
@@ -24,6 +33,7 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -164,29 +174,57 @@ def _start(script: ScriptedGame, make: Callable[[], Any], prefix: str) -> None:
 
     _observe_asked_not_imposed(script)
 
+    signed_on: dict[str, Received] = {}
     for power in POWERS:
         player = script.add_player(power, make(), f"{prefix}-{power.lower()}-pw")
         ident = script.send(
             player.box.account, f"SIGNON {power} {GAME} {player.password}", subject="sign on"
         )
         signed = script.reply(player.box, ident, f"{power}'s signed_on", f"{GAME}: you play")
-        assert signed.subject == f"{GAME}: you play {power}"
+        signed_on[power] = signed
+        if power != POWERS[-1]:
+            assert signed.subject == f"{GAME}: you play {power}"
         _check_signed_on(signed, player)
     assert len({p.reply_address for p in script.players.values()}) == 7
     script.add_second_address("Italy", make())
 
+    # The last SIGNON starts the game: its one answer says "you play Turkey", then that the
+    # game has started; the other players, the GM and the observer are told in mails of
+    # their own, which the judge writes (and sends) after that answer.
+    last = POWERS[-1]
+    answer = signed_on[last]
+    assert answer.subject == f"{GAME}: you play {last}; the game has started (S1901M)"
+    body = " ".join(answer.body.split())
+    assert body.index(f"You hold {last} in game {GAME}.") < body.index(
+        f"Every seat of game {GAME} is taken and the game has started."
+    )
+    assert f"You play {last}, with" in body
     started = script.take(
         {
-            p.box: (lambda m: m.subject == f"{GAME}: the game has started (S1901M)")
-            for p in script.players.values()
+            **{
+                p.box: (lambda m: m.subject == f"{GAME}: the game has started (S1901M)")
+                for p in script.players.values()
+                if p.power != last
+            },
+            script.gm: lambda m: m.subject == f"{GAME}: the game has started (S1901M)",
+            script.observer: lambda m: m.subject == f"{GAME}: the game has started (S1901M)",
         },
-        "game_started",
+        "the game's start told to everyone",
     )
     for box, mail in started.items():
+        if box in (script.gm, script.observer):
+            assert "You play" not in mail.body
+            assert "Austria" in mail.body and "Turkey" in mail.body  # who plays what
+            continue
         player = script.players[box.name]
         assert mail.reply_to == (player.reply_address,)
         assert player.reply_address in mail.body
         assert f"You play {player.power}, with" in mail.body
+        # Each player's "you play" was written before the game's start notice.
+        [you_play, start] = script.outbox_order(signed_on[player.power], mail)
+        assert you_play < start, player.power
+    [answer_row, *notice_rows] = script.outbox_order(answer, *started.values())
+    assert all(answer_row < row for row in notice_rows)
 
 
 def _spring_1901(script: ScriptedGame) -> None:
@@ -212,19 +250,18 @@ def _spring_1901(script: ScriptedGame) -> None:
     ident = script.send(
         away.account, f"SIGNON Italy {GAME} {italy.password}\n{SPRING_1901['Italy']}"
     )
-    # The SIGNON of a held seat is answered as a sign-on (the reply address again), then the
-    # orders are echoed.
-    again = script.reply(away, ident, "Italy's signed_on", f"{GAME}: you play Italy")
-    assert italy.reply_address in again.body
-    echo = script.reply(away, ident, "Italy's orders echo", f"{GAME}: Italy orders for")
-    assert echo.subject == f"{GAME}: Italy orders for S1901M"
-    assert "= Fleet Naples -> Ionian Sea" in echo.body
-    assert echo.reply_to == (italy.reply_address,)
+    # One answer: the SIGNON of a held seat (the reply address again), then the orders read.
+    answer = script.reply(away, ident, "Italy's one answer", f"{GAME}: you play Italy")
+    assert answer.subject == f"{GAME}: you play Italy; Italy orders for S1901M"
+    body = answer.body.replace("\r\n", "\n")
+    assert italy.reply_address in body
+    assert body.index("You hold Italy in game") < body.index("= Fleet Naples -> Ionian Sea")
+    assert answer.reply_to == (italy.reply_address,)
     copy = script.take(
         {italy.box: lambda m: m.subject == f"{GAME}: Italy orders for S1901M"},
         "the copy of Italy's echo to the address of record",
     )[italy.box]
-    assert copy.body == echo.body
+    assert copy.body.replace("\r\n", "\n").strip() in body
 
     # A forged From: (France's address, no token, no password) changes nothing and is told why;
     # the answer goes to the address in From:, the real France, who learns of the attempt.
@@ -243,10 +280,11 @@ def _spring_1901(script: ScriptedGame) -> None:
     )
     refused = script.reply(france.box, ident, "the made-up token's refusal")
     assert "belongs to no seat" in refused.body
-    # A guessed password from the forger's own address takes nothing.
+    # A guessed password from the forger's own address takes nothing: the seat is taken.
     ident = script.send(forger.account, f"SIGNON France {GAME} guess\nA PAR-GAS")
     refused = script.reply(forger, ident, "the guessed password's refusal")
-    assert "not the right one" in refused.body
+    said = " ".join(refused.body.split())
+    assert said.index(f"France in game {GAME} is taken") < said.index("not the right one")
     # A forged From: of the GM's address commands nothing either.
     ident = script.send(forger.account, "PAUSE", from_header=script.gm.address)
     refused = script.reply(script.gm, ident, "the forged PAUSE refused")
@@ -256,6 +294,7 @@ def _spring_1901(script: ScriptedGame) -> None:
     results = script.process("S1901M")
     for name, mail in results.items():
         body = mail.body
+        assert f"  Game: {GAME}  Variant:" in body, name  # the name as its creator wrote it
         assert "Movement results for Spring of 1901." in body, name
         assert "France: Army Paris -> Burgundy." in body, name
         assert "Gascony" not in body and "Picardy" not in body, name
@@ -440,9 +479,9 @@ def _press(script: ScriptedGame) -> None:
         f"OBSERVE {GAME}\nPRESS\n(Moscow) Snow falls early this year.\nENDPRESS",
         subject="press",
     )
-    again = script.reply(script.observer, ident, "the OBSERVE line's answer", "Observing")
-    assert again.subject == f"Observing {GAME}"
-    script.reply(script.observer, ident, "the observer's press confirmation", f"{GAME}: your press")
+    # One answer to both lines: observing, and the press sent.
+    again = script.reply(script.observer, ident, "the observer's one answer", "Observing")
+    assert again.subject == f"Observing {GAME}; {GAME}: your press was sent"
     copies = script.take_everyone(
         lambda m: "((Moscow)) Snow falls early this year." in m.body,
         "the observer's press",
@@ -487,18 +526,27 @@ def _late_spring_1903(script: ScriptedGame) -> None:
         ident = script.gm_mail(
             f"SET DEADLINE {_njudge_date(deadline)}\nSET GRACE {_njudge_date(grace)}"
         )
-        # Both commands done (two answers, in either order), or both refused (one answer).
-        first = script.reply(script.gm, ident, "the GM's answer to SET DEADLINE and SET GRACE")
-        if not first.subject.startswith("Not done"):
+        # One answer: both commands done, or refused.
+        answer = script.reply(script.gm, ident, "the GM's answer to SET DEADLINE and SET GRACE")
+        if not answer.subject.startswith("Not done"):
             break
-        assert "has already passed; nothing was changed" in first.body, first.body
+        assert "has already passed; nothing was changed" in answer.body, answer.body
     else:
         raise AssertionError("the judge never read the GM's SET DEADLINE in time")
-    second = script.reply(script.gm, ident, "the GM's second answer")
-    assert {first.subject, second.subject} == {
-        f"{GAME}: SET DEADLINE {_njudge_date(deadline)}",
-        f"{GAME}: SET GRACE {_njudge_date(grace)}",
-    }
+    assert answer.subject == (
+        f"{GAME}: SET DEADLINE {_njudge_date(deadline)}; SET GRACE {_njudge_date(grace)}"
+    )
+    # The answer says when the phase will actually run, and how to shorten grace.
+    said = " ".join(answer.body.split())
+    assert "When S1903M runs:" in said
+    assert f"at the latest at the deadline, {_njudge_date(deadline)}" in said
+    assert (
+        "With orders missing at the deadline: it waits for them until grace ends, "
+        f"{_njudge_date(grace)} (10 seconds after the deadline)" in said
+    )
+    assert "the units of a power that sent nothing stand" in said
+    assert "SET GRACE <date> ends this phase's grace sooner" in said
+    assert "SET MOVE GRACE <hours> for the movement phases to come" in said
     for command, when in (("SET DEADLINE", deadline), ("SET GRACE", grace)):
         subject = f"{GAME}: {command} {_njudge_date(when)}"
         told = script.take_everyone(
@@ -508,6 +556,7 @@ def _late_spring_1903(script: ScriptedGame) -> None:
         )
         for name, mail in told.items():
             assert f"S1903M: orders are due by {_njudge_date(deadline)}." in mail.body, name
+            assert "When S1903M runs:" in mail.body and "SET MOVE GRACE" not in mail.body
 
     reminder = script.take(
         {turkey.box: lambda m: m.subject.startswith(f"{GAME}: Turkey orders for S1903M are due")},
@@ -535,12 +584,18 @@ def _late_spring_1903(script: ScriptedGame) -> None:
             script.gm: lambda m: m.subject.startswith(f"{GAME}: Turkey in S1903M: "),
             **{
                 box: (lambda m: m.subject == f"{GAME}: a replacement is sought for Turkey")
-                for box in [*others, script.observer]
+                for box in [turkey.box, *others, script.observer]
             },
         },
-        "the missed turn told to the GM and announced to the others",
+        "the missed turn told to the GM, to Turkey's player and announced to the others",
     )
     assert turkey.address in missed[script.gm].body
+    # The player who missed the move is told, with what keeps the seat.
+    told = " ".join(missed[turkey.box].body.split())
+    assert "You play Turkey in game scripted and sent no orders for S1903M" in told
+    assert "You keep the seat by sending your orders for the next phase in time" in told
+    assert missed[turkey.box].reply_to == (turkey.reply_address,)
+    assert "You keep the seat" not in missed[others[0]].body
     results = script.take_results("S1903M")
     for name, mail in results.items():
         assert "Turkey: Army Constantinople, No Order Processed." in mail.body, name
@@ -575,27 +630,52 @@ def _fall_and_winter_1903(script: ScriptedGame) -> None:
     assert script.phase() == "S1904M active"
 
 
+def _set_names(script: ScriptedGame) -> None:
+    """France's player gives a real name (the postal rules ask for them), by the seat's reply
+    address; the GM names itself after SIGNON M. A From: line alone names nobody."""
+    france = script.players["France"]
+    ident = script.send(
+        france.box.account, "SET NAME Marianne Dupont", to=france.reply_address, subject="name"
+    )
+    named = script.reply(france.box, ident, "France's SET NAME")
+    assert named.subject == f"{GAME}: your name is now Marianne Dupont"
+    assert named.reply_to == (france.reply_address,)
+    ident = script.gm_mail("SET NAME Gaston Master")
+    script.reply(script.gm, ident, "the GM's SET NAME", f"{GAME}: your name is now Gaston Master")
+    ident = script.send(
+        script.forger.account, "SET NAME Impostor", from_header=script.players["Italy"].address
+    )
+    refused = script.reply(script.players["Italy"].box, ident, "the forged SET NAME refused")
+    assert "a From: line alone can be forged" in refused.body
+
+
 def _the_record(script: ScriptedGame) -> None:
-    """The observer asks for the game's summary and a stretch of its history: public, and naming
-    no address."""
+    """The observer asks for the game's summary and a stretch of its history in one mail, and
+    gets one answer: public, naming players as they named themselves, and no address."""
     ident = script.send(
         script.observer.account,
         f"SUMMARY {GAME}\nHISTORY {GAME} FROM S1903M TO W1903A",
         subject="the record",
     )
-    summary = script.reply(script.observer, ident, "the summary", f"{JUDGE_NAME}:{GAME} - Summary")
-    history = script.reply(script.observer, ident, "the history", f"{JUDGE_NAME}:{GAME} - History")
+    record = script.reply(script.observer, ident, "the summary and history")
+    assert record.subject == (
+        f"{JUDGE_NAME}:{GAME} - Summary; {JUDGE_NAME}:{GAME} - History S1903M to W1903A"
+    )
+    body = record.body.replace("\r\n", "\n")
+    summary, history = body.split(f"\n2. {JUDGE_NAME}:{GAME} - History", 1)
     for power in POWERS:
-        assert power in summary.body, power
-    assert "[civil disorder]" in summary.body
+        assert power in summary, power
+    assert "[civil disorder]" in summary
+    assert "France     Marianne Dupont" in summary  # SET NAME
+    assert "Game master: Gaston Master" in summary
+    assert "Impostor" not in body
     # The centres at the end of 1903: Austria took Venice from Italy.
-    assert "1903 7 4 6 5 3 5 4" in " ".join(summary.body.split())
-    for mail in (summary, history):
-        for box in script.every_box():
-            assert box.address not in mail.body, (mail.subject, box.address)
-    assert "Movement results for Spring of 1903." in history.body
-    assert "Austria: Builds a fleet in Trieste." in history.body
-    assert "Movement results for Spring of 1902." not in history.body
+    assert "1903 7 4 6 5 3 5 4" in " ".join(summary.split())
+    for box in script.every_box():
+        assert box.address not in body, (record.subject, box.address)
+    assert "Movement results for Spring of 1903." in history
+    assert "Austria: Builds a fleet in Trieste." in history
+    assert "Movement results for Spring of 1902." not in history
 
 
 @pytest.mark.e2e
@@ -625,6 +705,7 @@ def test_a_scripted_game_from_create_through_the_years(
         _1902(script)
         _late_spring_1903(script)
         _fall_and_winter_1903(script)
+        _set_names(script)
         _the_record(script)
         _unobserve(script)
         script.check_every_mail()
@@ -705,3 +786,16 @@ def test_the_mail_checks_catch_what_they_must() -> None:
     england.box.mails[2] = _mail(england.address, "stray", "hi", thread="other@example.test")
     with pytest.raises(AssertionError):
         script.check_threading()
+
+    # One answer per mail sent: none, or two, is caught.
+    script.sent = ["asked@example.test"]
+    for box in (france.box, england.box, script.gm):
+        box.mails = {}
+    with pytest.raises(AssertionError):
+        script.check_one_answer_each()
+    answer = _mail(france.address, "answer", "hi")
+    france.box.mails[1] = replace(answer, in_reply_to="asked@example.test")
+    script.check_one_answer_each()
+    england.box.mails[1] = france.box.mails[1]
+    with pytest.raises(AssertionError):
+        script.check_one_answer_each()

@@ -81,14 +81,30 @@ def test_youngstown_plays_through_the_same_interface() -> None:
 
 
 # A variant's rule modules are as pure as the engine: they may import the engine, their own
-# variant's rule modules and the plain standard library; reading text (language.py,
-# reading.py, desk.py: the desk's lines), writing results (report.py) and the record
-# (__init__.py) may use more.
+# variant's rule modules, the rule modules variants share (below) and the plain standard
+# library; reading text (language.py, reading.py, desk.py: the desk's lines), writing results
+# (report.py) and the record (__init__.py) may use more.
 VARIANTS = ENGINE.parent / "variants"
 NOT_RULES = {"__init__.py", "language.py", "reading.py", "report.py", "desk.py"}
 # Algernon draws its random builds and mazes from a random.Random seeded by the case (never the
 # module's shared generator): deterministic, so still pure.
 VARIANT_STDLIB = ALLOWED_STDLIB | {"random"}
+# Rule modules several variants share, kept beside the variants: as pure as the engine.
+SHARED_RULES = {"aboard.py", "claims.py"}
+
+
+def test_shared_variant_rule_modules_import_only_the_engine() -> None:
+    offenders = {}
+    for name in sorted(SHARED_RULES):
+        bad = {
+            imported
+            for imported in _imports(VARIANTS / name)
+            if not imported.startswith("judge.engine")
+            and imported.split(".")[0] not in ALLOWED_STDLIB
+        }
+        if bad:
+            offenders[name] = sorted(bad)
+    assert offenders == {}
 
 
 def test_variant_rule_modules_import_only_the_engine_and_their_own_rules() -> None:
@@ -97,10 +113,11 @@ def test_variant_rule_modules_import_only_the_engine_and_their_own_rules() -> No
         if path.name in NOT_RULES or path.parent == VARIANTS:
             continue
         own = f"judge.variants.{path.parent.name}"
+        shared = {f"judge.variants.{m.removesuffix('.py')}" for m in SHARED_RULES}
         bad = {
             name
             for name in _imports(path)
-            if not (name.startswith("judge.engine") or name.startswith(own))
+            if not (name.startswith("judge.engine") or name.startswith(own) or name in shared)
             and name.split(".")[0] not in VARIANT_STDLIB
             and name != own
         }
@@ -108,3 +125,4 @@ def test_variant_rule_modules_import_only_the_engine_and_their_own_rules() -> No
             offenders[str(path.relative_to(VARIANTS))] = sorted(bad)
     assert offenders == {}
     assert (VARIANTS / "mercator" / "month.py").is_file()
+    assert (VARIANTS / "v1885" / "moves.py").is_file()

@@ -164,6 +164,8 @@ CASES: list[tuple[str, cv.Command]] = [
     # GM: actions
     ("PROCESS", cv.Process()),
     ("PROCESS s1901m", cv.Process(phase="S1901M")),
+    ("PROCESS alpha", cv.Process(game="alpha")),
+    ("PROCESS Alpha F1901M", cv.Process(game="Alpha", phase="F1901M")),
     ("PREVIEW", cv.Preview()),
     ("PREDICT", cv.Preview()),
     ("PAUSE", cv.Pause()),

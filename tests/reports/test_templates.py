@@ -186,7 +186,7 @@ def test_results_mail_in_judge_style() -> None:
     mail = render_mail(template_name("judge"), **JUDGE, **context)
     assert mail.subject == "Helsinki Judge:helsinki - F1901M Results"
     lines = mail.body.splitlines()
-    assert lines[0] == ":: Judge: Helsinki Judge  Game: Helsinki  Variant: Standard"
+    assert lines[0] == ":: Judge: Helsinki Judge  Game: helsinki  Variant: Standard"  # as named
     assert lines[1] == ":: Deadline: F1901R Tue Dec 01 2026 18:00:00 +0000"
     assert lines[2] == ""
     assert lines[3] == "Movement results for Fall of 1901.  (helsinki.002)"

@@ -71,6 +71,9 @@ def new_game(engine: Engine, name: str = "Alpha") -> None:
         )
 
 
+# SQLite cannot reflect the index on lower(games.name), so alembic leaves it out of the
+# comparison there (PostgreSQL compares it).
+@pytest.mark.filterwarnings("ignore:.*expression-based index")
 def test_migrations_match_the_models(engine: Engine) -> None:
     """The alembic chain builds exactly the tables the models describe, on both backends."""
     import judge.store.imap_state  # noqa: F401  (its table is in the metadata too)
@@ -105,7 +108,7 @@ def test_create_and_find_a_game(engine: Engine) -> None:
     with session_scope(engine) as session:
         game = find_game(session, "  ALPHA ")
         assert game is not None
-        assert game.name == "alpha"
+        assert game.name == "Alpha"  # as written; found in any case
         assert game.status == GameStatus.FORMING
         assert game.rules == ["postal-1972"]
         assert game.position == START
@@ -184,7 +187,7 @@ def test_sign_on_hashes_the_password_and_gives_a_reply_token(engine: Engine) -> 
     with session_scope(engine) as session:
         seat = seat_for_token(session, token)
         assert seat is not None
-        assert (seat.game.name, seat.power, seat.status) == ("alpha", "FRANCE", SeatStatus.PLAYING)
+        assert (seat.game.name, seat.power, seat.status) == ("Alpha", "FRANCE", SeatStatus.PLAYING)
         assert seat.signed_on_at == MOMENT
         assert seat.password_hash is not None and "rosebud" not in seat.password_hash
         assert verify_password(seat.password_hash, "rosebud")

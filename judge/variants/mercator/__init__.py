@@ -33,6 +33,11 @@ MERCATOR = Variant(
     rules_text="Mercator Rules (1985 edition), with the readings in docs/RULES.md",
     read_desk_line=read_desk_line,
     decide_claims=decide_claims,
+    claim_terms=(
+        "together they hold the centres the board asks for. A single win on the board comes "
+        "first, a 2-way win before a 3-way win, and of two claimed 2-way (or 3-way) wins the "
+        "combine with the more centres wins."
+    ),
     results_text=_results_text,
     picture_order=picture_order,
 )

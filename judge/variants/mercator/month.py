@@ -18,15 +18,16 @@ The module is pure: it imports only the engine and the standard library.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
-from judge.engine.geography import Map, Province, Terrain
+from judge.engine.geography import Map, Terrain
 from judge.engine.orders import Convoy, Hold, Move, Support
 from judge.engine.position import Dislodged, Position, Unit, province_of
 from judge.engine.resolve import resolve_movement
 from judge.engine.results import FAILURE, ILLEGAL, SUCCESS, VOID, OrderResult
 from judge.engine.rules import Rules
 from judge.engine.topology import topology
+from judge.variants.aboard import with_spaces
 from judge.variants.mercator.orders import (
     Board,
     ChainConvoy,
@@ -84,37 +85,8 @@ class _HandOver:
 
 def _with_ferry_spaces(game_map: Map, ferries: Mapping[str, _Ferry]) -> Map:
     """The board with a coastal space beside each ferry's first sea, where its army stands for
-    the standard resolver. Kept on the board value, as the engine keeps its derived tables
-    (judge/engine/topology.py), so the resolver's tables for it are built once."""
-    seas = frozenset(f.seas[0] for f in ferries.values())
-    made: dict[frozenset[str], Map] | None = game_map.__dict__.get("_ferry_boards")
-    if made is None:
-        made = {}
-        object.__setattr__(game_map, "_ferry_boards", made)
-    board = made.get(seas)
-    if board is None:
-        board = _ferry_board(game_map, seas)
-        if len(made) < 256:
-            made[seas] = board
-    return board
-
-
-def _ferry_board(game_map: Map, seas: frozenset[str]) -> Map:
-    provinces = dict(game_map.provinces)
-    army_edges = dict(game_map.army_edges)
-    fleet_edges = {loc: set(dests) for loc, dests in game_map.fleet_edges.items()}
-    for sea in sorted(seas):
-        space = "~" + sea
-        provinces[space] = Province(space, f"aboard in {sea.upper()}", Terrain.COAST)
-        army_edges[space] = frozenset()
-        fleet_edges[space] = {sea}
-        fleet_edges[sea].add(space)
-    return replace(
-        game_map,
-        provinces=provinces,
-        army_edges=army_edges,
-        fleet_edges={loc: frozenset(d) for loc, d in fleet_edges.items()},
-    )
+    the standard resolver (judge.variants.aboard, which 1885's Fast Ferry uses too)."""
+    return with_spaces(game_map, {f.seas[0] for f in ferries.values()})
 
 
 @dataclass(slots=True)

@@ -92,9 +92,9 @@ def adjudicate_mercator(
 
 
 def decide_claims(
-    game_map: Map, centers: Mapping[str, frozenset[str]], claims: Mapping[str, frozenset[str]]
+    game_map: Map, result: PhaseResult, claims: Mapping[str, frozenset[str]]
 ) -> tuple[str, ...]:
     """The combine that wins by its claims this season (rule 10), or ()."""
-    counts = {power: len(owned) for power, owned in centers.items()}
+    counts = {power: len(owned) for power, owned in result.centers_after.items()}
     thresholds = claim_thresholds(len(game_map.supply_centres()), game_map.victory_centres)
     return claimed_win(counts, claims, thresholds)

@@ -18,6 +18,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from math import ceil
 
+from judge.variants.claims import claimed_win
+
+__all__ = ["claim_thresholds", "claimed_win", "solo_winners"]
+
 TWO_WAY_SHARE = 0.70
 THREE_WAY_SHARE = 0.82
 
@@ -33,39 +37,3 @@ def claim_thresholds(total_centres: int, solo: int) -> dict[int, int]:
 
 def solo_winners(centres: Mapping[str, int], solo: int) -> tuple[str, ...]:
     return tuple(sorted(p for p, n in centres.items() if n >= solo))
-
-
-def claimed_win(
-    centres: Mapping[str, int],
-    claims: Mapping[str, frozenset[str]],
-    thresholds: Mapping[int, int],
-) -> tuple[str, ...]:
-    """The combine that wins by its claims this season, or () if none does.
-
-    `claims` maps each claiming power to the combine it claims for (itself among them); a
-    combine counts only when every member claimed exactly it."""
-    combines: set[frozenset[str]] = set()
-    for power, combine in claims.items():
-        if (
-            power in combine
-            and 1 <= len(combine) <= 3
-            and all(claims.get(member) == combine for member in combine)
-        ):
-            combines.add(combine)
-    for size in (1, 2, 3):
-        qualifying = [
-            c
-            for c in combines
-            if len(c) == size
-            and all(centres.get(p, 0) > 0 for p in c)
-            and sum(centres.get(p, 0) for p in c) >= thresholds[size]
-        ]
-        if not qualifying:
-            continue
-        if size == 1:
-            return tuple(sorted(p for c in qualifying for p in c))  # shared (rule 10)
-        held = {c: sum(centres.get(p, 0) for p in c) for c in qualifying}
-        best = max(held.values())
-        leaders = [c for c, n in held.items() if n == best]
-        return tuple(sorted(leaders[0])) if len(leaders) == 1 else ()
-    return ()

@@ -17,7 +17,7 @@ def start_mercator(engine: Engine) -> dict[str, str]:
     addresses: dict[str, str] = {}
     for power in POWERS:
         rows = send(engine, f"SIGNON {power} merc pw-{power}", sender=player(power))
-        own = next(r for r in rows if r.kind == "signed_on")
+        own = next(r for r in rows if r.kind.startswith("signed_on"))  # the last: +game_started
         addresses[power] = reply_address(own)
     with session_scope(engine) as session:
         game = find_game(session, "merc")

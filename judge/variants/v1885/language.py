@@ -1,0 +1,533 @@
+"""Reading 1885's order lines (grammar/v1885.lark) and writing them back; the desk's line reader.
+
+Davis's notation: ``A Mar boards F GoL; A/F GoL - WMed; A disembarks Tun`` (several orders to a
+line, separated by ";" or ","; a bare ``A disembarks Tun`` is the army aboard the unit ordered
+just before it on the line), ``F WMed Fast Ferry A Spa - NAf``, ``Rome: Fleet``, ``Build A Con
+if Austrian A Ser retreats to Bul``. Builds, removals and waives without a condition are the
+standard language's. Names are the board's: full names, the abbreviations of rule 12 (the
+board's aliases: Cro., Dres., Mal., Mac., Nav.) and unique prefixes.
+
+Orders are echoed in full (`format_full`) and stored as a line that reads back alone
+(`format_short`).
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+import weakref
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from judge.engine.calendar import ADJUSTMENTS, MONTHLY, MOVEMENT, RETREATS, parse_phase
+from judge.engine.geography import Map, Terrain
+from judge.engine.orders import Build, Convoy, Disband, Hold, Move, Retreat, Support, Waive
+from judge.engine.position import Position, province_of
+from judge.engine.results import ILLEGAL, OrderResult
+from judge.language.errors import OrderError
+from judge.language.format import format_order, location_name
+from judge.language.names import NameLookupError, name_table
+from judge.language.orders import (
+    FAILED,
+    FastLALR,
+    LocationCallbacks,
+    NameFault,
+    OrderSyntaxError,
+    name_error,
+    parse_order,
+    syntax_error,
+)
+from judge.resources import data_dir
+from judge.variants import DeskLine, ReadOrders
+from judge.variants.v1885.orders import Board, ChooseUnit, ContingentBuild, Disembark, RetreatIf
+
+ARMY, FLEET, ARMY_FLEET = "A", "F", "AF"
+_KINDS = {"a": ARMY, "army": ARMY, "f": FLEET, "fleet": FLEET}
+_UNIT_WORDS = {ARMY: "Army", FLEET: "Fleet", ARMY_FLEET: "Army/Fleet"}
+_LEADING_ADJUSTMENT = re.compile(r"(?i)^\s*(?:builds?|removes?|disbands?|waives?)\b")
+
+
+def unit_kind(token: str) -> str:
+    word = re.sub(r"\s+", "", str(token)).lower()
+    return ARMY_FLEET if "/" in word or word == "af" else _KINDS[word]
+
+
+class _Here:
+    """``A disembarks Tun`` with no place: the army aboard the unit ordered before it."""
+
+    __slots__ = ("dest",)
+
+    def __init__(self, dest: str) -> None:
+        self.dest = dest
+
+
+class _NoCarrier(Exception):
+    pass
+
+
+class _Callbacks(LocationCallbacks):  # type: ignore[misc, valid-type]
+    """Grammar callbacks: each rule's children -> a value (places resolved by the map)."""
+
+    def orders__word_loc(self, children: list[Any]) -> str:  # noqa: N802 - Lark's name
+        return self.word_loc(children)
+
+    def unit(self, children: list[Any]) -> tuple[str, str]:
+        return unit_kind(children[0]), children[1]
+
+    def orders(self, children: list[Any]) -> list[Any]:
+        values = [c for c in children if not isinstance(c, str)]
+        out: list[Any] = []
+        for value in values:
+            if isinstance(value, _Here):
+                carrier = _carrier_before(out)
+                if carrier is None:
+                    raise _NoCarrier()
+                value = Disembark(carrier, value.dest)
+            out.append(value)
+        return out
+
+    def hold(self, c: list[Any]) -> Hold:
+        return Hold(c[0][0], c[0][1])
+
+    def move(self, c: list[Any]) -> Move:
+        return Move(c[0][0], c[0][1], c[2], False)
+
+    def move_via(self, c: list[Any]) -> Move:
+        return Move(c[0][0], c[0][1], c[2], True)
+
+    def support_hold(self, c: list[Any]) -> Support:
+        return Support(c[0][0], c[0][1], c[2][0], c[2][1], None)
+
+    def support_move(self, c: list[Any]) -> Support:
+        return Support(c[0][0], c[0][1], c[2][0], c[2][1], c[4])
+
+    def convoy(self, c: list[Any]) -> Convoy:
+        return Convoy(c[0][0], c[0][1], c[2][1], c[4])
+
+    def board(self, c: list[Any]) -> Board:
+        return Board(c[0][1], c[2][1])
+
+    def disembark(self, c: list[Any]) -> Disembark:
+        return Disembark(c[0][1], c[2])
+
+    def disembark_here(self, c: list[Any]) -> _Here:
+        return _Here(c[2])
+
+    def disband(self, c: list[Any]) -> Disband:
+        return Disband(c[0][0], c[0][1])
+
+    def remove_first(self, c: list[Any]) -> Disband:
+        return Disband(c[1][0], c[1][1])
+
+    def retreat(self, c: list[Any]) -> Retreat:
+        return Retreat(c[0][0], c[0][1], c[-1])
+
+    def choose_after(self, c: list[Any]) -> ChooseUnit:
+        return ChooseUnit(unit_kind(c[1]), c[0])
+
+    def choose_before(self, c: list[Any]) -> ChooseUnit:
+        return ChooseUnit(unit_kind(c[1]), c[2])
+
+    def condition(self, c: list[Any]) -> RetreatIf:
+        power = None
+        if isinstance(c[0], str):
+            try:
+                power = self.table.power(str(c[0]))
+            except NameLookupError as fault:
+                raise NameFault(fault, getattr(c[0], "column", 0), "a power") from None
+            c = c[1:]
+        kind, loc = c[0]
+        return RetreatIf(province_of(loc), c[-1], power, kind)
+
+    def build_if(self, c: list[Any]) -> ContingentBuild:
+        return ContingentBuild(c[1][0], c[1][1], c[3])
+
+    def build_unless(self, c: list[Any]) -> ContingentBuild:
+        cond = c[3]
+        negated = RetreatIf(cond.loc, cond.dest, cond.power, cond.unit_type, True)
+        return ContingentBuild(c[1][0], c[1][1], negated)
+
+
+def _carrier_before(values: Sequence[Any]) -> str | None:
+    """The fleet carrying the army of a bare ``A disembarks X``: the unit ordered last."""
+    if not values:
+        return None
+    last = values[-1]
+    if isinstance(last, Board):
+        return last.fleet_loc
+    if isinstance(last, Hold | Move | Support) and last.unit_type in (FLEET, ARMY_FLEET):
+        return province_of(last.loc)
+    return None
+
+
+_PARSERS: dict[int, tuple[weakref.ref[Map], tuple[Any, Any]]] = {}
+_LOCK = threading.Lock()
+
+
+def _parser(game_map: Map) -> tuple[Any, Any]:
+    """The map's 1885 parser (Lark, LALR, values built during the parse) and the lean loop over
+    its tables the standard reader uses too, made once per map."""
+    entry = _PARSERS.get(id(game_map))
+    if entry is not None and entry[0]() is game_map:
+        return entry[1]
+    from lark import Lark, Transformer
+
+    builder = type("_V1885Builder", (_Callbacks, Transformer), {})
+    grammar = data_dir("grammar")
+    table = name_table(game_map)
+    lark = Lark(
+        (grammar / "v1885.lark").read_text(encoding="utf-8"),
+        parser="lalr",
+        lexer="basic",
+        transformer=builder(table),
+        import_paths=[str(grammar)],
+        propagate_positions=False,
+        maybe_placeholders=False,
+    )
+    try:
+        fast = FastLALR(lark, table.hyphen_re)
+    except (AttributeError, KeyError, TypeError, ValueError, re.error):
+        fast = FastLALR.disabled()
+    key = id(game_map)
+    with _LOCK:
+        _PARSERS[key] = (weakref.ref(game_map, lambda _r: _PARSERS.pop(key, None)), (lark, fast))
+    return lark, fast
+
+
+def _grammar_parse(text: str, game_map: Map, line_no: int) -> list[Any]:
+    from lark.exceptions import UnexpectedInput
+
+    lark, fast = _parser(game_map)
+    try:
+        try:
+            result = fast.parse(text)
+        except NameFault as fault:
+            if fault.column:
+                raise
+            result = FAILED
+        if result is not FAILED:
+            return list(result)
+        table = name_table(game_map)
+        glued = text
+        if table.hyphen_re is not None and "-" in glued:
+            glued = table.hyphen_re.sub(lambda m: m.group().replace("-", "_"), glued)
+        return list(lark.parse(glued))
+    except NameFault as fault:
+        raise OrderSyntaxError(name_error(text, line_no, fault)) from None
+    except UnexpectedInput as exc:
+        raise OrderSyntaxError(syntax_error(text, line_no, exc)) from None
+    except _NoCarrier:
+        raise OrderSyntaxError(
+            OrderError(
+                line_no,
+                1,
+                "say which army lands: 'A <its sea> disembarks <place>', or write it after its "
+                "army/fleet's order on the same line",
+            )
+        ) from None
+    except Exception as exc:  # Lark wraps a callback's error; unwrap ours
+        inner = getattr(exc, "orig_exc", None)
+        if isinstance(inner, _NoCarrier):
+            raise OrderSyntaxError(
+                OrderError(
+                    line_no,
+                    1,
+                    "say which army lands: 'A <its sea> disembarks <place>', or write it "
+                    "after its army/fleet's order on the same line",
+                )
+            ) from None
+        if isinstance(inner, NameFault):
+            raise OrderSyntaxError(name_error(text, line_no, inner)) from None
+        raise
+
+
+def parse_line(game_map: Map, text: str, line_no: int = 1) -> list[Any]:
+    """The orders of one line; raises OrderSyntaxError naming the line and what was expected.
+    Builds, removals and waives without a condition are read by the standard language."""
+    try:
+        return _grammar_parse(text, game_map, line_no)
+    except OrderSyntaxError as mine:
+        try:
+            standard = parse_order(text, game_map)
+        except OrderSyntaxError as theirs:
+            if _LEADING_ADJUSTMENT.match(text) and not re.search(r"(?i)\b(?:if|unless)\b", text):
+                raise OrderSyntaxError(
+                    OrderError(line_no, theirs.error.column, theirs.error.message)
+                ) from None
+            raise mine from None
+        if isinstance(standard, Build | Waive | Disband | Retreat):
+            return [standard]
+        raise mine from None
+
+
+def read_1885_orders(game_map: Map, texts: Mapping[str, Sequence[str]]) -> ReadOrders:
+    """Every power's lines of a phase (the Variant's `read_orders`): several orders to a line
+    are several orders, each with a result of its own."""
+    orders: dict[str, list[Any]] = {}
+    unreadable: dict[tuple[str, int], OrderResult] = {}
+    parts: dict[tuple[str, int], list[str]] = {}
+    for power, lines in texts.items():
+        out: list[Any] = []
+        for index, line in enumerate(lines):
+            try:
+                values = parse_line(game_map, line, index + 1)
+            except OrderSyntaxError as exc:
+                unreadable[(power, index)] = OrderResult(ILLEGAL, f"cannot read the order: {exc}")
+                continue
+            out.extend(values)
+            if len(values) > 1:
+                pieces = [p.strip() for p in re.split(r"[;,]", line) if p.strip()]
+                parts[(power, index)] = (
+                    pieces if len(pieces) == len(values) else [line] * len(values)
+                )
+        orders[power] = out
+    return ReadOrders(orders, unreadable, frozenset(), parts)
+
+
+# --- writing orders back -------------------------------------------------------------------------
+def _unit(game_map: Map, kind: str | None, loc: str, power: str | None = None) -> str:
+    owner = ""
+    if power and power in game_map.powers:
+        owner = game_map.powers[power].adjective + " "
+    word = _UNIT_WORDS.get(kind or "", "Unit")
+    return f"{owner}{word} {location_name(loc, game_map)}"
+
+
+def format_full(order: Any, game_map: Map) -> str:
+    """An order in full, as the echo and the results write it."""
+
+    def place(loc: str) -> str:
+        return location_name(loc, game_map)
+
+    if isinstance(order, Board):
+        return f"Army {place(order.army_loc)} boards Fleet {place(order.fleet_loc)}"
+    if isinstance(order, Disembark):
+        return f"Army {place(order.army_loc)} disembarks in {place(order.dest)}"
+    if isinstance(order, Convoy):
+        return (
+            f"{_unit(game_map, order.unit_type or FLEET, order.loc)} Fast Ferry "
+            f"Army {place(order.army_loc)} -> {place(order.dest)}"
+        )
+    if isinstance(order, ChooseUnit):
+        return f"The unit in {place(order.loc)} is {'a fleet' if order.unit_type == FLEET else 'an army'}"
+    if isinstance(order, ContingentBuild):
+        kind = {ARMY: "an army", FLEET: "a fleet"}.get(order.unit_type or "", "a unit")
+        cond = order.condition
+        word = "unless" if cond.negated else "if"
+        return (
+            f"Builds {kind} in {place(order.loc)} {word} "
+            f"{_unit(game_map, cond.unit_type, cond.loc, cond.power)} retreats to {place(cond.dest)}"
+        )
+    if isinstance(order, Build):
+        kind = {ARMY: "an army", FLEET: "a fleet"}.get(order.unit_type or "", "a unit")
+        return f"Builds {kind} in {place(order.loc)}"
+    if isinstance(order, Waive):
+        return "Waives a build"
+    if isinstance(order, Disband):
+        return f"Removes {_unit(game_map, order.unit_type, order.loc)}"
+    if isinstance(order, Move) and order.via_convoy:
+        return (
+            f"{_unit(game_map, order.unit_type, order.loc)} -> {place(order.dest)} via Fast Ferry"
+        )
+    return format_order(order, game_map, "full")
+
+
+def _short_unit(kind: str | None, loc: str) -> str:
+    letter = {ARMY_FLEET: "A/F"}.get(kind or "", kind or "")
+    return f"{letter} {loc.upper()}".strip()
+
+
+def format_short(order: Any, game_map: Map) -> str:
+    """An order as a line that reads back alone ("A MAR BOARDS F LYO")."""
+    if isinstance(order, Board):
+        return f"A {order.army_loc.upper()} BOARDS F {order.fleet_loc.upper()}"
+    if isinstance(order, Disembark):
+        return f"A {order.army_loc.upper()} DISEMBARKS {order.dest.upper()}"
+    if isinstance(order, Convoy):
+        return (
+            f"{_short_unit(order.unit_type, order.loc)} FAST FERRY A "
+            f"{order.army_loc.upper()} - {order.dest.upper()}"
+        )
+    if isinstance(order, ChooseUnit):
+        return f"CHOOSE {order.unit_type} {order.loc.upper()}"
+    if isinstance(order, ContingentBuild):
+        cond = order.condition
+        owner = cond.power + " " if cond.power else ""
+        return (
+            f"BUILD {_short_unit(order.unit_type, order.loc)} "
+            f"{'UNLESS' if cond.negated else 'IF'} {owner}"
+            f"{_short_unit(cond.unit_type, cond.loc)} R {cond.dest.upper()}"
+        )
+    if isinstance(order, Disband):
+        return f"REMOVE {_short_unit(order.unit_type, order.loc)}"
+    if isinstance(order, Hold):
+        return f"{_short_unit(order.unit_type, order.loc)} H"
+    if isinstance(order, Move):
+        via = " VIA FAST FERRY" if order.via_convoy else ""
+        return f"{_short_unit(order.unit_type, order.loc)} - {order.dest.upper()}{via}"
+    if isinstance(order, Retreat):
+        return f"{_short_unit(order.unit_type, order.loc)} R {order.dest.upper()}"
+    if isinstance(order, Support):
+        target = _short_unit(order.target_type, order.target)
+        dest = f" - {order.dest.upper()}" if order.dest else ""
+        return f"{_short_unit(order.unit_type, order.loc)} S {target}{dest}"
+    return format_order(order, game_map, "short")
+
+
+# --- the desk: one line of a mail at a time ------------------------------------------------------
+def desk_key(order: Any, line_no: int) -> str:
+    """What an order is for, so that a later order for the same thing replaces it; the unit's
+    province comes last (the desk reads it there)."""
+    if isinstance(order, Board):
+        return order.army_loc
+    if isinstance(order, Disembark):
+        return f"landing {order.army_loc}"
+    if isinstance(order, ChooseUnit):
+        return f"choice {order.loc}"
+    if isinstance(order, ContingentBuild):
+        cond = order.condition
+        return f"build {'unless' if cond.negated else 'if'} {cond.loc} {cond.dest} {order.loc}"
+    if isinstance(order, Waive):
+        return f"waive{line_no}"
+    return province_of(order.loc)
+
+
+def read_desk_line(game_map: Map, text: str, line_no: int, context: dict[str, Any]) -> DeskLine:
+    """A mail's order line for the desk: each order checked against the board as it arrives
+    (what the board alone decides), keyed by its unit, stored as a line that reads back alone."""
+    try:
+        values = parse_line(game_map, text, line_no)
+    except OrderSyntaxError as exc:
+        return DeskLine(error=str(exc))
+    position: Position | None = context.get("position")
+    power: str | None = context.get("power")
+    phase = str(context.get("phase", ""))
+    orders = []
+    for order in values:
+        if position is not None and power is not None and phase:
+            why = arrival_problem(game_map, position, power, phase, order, values)
+            if why:
+                return DeskLine(error=f"line {line_no}: {why}")
+        orders.append(
+            (desk_key(order, line_no), format_short(order, game_map), format_full(order, game_map))
+        )
+    return DeskLine(orders=orders)
+
+
+def arrival_problem(
+    game_map: Map,
+    position: Position,
+    power: str,
+    phase_name: str,
+    order: Any,
+    line: Sequence[Any] = (),
+) -> str | None:
+    """Why an order can never stand, judged when it arrives from what the board alone says: a
+    unit not the power's, an army/fleet of two powers, a Fast Ferry across a second sea, a
+    disband or off-the-board retreat, a retreat where the unit may not go. What depends on
+    other orders is left to the adjudication."""
+    from judge.variants.v1885.moves import retreat_places
+    from judge.variants.v1885.retreats import NO_DISBAND, cannot_retreat
+
+    phase = parse_phase(phase_name, MONTHLY)
+    units = {u.province: u for u in position.units}
+    dislodged = {d.unit.province: d for d in position.dislodged}
+
+    def name(prov: str) -> str:
+        return location_name(prov, game_map)
+
+    def own(prov: str) -> str | None:
+        unit = units.get(prov)
+        if unit is None or unit.power != power:
+            return f"{power.title()} has no unit in {name(prov)}"
+        return None
+
+    retreating = phase.kind == RETREATS or (phase.kind == ADJUSTMENTS and bool(dislodged))
+    if retreating and isinstance(order, Retreat | Move | Disband):
+        prov = province_of(order.loc)
+        d = dislodged.get(prov)
+        if d is not None and d.unit.power == power:
+            if isinstance(order, Disband):
+                return NO_DISBAND
+            options = retreat_places(game_map, d, set(units), position.contested)
+            if province_of(order.dest) not in {province_of(o) for o in options}:
+                return cannot_retreat(game_map, d, options, order.dest)
+            return None
+        if phase.kind == RETREATS:
+            return f"{power.title()} has no dislodged unit in {name(prov)}"
+    if phase.kind == ADJUSTMENTS:
+        if isinstance(order, Disband):
+            return own(province_of(order.loc))
+        if isinstance(order, Build) and not dislodged:
+            # With no retreats to come the board says already where the power may build.
+            from judge.variants.v1885.adjustments import build_problem
+
+            return build_problem(
+                game_map, power, order, set(units), position.centers, position.owners
+            )
+        if isinstance(order, Build | ContingentBuild | Waive):
+            return None
+        return "builds, removals and the retreats of dislodged units only in this phase"
+    if phase.kind != MOVEMENT:
+        return None
+    if isinstance(order, ChooseUnit):
+        return None  # the adjudication says whether the choice may be made (rule 3)
+    if isinstance(order, Build | ContingentBuild | Waive | Retreat):
+        return "builds and retreats belong to their own phases, not a move"
+    if isinstance(order, Board):
+        why = own(order.army_loc)
+        if why:
+            return why
+        fleet = units.get(order.fleet_loc)
+        if fleet is None or fleet.kind == ARMY:
+            return f"there is no fleet in {name(order.fleet_loc)}"
+        if fleet.power != power:
+            return (
+                f"an army/fleet is of one power only (A/F module II a): the fleet in "
+                f"{name(order.fleet_loc)} is {game_map.powers[fleet.power].adjective}"
+                if fleet.power in game_map.powers
+                else "an army/fleet is of one power only (A/F module II a)"
+            )
+        if game_map.provinces[order.fleet_loc].terrain is not Terrain.SEA:
+            return f"an army boards a fleet at sea, and {name(order.fleet_loc)} is not a sea (II a)"
+        return None
+    if isinstance(order, Disembark):
+        return None  # which army/fleet it names may depend on the other orders
+    prov = province_of(order.loc)
+    why = own(prov)
+    if why:
+        # A unit ordered after its army boarded on the same line is the army/fleet's fleet.
+        return why
+    if isinstance(order, Convoy):
+        unit = units[prov]
+        if unit.kind == ARMY_FLEET:
+            return "an army/fleet cannot convoy: its transports are full (III a)"
+        from judge.engine.topology import topology
+
+        reach = topology(game_map).fleet_reach.get(prov, ())
+        army, dest = province_of(order.army_loc), province_of(order.dest)
+        if army not in reach or dest not in reach:
+            return (
+                f"the Fast Ferry crosses one sea only (rule 7): the fleet in {name(prov)} cannot "
+                f"carry an army from {name(army)} to {name(dest)} by itself; across more seas an "
+                "army goes aboard an army/fleet (rule 8)"
+            )
+    from judge.variants.v1885.phases import CHOOSABLE
+
+    chosen_later = prov in CHOOSABLE and not position.state.get("months")
+    if isinstance(order, Move) and units[prov].kind == ARMY and not chosen_later:
+        from judge.engine.topology import topology
+
+        topo = topology(game_map)
+        dest = province_of(order.dest)
+        if not game_map.army_may_be_at(dest):
+            return None  # the adjudication says an army cannot go there
+        if dest not in game_map.army_edges.get(prov, ()) or order.via_convoy:
+            near = {s for s in topo.fleet_reach.get(prov, ()) if s in topo.seas}
+            there = {s for s in topo.fleet_reach.get(dest, ()) if s in topo.seas}
+            if near and there and not near & there:
+                return (
+                    f"no single sea lies between {name(prov)} and {name(dest)}: an army crosses "
+                    "more than one sea only aboard an army/fleet (rule 8)"
+                )
+    return None

@@ -1,0 +1,241 @@
+"""A 1885 game by mail through the processor: CREATE and nine sign-ons, Rome's unit chosen in
+private and revealed with the results, Davis's notation echoed in full, bad orders refused with
+the line named, retreats sent with the builds and a build contingent on them, and an alliance
+victory claimed by both powers."""
+
+from __future__ import annotations
+
+from by_mail import GAME, POWERS, echo, process, set_position, start_1885
+from sqlalchemy import Engine
+from test_games_by_mail import body_of, player, send
+
+from judge.store import session_scope
+from judge.store.game_queries import current_orders, find_game, history
+
+
+def test_create_a_1885_game_and_choose_rome_in_private(engine: Engine) -> None:
+    seats = start_1885(engine)
+    assert len(seats) == 9
+    rows = send(
+        engine,
+        "Rome: Fleet\nF Rome - Tyrrhenian Sea\nF Nap - Ion\nA Ven H\n",
+        sender=player("Italy"),
+        to=seats["Italy"],
+    )
+    text = echo(rows)
+    assert "= The unit in Rome is a fleet" in text
+    assert "= Fleet Rome -> Tyrrhenian Sea" in text
+    assert "0 of 4 lines had errors." in text
+    # Only Italy hears of it before the move is processed.
+    assert {r.to_addr for r in rows} == {player("Italy")}
+    results = process(engine, "JAN1885M")
+    for power in POWERS:
+        told = results[player(power)]
+        assert "Movement results for January 1885." in told, power
+        assert "The unit in Rome is a fleet.  (revealed: a fleet)" in told, power
+        assert "Fleet Rome -> Tyrrhenian Sea." in told, power
+        assert "The next phase is February 1885 Movement" in told, power
+    with session_scope(engine) as session:
+        game = find_game(session, GAME)
+        assert game is not None and game.phase == "FEB1885M"
+        italy = {(u["type"], u["loc"]) for u in game.position["units"] if u["power"] == "ITALY"}
+    assert italy == {("F", "tys"), ("F", "ion"), ("A", "ven")}
+
+
+def test_davis_notation_is_echoed_in_full_and_the_move_made(engine: Engine) -> None:
+    seats = start_1885(engine)
+    set_position(engine, "JAN1885M", ["FRANCE A mar", "FRANCE F lyo"])
+    rows = send(
+        engine,
+        "A Marseilles boards F Gulf of Lions; A/F Gulf of Lions-Western Med; A disembarks Tunis\n",
+        sender=player("France"),
+        to=seats["France"],
+    )
+    text = echo(rows)
+    assert (
+        "= Army Marseilles boards Fleet Gulf of Lyon; Army/Fleet Gulf of Lyon -> Western "
+        "Mediterranean; Army Gulf of Lyon disembarks in Tunis" in text
+    )
+    with session_scope(engine) as session:
+        game = find_game(session, GAME)
+        assert game is not None
+        stored = current_orders(session, game)["FRANCE"]
+    assert stored == {
+        "mar": "A MAR BOARDS F LYO",
+        "lyo": "A/F LYO - WES",
+        "landing lyo": "A LYO DISEMBARKS TUN",
+    }
+    told = process(engine, "JAN1885M")[player("England")]
+    assert "Army Marseilles boards Fleet Gulf of Lyon." in told
+    assert "Army/Fleet Gulf of Lyon -> Western Mediterranean." in told
+    assert "Army Gulf of Lyon disembarks in Tunis." in told
+    with session_scope(engine) as session:
+        game = find_game(session, GAME)
+        assert game is not None
+        units = {(u["type"], u["loc"]) for u in game.position["units"]}
+    assert units == {("A", "tun"), ("F", "wes")}
+
+
+def test_bad_orders_are_refused_with_the_line_named(engine: Engine) -> None:
+    seats = start_1885(engine)
+    set_position(
+        engine,
+        "JAN1885M",
+        ["FRANCE A mar", "ITALY F lyo", "FRANCE F wes", "FRANCE A val"],
+    )
+    rows = send(
+        engine,
+        "F WMed H\nA Mar boards F GoL\nF WMed Fast Ferry A Val - Tun\n",
+        sender=player("France"),
+        to=seats["France"],
+    )
+    text = echo(rows)
+    assert (
+        "ERROR: line 2: an army/fleet is of one power only (A/F module II a): the fleet in "
+        "Gulf of Lyon is Italian" in text
+    )
+    # Valencia and Tunis both lie on the Western Mediterranean: one sea, a Fast Ferry.
+    assert "= Fleet Western Mediterranean Fast Ferry Army Valencia -> Tunis" in text
+    rows = send(engine, "A Val - Rom via Fast Ferry\n", sender=player("France"), to=seats["France"])
+    assert (
+        "ERROR: line 1: no single sea lies between Valencia and Rome: an army crosses more "
+        "than one sea only aboard an army/fleet (rule 8)" in echo(rows)
+    )
+    rows = send(
+        engine, "F WMed Fast Ferry A Val - Rom\n", sender=player("France"), to=seats["France"]
+    )
+    assert (
+        "ERROR: line 1: the Fast Ferry crosses one sea only (rule 7): the fleet in Western "
+        "Mediterranean cannot carry an army from Valencia to Rome by itself" in echo(rows)
+    )
+    # A retreat "off the board" or a disband is no retreat order (rule 10 b).
+    set_position(
+        engine,
+        "JAN1885R",
+        ["TURKEY A ser", "TURKEY A mac", "AUSTRIA A bud"],
+        dislodged=[
+            {
+                "power": "AUSTRIA",
+                "type": "A",
+                "loc": "ser",
+                "attacker_from": "bul",
+                "attacker_convoyed": False,
+            }
+        ],
+    )
+    rows = send(
+        engine,
+        "A Ser disband\nA Ser - Bud\nA Ser R Alb\n",
+        sender=player("Austria"),
+        to=seats["Austria"],
+    )
+    text = echo(rows)
+    assert "ERROR: line 1: no disband or off-the-board retreat orders (rule 10 b)" in text
+    assert "ERROR: line 2: Austrian Army Serbia cannot retreat to Budapest; it may go to" in text
+    assert "= Army Serbia retreats to Albania" in text
+
+
+def test_retreats_with_the_builds_and_a_contingent_build(engine: Engine) -> None:
+    seats = start_1885(engine)
+    set_position(
+        engine,
+        "MAR1885M",
+        ["AUSTRIA A ser", "TURKEY A bul", "TURKEY A mac", "RUSSIA A rum"],
+        centers={"AUSTRIA": ["vie", "bud"], "TURKEY": ["con", "smy"], "RUSSIA": ["rum"]},
+    )
+    send(engine, "A Bul - Ser\nA Mac S A Bul - Ser\n", sender=player("Turkey"), to=seats["Turkey"])
+    results = process(engine, "MAR1885M")
+    told = results[player("Austria")]
+    assert "Retreats are sent with the builds" in told
+    assert "The next phase is March 1885 Adjustments" in told
+    rows = send(
+        engine,
+        "Build A Con if Austrian A Ser retreats to Alb\nBuild F Con unless Austrian A Ser "
+        "retreats to Alb\n",
+        sender=player("Turkey"),
+        to=seats["Turkey"],
+    )
+    text = echo(rows)
+    assert "= Builds an army in Constantinople if Austrian Army Serbia retreats to Albania" in text
+    assert "= Builds a fleet in Constantinople unless Army Serbia" not in text
+    assert "unless Austrian Army Serbia retreats to Albania" in text
+    rows = send(engine, "A Ser R Alb\n", sender=player("Austria"), to=seats["Austria"])
+    assert "= Army Serbia retreats to Albania" in echo(rows)
+    results = process(engine, "MAR1885A")
+    told = results[player("Russia")]
+    assert "Army Serbia retreats to Albania." in told
+    assert "Builds an army in Constantinople if Austrian Army Serbia retreats to Albania." in told
+    assert "(*void*: its condition was not met)" in told
+    with session_scope(engine) as session:
+        game = find_game(session, GAME)
+        assert game is not None and game.phase == "APR1885M"
+        units = {(u["power"], u["type"], u["loc"]) for u in game.position["units"]}
+    assert ("TURKEY", "A", "con") in units and ("AUSTRIA", "A", "alb") in units
+
+
+def test_a_dislodged_unit_without_orders_retreats_by_the_right_hand_rule(engine: Engine) -> None:
+    seats = start_1885(engine)
+    set_position(
+        engine,
+        "JAN1885M",
+        ["AUSTRIA A ser", "AUSTRIA A bud", "AUSTRIA F spl", "TURKEY A bul", "TURKEY A mac"],
+    )
+    send(engine, "A Bul - Ser\nA Mac S A Bul - Ser\n", sender=player("Turkey"), to=seats["Turkey"])
+    process(engine, "JAN1885M")
+    told = process(engine, "JAN1885R")[player("France")]
+    assert "Austrian Army Serbia retreats to Albania by the right-hand rule." in told
+    with session_scope(engine) as session:
+        game = find_game(session, GAME)
+        assert game is not None and game.phase == "FEB1885M"
+
+
+def test_an_alliance_victory_claimed_by_both(engine: Engine) -> None:
+    """Rule 5 b: France and Germany, 30 units between them at the end of the June move, both
+    claim the alliance victory in that move's phase."""
+    seats = start_1885(engine)
+    land = [
+        "par", "bur", "pic", "gas", "bre", "mar", "bel", "hol", "ruh", "mun", "kie", "ber",
+        "dre", "sil", "pru", "boh", "tyr", "vie", "bud", "gal", "war", "mos", "ukr", "lvn",
+        "fin", "swi", "pie", "ven", "rom", "tus",
+    ]  # fmt: skip
+    units = [f"{'FRANCE' if i < 15 else 'GERMANY'} A {p}" for i, p in enumerate(land)]
+    centres = {"FRANCE": ["par", "bre", "mar", "bel", "hol"], "GERMANY": ["ber", "kie", "mun"]}
+    set_position(engine, "MAY1885M", units, centers=centres)
+    for power, partner in (("France", "Germany"), ("Germany", "France")):
+        rows = send(engine, f"SET CLAIM {partner}\n", sender=player(power), to=seats[power])
+        reply = body_of(next(r for r in rows if r.kind == "claim_made"))
+        assert f"claims in game {GAME} a win shared with {partner}" in reply
+        assert "30 units on the board between them" in reply
+    # May is no fall-type move: the claims lapse with it.
+    told = process(engine, "MAY1885M")[player("Italy")]
+    assert "The game is won" not in told
+    for power, partner in (("France", "Germany"), ("Germany", "France")):
+        send(engine, f"SET CLAIM {partner}\n", sender=player(power), to=seats[power])
+    told = process(engine, "JUN1885M")[player("Italy")]
+    assert "The game is won by France and Germany, an alliance victory claimed by both" in told
+    with session_scope(engine) as session:
+        game = find_game(session, GAME)
+        assert game is not None and game.status == "finished"
+        assert game.settings["ending"] == {"claimed": ["FRANCE", "GERMANY"]}
+        assert history(session, game)[-1].phase == "JUN1885M"
+
+
+def test_a_build_where_none_can_be_is_refused_with_the_line_named(engine: Engine) -> None:
+    seats = start_1885(engine)
+    set_position(
+        engine,
+        "MAR1885A",
+        ["RUSSIA A mos", "TURKEY A con"],
+        centers={"RUSSIA": ["mos", "sev", "stp", "war"], "TURKEY": ["con", "mac", "sin", "smy"]},
+        owners={"lev": "RUSSIA"},
+    )
+    text = echo(
+        send(engine, "Build F Arc\nBuild A Mos\n", sender=player("Russia"), to=seats["Russia"])
+    )
+    assert "= Builds a fleet in Archangel" in text
+    assert "ERROR: line 2: Moscow is occupied" in text
+    text = echo(
+        send(engine, "Build A Lev\nBuild F Ire\n", sender=player("Turkey"), to=seats["Turkey"])
+    )
+    assert "ERROR: line 1: Turkey does not own Levant" in text
+    assert "ERROR: line 2: Ireland is not a place Turkey may build in (rule 6)" in text
