@@ -21,7 +21,6 @@ TESTS = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(TESTS))
 from test_adjudication_cases import _dislodged_input, _unit_object  # noqa: E402
 
-
 # Variants whose own order values move units (boardings, landings, ferries): drawn as arrows.
 MOVING_OWN_ORDERS = {"mercator", "1885"}
 
