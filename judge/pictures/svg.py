@@ -194,13 +194,16 @@ def _stubs(scene: Scene, nodes: dict[str, Node]) -> list[str]:
 
 def _node(node: Node, colours: dict[str, str]) -> list[str]:
     fill = FILL.get(node.kind, LAND_FILL)
+    ring = 'stroke="#4d5560" stroke-width="1.2"'
     if node.owner is not None and node.owner in colours:
+        # Tinted, and ringed in the owner's colour, which shows above and below a unit on it.
         fill = _tint(colours[node.owner])
+        ring = f'stroke="{colours[node.owner]}" stroke-width="3"'
     x, y = node.x, node.y
     title = f"<title>{_text(node.title)}</title>" if node.title else ""
     out = [
         f'<circle id="p-{_attr(node.code)}" cx="{x:.1f}" cy="{y:.1f}" r="{MARKER_RADIUS:.0f}" '
-        f'fill="{fill}" stroke="#4d5560" stroke-width="1.2">{title}</circle>'
+        f'fill="{fill}" {ring}>{title}</circle>'
     ]
     if node.centre:
         owner = node.centre_owner

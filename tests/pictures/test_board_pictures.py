@@ -176,3 +176,21 @@ def test_markers_are_as_large_as_the_truth_check_assumes() -> None:
     svg = board_picture_svg(load_map("standard"))
     radii = set(re.findall(r'<circle id="p-[a-z0-9]+" cx="[^"]+" cy="[^"]+" r="([0-9.]+)"', svg))
     assert radii == {f"{MARKER_RADIUS:.0f}"}
+
+
+def test_owned_provinces_are_ringed_in_their_owners_colour() -> None:
+    """Mercator's province ownership: an owned province (centre or not) shows its owner."""
+    board = load_map("standard")
+    position = Position(
+        "JAN1901M",
+        (Unit("FRANCE", "A", "wal"),),
+        {"FRANCE": frozenset({"par"})},
+        owners={"wal": "FRANCE"},
+    )
+    ids = by_id(parsed(draw(board_scene(board, position, title="t"))))
+    assert ids["p-wal"].attrib["stroke"] == "#35a9e0"
+    assert ids["p-par"].attrib["stroke"] == "#35a9e0"
+    assert ids["p-lon"].attrib["stroke"] != "#35a9e0"
+    # Without ownership (the standard game) no province is ringed.
+    plain = by_id(parsed(draw(board_scene(board, Position("S1901M", (), {}), title="t"))))
+    assert {plain[f"p-{c}"].attrib["stroke"] for c in board.provinces} == {"#4d5560"}
