@@ -5,7 +5,8 @@
 For each phase (the standard opening and bench/adjudicate.py's mid-game; the Mercator world
 board's opening once maps/mercator-world.toml exists): the phase adjudicated through the
 per-line function of `judge adjudicate --batch` (JSON text in, JSON text out); its picture
-drawn as SVG (`judge.pictures.source.picture_svg`: the scene and the SVG text, from the case
+kept for its readers' rows, as the processor writes them (JSON); drawn as SVG
+(`judge.pictures.source.picture_svg`: the scene and the SVG text, from the case
 and the result as the picture step gets them); that SVG rendered to PNG (resvg); and both, as
 the picture step does for one reader. The target (issue 13) is a ratio: a picture costs less
 than ten adjudications of its phase. Rounds alternate the measurements; each one's best round
@@ -32,6 +33,8 @@ from judge.adjudicate_json import run_case  # noqa: E402
 from judge.map_files import available_maps, load_map  # noqa: E402
 from judge.pictures.png import png_of  # noqa: E402
 from judge.pictures.source import PictureSource, picture_svg  # noqa: E402
+from judge.pictures.step import picture_request  # noqa: E402
+from judge.variants import MASTER, OBSERVERS  # noqa: E402
 
 WORLD = "mercator-world"
 
@@ -74,8 +77,15 @@ def measures(case: dict[str, Any]) -> dict[str, Callable[[], Any]]:
         assert drawn is not None
         return png_of(drawn)
 
+    def requests() -> list[str]:
+        # What the processor adds to a phase's transaction: each reader's row keeps the
+        # picture's source (the standard game's 7 players, an observer and the GM).
+        readers = [*sorted({u["power"] for u in case["units"]}), OBSERVERS, MASTER]
+        return [json.dumps(picture_request(source, reader)) for reader in readers]
+
     return {
         "adjudication": ours_in_process(case),
+        "the sources kept for 9 readers": requests,
         "SVG": lambda: picture_svg(source),
         "PNG from SVG": lambda: png_of(svg),
         "SVG and PNG": both,
@@ -97,9 +107,12 @@ def main() -> None:
                 best[what] = max(best.get(what, 0.0), rate(run, args.seconds))
         adjudications = best["adjudication"]
         print(f"\n{name}: {adjudications:,.0f} adjudications/s")
-        for what in ("SVG", "PNG from SVG", "SVG and PNG"):
+        for what in ("the sources kept for 9 readers", "SVG", "PNG from SVG", "SVG and PNG"):
             cost = adjudications / best[what]
             verdict = "within" if cost < 10 else "over"
+            if what.startswith("the sources"):
+                print(f"  {what} (in the processor's transaction): {cost:,.2f} adjudications")
+                continue
             print(
                 f"  {what}: {best[what]:,.1f} pictures/s, one costs {cost:,.1f} adjudications "
                 f"({verdict} the target of 10)"
