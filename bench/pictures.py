@@ -30,6 +30,7 @@ from adjudicate import midgame_case, opening_case, ours_in_process, rate  # noqa
 
 from judge import PURE_PYTHON_REASON  # noqa: E402
 from judge.adjudicate_json import run_case  # noqa: E402
+from judge.compiled import COMPILED_MODULES, is_compiled  # noqa: E402
 from judge.map_files import available_maps, load_map  # noqa: E402
 from judge.pictures.png import png_of  # noqa: E402
 from judge.pictures.source import PictureSource, picture_svg  # noqa: E402
@@ -97,8 +98,10 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=2.0, help="per measurement and round")
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
-    build = f"plain Python ({PURE_PYTHON_REASON})" if PURE_PYTHON_REASON else "compiled"
-    print(f"engine: {build}")
+    run_case(opening_case())  # the adjudication path imported, to ask how it was loaded
+    compiled = [m for m in COMPILED_MODULES if is_compiled(m)]
+    build = f"compiled ({len(compiled)} modules)" if compiled else "plain Python"
+    print(f"adjudication path: {build} {PURE_PYTHON_REASON or ''}".rstrip())
     for name, case in phases():
         work = measures(case)
         best: dict[str, float] = {}
