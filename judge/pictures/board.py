@@ -152,22 +152,28 @@ def board_scene(
     colours = power_colours(list(board.powers))
     centre_owner = {c: power for power, centres in shown.centers.items() for c in centres}
     owners = dict(shown.owners)
+    made: dict[tuple[str, str | None, str | None], Node] = _memo(board, "_picture_nodes", dict)
+    if len(made) > 20_000:
+        made.clear()
     nodes = []
-    for code, province in sorted(board.provinces.items()):
-        x, y = at[code]
-        nodes.append(
-            Node(
+    for code, province in _memo(board, "_picture_codes", lambda: sorted(board.provinces.items())):
+        owner = owners.get(code) or (centre_owner.get(code) if owners else None)
+        key = (code, centre_owner.get(code), owner)
+        node = made.get(key)
+        if node is None:  # kept on the board: a province looks the same in most pictures
+            x, y = at[code]
+            node = made[key] = Node(
                 code=code,
                 label=code.upper(),
                 x=x,
                 y=y,
                 kind=province.terrain.value,
                 centre=province.supply_centre,
-                centre_owner=centre_owner.get(code),
-                owner=owners.get(code) or (centre_owner.get(code) if owners else None),
+                centre_owner=key[1],
+                owner=owner,
                 title=province.name,
             )
-        )
+        nodes.append(node)
     links = _memo(
         board, "_picture_links", lambda: [Link(a, b) for a, b in links_of(neighbours_of(board))]
     )

@@ -9,6 +9,7 @@ dislodged unit, `o-N` the Nth order.
 
 from __future__ import annotations
 
+import functools
 import math
 from xml.sax.saxutils import escape
 
@@ -193,12 +194,21 @@ def _stubs(scene: Scene, nodes: dict[str, Node]) -> list[str]:
 
 
 def _node(node: Node, colours: dict[str, str]) -> list[str]:
+    owner = colours.get(node.owner) if node.owner is not None else None
+    dot = colours.get(node.centre_owner, "#ffffff") if node.centre_owner else "#ffffff"
+    return _marker(node, owner, dot)
+
+
+@functools.lru_cache(maxsize=4096)
+def _marker(node: Node, owner: str | None, dot: str) -> list[str]:
+    """A province's marker (tinted and ringed in its owner's colour `owner`, if owned) and its
+    centre's dot in `dot`. Kept: most provinces look the same from one picture to the next."""
     fill = FILL.get(node.kind, LAND_FILL)
     ring = 'stroke="#4d5560" stroke-width="1.2"'
-    if node.owner is not None and node.owner in colours:
+    if owner is not None:
         # Tinted, and ringed in the owner's colour, which shows above and below a unit on it.
-        fill = _tint(colours[node.owner])
-        ring = f'stroke="{colours[node.owner]}" stroke-width="3"'
+        fill = _tint(owner)
+        ring = f'stroke="{owner}" stroke-width="3"'
     x, y = node.x, node.y
     title = f"<title>{_text(node.title)}</title>" if node.title else ""
     out = [
@@ -206,8 +216,6 @@ def _node(node: Node, colours: dict[str, str]) -> list[str]:
         f'fill="{fill}" {ring}>{title}</circle>'
     ]
     if node.centre:
-        owner = node.centre_owner
-        dot = colours.get(owner, "#ffffff") if owner else "#ffffff"
         out.append(
             f'<circle id="c-{_attr(node.code)}" cx="{x + 9:.1f}" cy="{y - 9:.1f}" r="4.5" '
             f'fill="{dot}" stroke="#000000" stroke-width="1.2"/>'
@@ -234,7 +242,14 @@ def _label(node: Node) -> list[str]:
 
 
 def _unit(unit: UnitMark, colours: dict[str, str]) -> list[str]:
-    colour = colours.get(unit.power, "#000000")
+    army = colours.get(unit.army_power) if unit.kind == "AF" and unit.army_power else None
+    return _unit_mark(unit, colours.get(unit.power, "#000000"), army)
+
+
+@functools.lru_cache(maxsize=4096)
+def _unit_mark(unit: UnitMark, colour: str, army: str | None) -> list[str]:
+    """A unit in its power's `colour`, an army/fleet's army stripe in `army`. Kept: most units
+    stand where they stood last phase."""
     ink = _ink(colour)
     x, y = unit.x, unit.y
     prefix = "d" if unit.dislodged else "u"
@@ -266,8 +281,7 @@ def _unit(unit: UnitMark, colours: dict[str, str]) -> list[str]:
             f'<rect x="{x - w / 2:.1f}" y="{y - h / 2:.1f}" width="{w}" height="{h}" rx="4" '
             f'fill="{colour}" {stroke}/>'
         )
-    if unit.kind == "AF" and unit.army_power and unit.army_power in colours:
-        army = colours[unit.army_power]
+    if army is not None:
         out.append(
             f'<rect x="{x - w / 2 + 2:.1f}" y="{y + h / 2 - 5:.1f}" width="{w - 4}" height="3" '
             f'fill="{army}" stroke="{_ink(army)}" stroke-width="0.5"/>'
@@ -300,7 +314,15 @@ def _trimmed(
 
 def _arrow(index: int, arrow: Arrow, colour: str, width: float, wraps: bool) -> list[str]:
     title = f"<title>{_text(arrow.text)}</title>" if arrow.text else ""
-    out = [f'<g id="o-{index}" class="{arrow.kind}{"" if arrow.ok else " failed"}">{title}']
+    head = f'<g id="o-{index}" class="{arrow.kind}{"" if arrow.ok else " failed"}">{title}'
+    return [head, *_arrow_lines(arrow, colour, width, wraps)]
+
+
+@functools.lru_cache(maxsize=4096)
+def _arrow_lines(arrow: Arrow, colour: str, width: float, wraps: bool) -> list[str]:
+    """An order's lines, head, dot or cross, and the group's end. Kept: the same orders come
+    back (a unit holding its line with the same support, a picture drawn for several readers)."""
+    out: list[str] = []
     if arrow.kind in (BUILD, DISBAND):
         x, y = arrow.points[0]
         if arrow.kind == BUILD:
