@@ -35,6 +35,7 @@ COMPILED_MODULES = (
     "judge.engine.rules",
     "judge.engine.topology",
     "judge.language.fast_orders",
+    "judge.variants.aboard",
     "judge.variants.mercator.month",
     "judge.variants.mercator.orders",
     "judge.variants.mercator.ownership",

@@ -19,7 +19,6 @@ from sqlalchemy.orm import Session
 from judge import desk
 from judge.config import Config
 from judge.desk import Reply, Where, render_reply
-from judge.desk.secret_boards import withheld as withheld_by_board
 from judge.identity import PasswordsNeeded, PasswordWork, reply_to_address
 from judge.mail.loopguard import ReplyDecision, automated_reason
 from judge.mail.mime import ReadMail, read_mail
@@ -195,8 +194,6 @@ def process_row(
     withheld: list[str] = []
     for wanted in replies:
         if wanted.to is not None:
-            if withheld_by_board(session, wanted.game, wanted.kind, wanted.to):
-                continue  # a secret board's notice that names powers: the GM's alone
             notices += 1
             outbox_id = write_notice(
                 session, row, wanted, settings, mail if wanted.answering else None

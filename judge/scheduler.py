@@ -37,7 +37,7 @@ from judge.desk.phase_terms import (
     set_grace_end,
 )
 from judge.desk.processing import process_phase
-from judge.desk.secret_boards import withheld
+from judge.desk.secret_notices import reader_view
 from judge.desk.settlement import seat_orders, settle_missed_turns
 from judge.games.seats import SeatOrders, SeatStatus
 from judge.games.timing import (
@@ -469,8 +469,10 @@ def _late_notices(game: Game, action: LateNotice, identity: Identity) -> list[Re
 def _write(session: Session, identity: Identity, mail: Reply) -> None:
     """Render one mail and put it in the outbox, in the game's transaction."""
     assert mail.to is not None
-    if withheld(session, mail.game, mail.kind, mail.to):
-        return  # a secret board's notice that names powers: the GM's alone
+    seen = reader_view(session, mail)  # a secret board's notice as its reader may read it
+    if seen is None:
+        return
+    mail = seen
     rendered = render_mail(
         mail.template, judge_name=identity.name, judge_address=identity.address, **mail.context
     )

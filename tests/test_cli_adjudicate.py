@@ -235,3 +235,18 @@ def test_picture_file_must_be_svg_or_png(tmp_path: Any) -> None:
         proc = run([*args, "--picture", str(tmp_path / "board.gif")], json.dumps(start_case()))
         assert proc.returncode == 2 and ".svg or .png" in proc.stderr
         assert not (tmp_path / "board.gif").exists()
+
+
+def test_the_standard_game_on_a_board_of_another_calendar() -> None:
+    """A case plays in its variant's calendar whatever the board's own: the standard game on
+    the monthly 1885 board moves in spring and fall and builds in winter."""
+    proc = run(["map", "1885", "--start"])
+    assert proc.returncode == 0, proc.stderr
+    case = json.loads(proc.stdout)
+    case.update(variant="standard", map="1885", phase="F1885M")
+    case["orders"] = {"FRANCE": ["A Par - Bur"]}
+    proc = run(["adjudicate", "-"], json.dumps(case))
+    assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
+    fall = json.loads(proc.stdout)
+    assert fall["results"]["FRANCE"][0]["result"] == "success"
+    assert fall["next_phase"] == "W1885A"

@@ -17,7 +17,7 @@ import pytest
 from judge.cli import main
 from judge.config import load
 from judge.mail.maildir_reading import read_maildir
-from judge.mail.outbound import MaildirTransport, RetryPolicy, send_one
+from judge.mail.outbound import MaildirTransport, Outgoing, RetryPolicy, send_one
 from judge.processor import ProcessorSettings, process_next
 from judge.store import make_engine, session_scope, upgrade
 from judge.store.inbox import accept
@@ -36,11 +36,15 @@ def config_file(tmp_path: Path) -> Path:
     return path
 
 
+_ROWS = iter(range(1, 1000))
+
+
 def _deliver(config_file: Path, *, to: str, subject: str, body: str) -> None:
+    """One mail written to the Maildir as the sender writes an outbox row's."""
     config = load(config_file, env={})
     _, raw = compose_bytes(JUDGE, to=to, subject=subject, body=body)
-    MaildirTransport(config.maildir_path).deliver(JUDGE.address, to, raw)
-    time.sleep(0.001)  # the Maildir's names order mails by the microsecond
+    key = f"outbox-{next(_ROWS)}-test"
+    MaildirTransport(config.maildir_path).deliver(Outgoing(JUDGE.address, to, raw, key))
 
 
 def _answered_by_the_judge(config_file: Path) -> None:

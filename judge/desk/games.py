@@ -38,7 +38,8 @@ from judge.desk.mail_state import (
     seats_held_by,
 )
 from judge.desk.orders import orders_reply
-from judge.desk.secret_boards import reading_words
+from judge.desk.secret_boards import reading_words, secret_game_names
+from judge.desk.secret_notices import reader_view
 from judge.identity import authenticate, token_from_recipients
 from judge.language import command_values as cv
 from judge.language.commands import read_mail_commands
@@ -92,16 +93,20 @@ HANDLERS = _handlers(
 
 
 @lru_cache(maxsize=4)
-def _read_commands(text: str, seat_words: tuple[str, ...]) -> tuple[cv.CommandLine, ...]:
+def _read_commands(
+    text: str, seat_words: tuple[str, ...], secret_games: tuple[str, ...]
+) -> tuple[cv.CommandLine, ...]:
     """The mail's commands, read once: a mail whose passwords are hashed between runs
     (judge.identity.PasswordWork) is run again with the same text, inside the transaction.
-    `seat_words` are the places a secret board's seat knows, read as the start of orders."""
+    `seat_words` are the places a secret board's seat knows, read as the start of orders;
+    `secret_games` the games whose powers are in no board file (SIGNON takes any word there)."""
     known_powers, known_provinces = reading_names()
     return tuple(
         read_mail_commands(
             text,
             known_powers=known_powers,
             known_provinces=[*known_provinces, *seat_words],
+            secret_games=secret_games,
         )
     )
 
@@ -116,7 +121,9 @@ def handle(mail: ReadMail, where: Where) -> list[Reply] | None:
     token = token_from_recipients(
         [where.envelope_to, mail.headers.get("delivered-to")], where.judge_address
     )
-    values = _read_commands("\n".join(lines), tuple(reading_words(session, token)))
+    values = _read_commands(
+        "\n".join(lines), tuple(reading_words(session, token)), secret_game_names(session)
+    )
     for_games = any(
         isinstance(v, cv.CommandError)
         or (isinstance(v, cv.Command) and not isinstance(v, cv.Help | cv.SignOff))
@@ -196,4 +203,6 @@ def _answers(state: MailState) -> list[Reply]:
         replies.append(Reply("desk_problems", "desk_problems", context))
     if not replies:
         replies.append(Reply("nothing", "nothing_read", {"subject": state.mail.subject}))
-    return replies
+    # A secret board's notices as each reader may read them, before any is folded into the
+    # sender's answer (judge.desk.answer), so a notice to the sender passes the same gate.
+    return [view for reply in replies if (view := reader_view(state.session, reply)) is not None]

@@ -23,6 +23,8 @@ otherwise keep every other mail, the inbound listener and the sender waiting for
 
 from __future__ import annotations
 
+import functools
+import secrets
 from collections.abc import Callable
 from datetime import datetime, timedelta
 
@@ -30,7 +32,7 @@ from sqlalchemy import Table, case, delete, literal, select
 
 from judge.clock import now
 from judge.desk.mail_state import MailState
-from judge.identity import PasswordWork
+from judge.identity import PasswordWork, hash_password
 from judge.mail.loopguard import sender_key
 from judge.store.db import upsert
 from judge.store.games import Game, Seat
@@ -61,6 +63,19 @@ def seat_key(seat: Seat) -> str:
 
 def gm_key(game: Game) -> str:
     return f"gm:{game.id}"
+
+
+def secret_seat_key(game: Game, written: str) -> str:
+    """A SIGNON's count on a secret board: by the power as written, whether or not it is one,
+    so a count that runs out (and the refusal it brings) tells nobody a power exists."""
+    return f"secret-seat:{game.id}:{written.strip().upper()}"
+
+
+@functools.cache
+def decoy_hash() -> str:
+    """A hash no password opens (its secret is drawn and forgotten): a SIGNON on a secret board
+    naming no seat is checked against it, so it costs the same hashing as a wrong password."""
+    return hash_password(secrets.token_urlsafe(24))
 
 
 def sender_password_key(address: str) -> str:

@@ -59,7 +59,7 @@ from judge.desk.mail_state import (
 )
 from judge.desk.passwords import new_password_hash
 from judge.desk.phase_terms import missed_turn_policy
-from judge.desk.secret_boards import board_of_game
+from judge.desk.secret_boards import board_of_game, power_written, secret_board_of
 from judge.engine.geography import Map
 from judge.games.missed_turns import (
     PostalPolicy,
@@ -311,12 +311,16 @@ def _set_address(state: MailState, command: cv.SetAddress) -> None:
 
 
 # --- SET DRAW / NODRAW, SET CONCEDE / NOCONCEDE --------------------------------------------------
-def _powers_written(game_map: Map, word: str) -> list[str] | None:
-    """The powers one written word names: a power's name, unique prefix or letter, or njudge's
-    glued letters (`AEF`); None when it names none."""
-    power = power_named(game_map, word)
+def _powers_written(seat: Seat, game_map: Map, word: str) -> list[str] | None:
+    """The powers one written word names for the seat's player: a power's name, unique prefix
+    or letter, or njudge's glued letters (`AEF`); on a secret board only the initials of a
+    power he knows (`power_written`). None when it names none."""
+    game = seat.game
+    power = power_written(game, game_map, word, seat.power)
     if power is not None:
         return [power]
+    if secret_board_of(game) is not None:
+        return None
     letters = [power_named(game_map, letter) for letter in word]
     if len(word) > 1 and all(letters):
         return [p for p in letters if p is not None]
@@ -341,26 +345,34 @@ def _voter(state: MailState, command: cv.Command) -> tuple[Seat, Map, frozenset[
 
 
 def _named_powers(
-    state: MailState, command: cv.Command, game: Game, game_map: Map, words: Iterable[str]
+    state: MailState, command: cv.Command, seat: Seat, game_map: Map, words: Iterable[str]
 ) -> list[str] | None:
     """The powers the words name, in the map's order, or None with the unknown words among the
     problems."""
     named: list[str] = []
     unknown: list[str] = []
     for word in words:
-        powers = _powers_written(game_map, word)
+        powers = _powers_written(seat, game_map, word)
         if powers is None:
             unknown.append(word)
         else:
             named.extend(powers)
     if unknown:
-        known = ", ".join(_title(p) for p in game_map.powers)
         state.problems.append(
-            f"line {command.line_no}: {command.redacted()} not taken: game {game.name} has no "
-            f"power {', '.join(unknown)}; its powers are {known}"
+            f"line {command.line_no}: {command.redacted()} not taken: "
+            f"{_no_power(seat, game_map, ', '.join(unknown))}"
         )
         return None
     return [p for p in game_map.powers if p in named]
+
+
+def _no_power(seat: Seat, game_map: Map, written: str) -> str:
+    """Why a word names no power: the game's powers listed, or on a secret board the word
+    unknown to the player whether or not such a power exists."""
+    if secret_board_of(seat.game) is not None:
+        return f"{written} unknown to you (you name the players you have met, by their initials)"
+    known = ", ".join(_title(p) for p in game_map.powers)
+    return f"game {seat.game.name} has no power {written}; its powers are {known}"
 
 
 def _set_draw(state: MailState, command: cv.SetDraw) -> None:
@@ -373,7 +385,7 @@ def _set_draw(state: MailState, command: cv.SetDraw) -> None:
     where = f"line {command.line_no}: {command.redacted()} not taken"
     powers: list[str] = []
     if command.draw and command.powers:
-        named = _named_powers(state, command, game, game_map, command.powers)
+        named = _named_powers(state, command, seat, game_map, command.powers)
         if named is None:
             return
         gone = [p for p in named if p not in survivors]
@@ -412,7 +424,8 @@ def _set_draw(state: MailState, command: cv.SetDraw) -> None:
                 "phase": game.phase,
                 "draw": command.draw,
                 "all_survivors": not powers,
-                "powers": _and(in_draw),
+                # A secret board's survivors are not named: the reader may not have met them.
+                "powers": "" if not powers and secret_board_of(game) else _and(in_draw),
                 "had_vote": had_vote,
             },
             reply_to=reply_address(state, seat),
@@ -440,7 +453,7 @@ def _set_claim(state: MailState, command: cv.SetClaim) -> None:
     had_claim = seat.power in claims
     combine = [seat.power]
     if command.claim and command.powers:
-        named = _named_powers(state, command, game, game_map, command.powers)
+        named = _named_powers(state, command, seat, game_map, command.powers)
         if named is None:
             return
         if seat.power not in named:
@@ -489,12 +502,9 @@ def _set_concede(state: MailState, command: cv.SetConcede) -> None:
     where = f"line {command.line_no}: {command.redacted()} not taken"
     to: str | None = None
     if command.power is not None:
-        power = power_named(game_map, command.power)
+        power = power_written(game, game_map, command.power, seat.power)
         if power is None:
-            known = ", ".join(_title(p) for p in game_map.powers)
-            state.problems.append(
-                f"{where}: game {game.name} has no power {command.power}; its powers are {known}"
-            )
+            state.problems.append(f"{where}: {_no_power(seat, game_map, command.power)}")
             return
         if power == seat.power:
             state.problems.append(

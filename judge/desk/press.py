@@ -95,7 +95,7 @@ from judge.desk.mail_state import (
     sender_person,
 )
 from judge.desk.orders import game_position
-from judge.desk.secret_boards import board_of_game, secret_board_of
+from judge.desk.secret_boards import board_of_game, powers_known, secret_board_of
 from judge.engine.geography import Map
 from judge.engine.position import Position
 from judge.language import command_values as cv
@@ -346,13 +346,13 @@ def _recipients(
     letters = {p.letter.upper(): name for name, p in game_map.powers.items() if p.letter}
     named: list[str] = []
     unknown: list[str] = []
-    secret = secret_board_of(writer.game)
     known: frozenset[str] | None = None
-    if secret is not None and writer.game.position is not None:
+    if secret_board_of(writer.game) is not None:
         # A secret board: only the powers the writer has met, named in full; any other word
-        # is unknown to him whether or not such a power exists.
+        # is unknown to him whether or not such a power exists (before the start he has met
+        # nobody).
         reader = writer.seat.power if writer.seat is not None else SECRET_MASTER
-        known = secret.known_powers(writer.game.position, reader)
+        known = powers_known(writer.game, reader)
         letters = {}
     for word in written:
         found = _power_word(game_map, letters, word)
@@ -578,7 +578,10 @@ def _over_daily_cap(state: MailState, readers: int) -> str:
     cap = state.where.mails_per_day
     if cap <= 0:
         return ""
-    used = mails_counted(state.session, state.sender) + len(state.replies)
+    # Mails to others this mail has made so far, and its one answer to the sender, whatever it
+    # says (judge.desk.answer), which this release's confirmation joins.
+    others = sum(1 for reply in state.replies if reply.to is not None)
+    used = mails_counted(state.session, state.sender) + others
     if used + readers + 1 <= cap:
         return ""
     _, tomorrow = _utc_day()

@@ -31,16 +31,19 @@ from judge.desk.mail_state import (
 )
 from judge.desk.orders import unit_name
 from judge.desk.passwords import (
+    decoy_hash,
     gm_key,
     new_password_hash,
     password_refusal,
     record_password,
     seat_key,
+    secret_seat_key,
     verify,
     verify_for,
 )
 from judge.desk.phase_clock import deadline_words, start_phase_clock
-from judge.desk.secret_boards import OPENING, board_of_game, secret_board_of
+from judge.desk.secret_boards import OPENING, board_of_game, power_written, secret_board_of
+from judge.engine.geography import Map
 from judge.engine.rules import UnknownRuleSet, rules_from_names
 from judge.games.missed_turns import PostalPolicy, SeatRecord, SeatRefused, take_over
 from judge.games.seats import SeatStatus
@@ -179,6 +182,9 @@ def _sign_on(state: MailState, command: cv.SignOn) -> None:
             state.password_failures += 1
             state.problems.append(f"{where}: the GM password of game {game.name} is not right")
         return
+    if secret_board_of(game) is not None:
+        _secret_sign_on(state, game, game_map, command)
+        return
     power = power_named(game_map, command.power)
     seat = seat_of(state.session, game, power) if power else None
     if seat is None:
@@ -215,11 +221,55 @@ def _sign_on(state: MailState, command: cv.SignOn) -> None:
         state.password_failures += 1
         state.problems.append(f"{where}: {_held_refusal(state, game, seat, decision.reason)}")
         return
+    _signed_on(state, game, seat, decision.copy_to)
+
+
+def _signed_on(state: MailState, game: Game, seat: Seat, copy_to: tuple[str, ...]) -> None:
+    """The mail acts for the seat from here on, its answers copied where the holder reads."""
     state.acting = seat
     state.refusal = None
-    if decision.copy_to:
-        state.copies[seat.id] = decision.copy_to
+    if copy_to:
+        state.copies[seat.id] = copy_to
     state.replies.append(_signed_on_reply(state, game, seat, started=False))
+
+
+def _secret_sign_on(state: MailState, game: Game, game_map: Map, command: cv.SignOn) -> None:
+    """SIGNON to a game whose board is secret: the seat of the initials written, held, and its
+    password. Every other case (no such power, a letter or a prefix, a seat open, in civil
+    disorder or held by someone else, a wrong password) gets one answer, counted and hashed
+    alike, so no reply tells anyone whether a power exists. Open seats are taken with JOIN."""
+    where = f"line {command.line_no}"
+    written = command.power.strip().upper()
+    key = secret_seat_key(game, written)
+    refusal = password_refusal(
+        state, key, f"a password for {written} in game {game.name}", "your seat's reply address"
+    )
+    if refusal:
+        state.problems.append(f"{where}: {refusal}")
+        return
+    power = power_written(game, game_map, written, None)
+    seat = seat_of(state.session, game, power) if power else None
+    held = seat if seat is not None and seat.person_id is not None else None
+    if held is not None and held.status != SeatStatus.CIVIL_DISORDER:
+        decision = authenticate(
+            state.sender, None, command.password, seat_credentials(held), verify=verify_for(state)
+        )
+        right, copy_to = decision.authorised, decision.copy_to
+    else:
+        held, copy_to = None, ()
+        right = verify(state, decoy_hash(), command.password)
+    record_password(state, key, right)
+    if not right or held is None:
+        state.password_failures += 1
+        state.problems.append(
+            f"{where}: not signed on: that password opens no seat {written} in game "
+            f"{game.name}. The board of {game.name} is secret, so the judge does not say "
+            f"whether {written} is one of its powers (a wrong power and a wrong password are "
+            f"answered alike). Mail to your seat's reply address acts without a password; "
+            f"JOIN {game.name} <a password of your own> takes a seat"
+        )
+        return
+    _signed_on(state, game, held, copy_to)
 
 
 def _two_readings(state: MailState, command: cv.SignOn) -> str:
@@ -279,6 +329,14 @@ def _join(state: MailState, command: cv.Join) -> None:
     open_seats = [seat for seat in game.seats if seat.person_id is None]
     game_map = board_of_game(game)
     wanted = [power_named(game_map, p) for p in command.preferences]
+    if secret_board_of(game) is not None and command.preferences:
+        # Nobody knows a secret board's powers before the start, and a preference taken or
+        # passed over would tell whether the power exists: the seat is drawn.
+        wanted = []
+        state.problems.append(
+            f"line {command.line_no}: the preferences {', '.join(command.preferences)} were "
+            f"not read: the board of {game.name} is secret, so its seats are drawn"
+        )
     chosen = next((s for w in wanted for s in open_seats if s.power == w), None)
     if chosen is None:
         # Seeded per game and per seat taken, so the draw can be replayed from the store.
@@ -292,7 +350,7 @@ def _join_running(state: MailState, game: Game, command: cv.Join) -> None:
     for a power whose replacement is sought (seed 004: a first missed move), and takes it if the
     power misses another move (judge.desk.settlement hands it over, with a new reply address)."""
     game_map = board_of_game(game)
-    wanted = [power_named(game_map, p) for p in command.preferences]
+    wanted = [power_written(game, game_map, p, None) for p in command.preferences]
     person = sender_person(state)
 
     def preferred(seats: list[Seat]) -> Seat | None:
@@ -416,6 +474,12 @@ def seat_changed_hands(
 
 
 def _signed_on_reply(state: MailState, game: Game, seat: Seat, *, started: bool) -> Reply:
+    # Open seats matter to a forming game only; a running game just says its phase. A secret
+    # board's are counted, not named (LIST counts them too).
+    open_seats = [s.power.title() for s in game.seats if s.person_id is None]
+    if game.status != GameStatus.FORMING:
+        open_seats = []
+    secret = secret_board_of(game) is not None
     return Reply(
         "signed_on",
         "signed_on",
@@ -423,12 +487,8 @@ def _signed_on_reply(state: MailState, game: Game, seat: Seat, *, started: bool)
             "game": game.name,
             "power": seat.power.title(),
             "reply_address": reply_address(state, seat),
-            # Open seats matter to a forming game only; a running game just says its phase.
-            "open_powers": (
-                [s.power.title() for s in game.seats if s.person_id is None]
-                if game.status == GameStatus.FORMING
-                else []
-            ),
+            "open_powers": [] if secret else open_seats,
+            "open_seats": len(open_seats),
             "started": started,
             "phase": game.phase or "",
         },
@@ -574,13 +634,20 @@ def _list(state: MailState, command: cv.ListGames) -> None:
     if game is None:
         return
     secret = secret_board_of(game) is not None  # a secret board names no power to anyone
-    seats = [
-        {
-            "power": f"Seat {number}" if secret else seat.power.title(),
-            "holder": (seat.person.name or "taken") if seat.person is not None else "open",
-        }
-        for number, seat in enumerate(game.seats, start=1)
+    holders = [
+        (seat.power.title(), (seat.person.name or "taken") if seat.person is not None else "open")
+        for seat in game.seats
     ]
+    if secret:
+        # Numbered in the order of their holders, not of the powers' initials: a player who
+        # finds his own name at seat 2 learns nothing of where other initials sort.
+        holders = [
+            (f"Seat {number}", holder)
+            for number, (_, holder) in enumerate(
+                sorted(holders, key=lambda h: (h[1] == "open", h[1] == "taken", h[1])), start=1
+            )
+        ]
+    seats = [{"power": power, "holder": holder} for power, holder in holders]
     state.replies.append(
         Reply(
             "game_detail",

@@ -1,51 +1,70 @@
-"""Games whose board nobody sees (Algernon): which of the game's mails may reach which reader,
-and the board each reader may be shown. A secret board is the variant record's `secret_board`;
-nothing here tests a variant's name.
-
-Mails written per reader from that reader's view (results, the start notice, reminders about
-his own units, press, the MAP answer) go to everyone they are written for. Every other notice
-of such a game (who is late, who took or left a seat, missed turns) names powers a player may
-not have met, so it goes to the GM alone: `withheld` says so where mails are written
-(processor and scheduler), the one gate every notice passes.
+"""Games whose board nobody sees (Algernon): the board each reader may be shown, the powers a
+command may name for a reader, and which games they are. A secret board is the variant record's
+`secret_board`; nothing here tests a variant's name. Which of such a game's notices reach
+whom is judge.desk.secret_notices.
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from judge.desk.mail_state import power_named
 from judge.engine.geography import Map
 from judge.store.games import Game
-from judge.variants import SecretBoard, game_board, variant
+from judge.variants import SecretBoard, game_board, variant, variant_names
 
 # Where a forming game with its own board keeps its opening case until it starts.
 OPENING = "opening"
 
-# Notices written from the reader's own view (or naming no power but the reader's).
-PER_READER_NOTICES = frozenset(
-    {
-        "results",
-        "game_started",
-        "press",
-        "orders_reminder",
-        "game_paused",
-        "game_resumed",
-        "game_terminated",
-        "deadline_restarted",
-        "setting_notice",
-        "press_settings",
-        "password_changed",
-        "address_changed",
-        "removed_from_game",
-    }
-)
-
 
 def secret_board_of(game: Game) -> SecretBoard | None:
     return variant(game.variant).secret_board
+
+
+@functools.cache
+def _secret_variants() -> tuple[str, ...]:
+    """The variants whose games have a secret board (asked of each variant's record once)."""
+    return tuple(name for name in variant_names() if variant(name).secret_board is not None)
+
+
+def secret_game_names(session: Session) -> tuple[str, ...]:
+    """The games whose board is secret, in lower case: their powers are in no board file, so
+    the command reader takes any word for a power in a SIGNON to one of them. Which games
+    these are is public (LIST names every game's variant)."""
+    kinds = _secret_variants()
+    if not kinds:
+        return ()
+    names = session.scalars(select(Game.name).where(Game.variant.in_(kinds)))
+    return tuple(sorted(name.lower() for name in names))
+
+
+def powers_known(game: Game, reader: str) -> frozenset[str]:
+    """The powers `reader` (a power, or MASTER) knows in a game whose board is secret, from the
+    game's case (its opening while it forms: his own)."""
+    secret = secret_board_of(game)
+    assert secret is not None
+    case = game_case(game)
+    return secret.known_powers(case, reader) if case is not None else frozenset()
+
+
+def power_written(game: Game, game_map: Map, written: str, reader: str | None) -> str | None:
+    """The power a word of a command names. On a public board: its name, a unique prefix or
+    its letter (`power_named`). On a secret board only a power's initials in full, and for a
+    `reader` holding a seat (his power) only a power he knows: a letter or a prefix would let
+    anyone ask, word by word, which powers exist (docs/RULES.md, Algernon)."""
+    if secret_board_of(game) is None:
+        return power_named(game_map, written)
+    word = written.strip().upper()
+    if word not in game_map.powers:
+        return None
+    if reader is not None and word != reader and word not in powers_known(game, reader):
+        return None
+    return word
 
 
 def game_case(game: Game) -> Mapping[str, Any] | None:
@@ -59,18 +78,6 @@ def game_case(game: Game) -> Mapping[str, Any] | None:
 def board_of_game(game: Game) -> Map:
     """The board the game plays on: its own (a generated maze) or its variant's."""
     return game_board(game.variant, game_case(game))
-
-
-def withheld(session: Session, game_name: str | None, kind: str, to: str) -> bool:
-    """Whether a notice of `kind` about game `game_name` must not go to `to`: a notice of a
-    secret-board game not written per reader, to anyone but the GM."""
-    if game_name is None or kind in PER_READER_NOTICES:
-        return False
-    game = session.scalars(select(Game).where(Game.name == game_name)).first()
-    if game is None or secret_board_of(game) is None:
-        return False
-    gm = game.gm.address_of_record if game.gm is not None else None
-    return to != gm
 
 
 def results_visibility(secret: SecretBoard) -> Any:

@@ -35,7 +35,7 @@ from judge.desk.general_orders import standing_orders
 from judge.desk.mail_state import game_readers, gm_reply_address, seat_reply_address
 from judge.desk.phase_clock import phase_kind
 from judge.desk.phase_terms import WAITING, missed_turn_policy
-from judge.desk.secret_boards import board_of_game
+from judge.desk.secret_boards import board_of_game, secret_board_of
 from judge.engine.calendar import ADJUSTMENTS, RETREATS
 from judge.engine.geography import Map
 from judge.engine.position import Position
@@ -256,14 +256,17 @@ def _seat_open(
         "power": power.title(),
         "signon": f"SIGNON {letter.upper()}{game.name} <a password of your own>",
         "waits": isinstance(policy, NjudgePolicy) and policy.wait_for_takeover,
+        "for_holder": False,
     }
+    if secret_board_of(game) is not None:  # a secret board's open seats are taken with JOIN
+        context["signon"] = f"JOIN {game.name} <a password of your own>"
     readers = [r for r in game_readers(session, game, judge_address) if not r.master]
     mails = [
         Reply("seat_open", "seat_open", context, to=r.address, reply_to=r.reply_to) for r in readers
     ]
     old = old_holders.get(power)
     if old and old not in {r.address for r in readers}:
-        mails.append(Reply("seat_open", "seat_open", context, to=old))
+        mails.append(Reply("seat_open", "seat_open", {**context, "for_holder": True}, to=old))
     return mails
 
 

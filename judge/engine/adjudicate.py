@@ -5,7 +5,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from judge.engine.adjustments import adjustments_due, resolve_adjustments
-from judge.engine.calendar import ADJUSTMENTS, MOVEMENT, RETREATS, following_phase, parse_phase
+from judge.engine.calendar import (
+    ADJUSTMENTS,
+    ANY,
+    MOVEMENT,
+    RETREATS,
+    following_phase,
+    parse_phase,
+)
 from judge.engine.geography import Map
 from judge.engine.orders import Order
 from judge.engine.position import Position, Unit
@@ -48,7 +55,9 @@ def winners(
 def adjudicate(
     game_map: Map, position: Position, orders: Mapping[str, Sequence[Order]], rules: Rules
 ) -> PhaseResult:
-    phase = parse_phase(position.phase, game_map.calendar)
+    # The phase is written in its variant's calendar, which may differ from the board's (the
+    # standard game on the monthly 1885 board): the name itself says which calendar it is.
+    phase = parse_phase(position.phase, ANY)
     centers = dict(position.centers)
     dislodged: tuple = ()
     contested: frozenset[str] = frozenset()

@@ -924,16 +924,22 @@ def _not_a_command(
 
 
 def read_mail_commands(
-    text: str, known_powers: Iterable[str] = (), known_provinces: Iterable[str] = ()
+    text: str,
+    known_powers: Iterable[str] = (),
+    known_provinces: Iterable[str] = (),
+    secret_games: Iterable[str] = (),
 ) -> list[CommandLine]:
     """The commands, press blocks and order lines of a mail body, in order, each with its line.
 
     `known_powers` and `known_provinces` (names and abbreviations, any case) help tell an order
     line that opens with a power or province from a mistyped command; without them a first word
-    close to a command spelling counts as a mistyped command. Nothing raises: a line that
-    cannot be read becomes a CommandError.
+    close to a command spelling counts as a mistyped command. `secret_games` are the games whose
+    powers nobody may be told (a secret board's, generated with the game): a SIGNON naming one
+    of them takes any word as the power, for the game's desk to answer. Nothing raises: a line
+    that cannot be read becomes a CommandError.
     """
     powers = frozenset(_compact(p) for p in known_powers)
+    secret = frozenset(g.lower() for g in secret_games)
     provinces = frozenset(_compact(p) for p in known_provinces)
     lines = text.splitlines()
     out: list[CommandLine] = []
@@ -950,8 +956,8 @@ def read_mail_commands(
             out.append(_not_a_command(line, line_no, powers, provinces))
             continue
         value = _read_line(line.rstrip(), line_no)
-        if isinstance(value, cv.SignOn) and powers:
-            value = _checked_power(value, line, powers)
+        if isinstance(value, cv.SignOn) and powers and value.game.lower() not in secret:
+            value = _checked_power(value, line, powers, secret)
         if _block_head(line) in ("GENERAL", "PHASE") and not _NOT_A_BLOCK.match(line):
             block, index, ending = _read_general(lines, index, value)
             out.extend(block)
@@ -1197,16 +1203,19 @@ def _read_general(
 _MASTER_WORDS = frozenset({"master", "gm"})
 
 
-def _checked_power(value: cv.SignOn, line: str, powers: frozenset[str]) -> CommandLine:
+def _checked_power(
+    value: cv.SignOn, line: str, powers: frozenset[str], secret: frozenset[str] = frozenset()
+) -> CommandLine:
     """A power written out in SIGNON must be one the judge knows: else the words are misread.
 
     ``SIGNON Fmygame secret extra`` would otherwise read as power FMYGAME of game "secret",
     and echo the password as a game name.
     """
     if len(value.power) == 1:
-        if value.glued and _compact(value.glued) in powers:
-            # SIGNON Germany alpha: a power's name read as G + game "ermany" and a password,
-            # where a password was perhaps left out; the desk says so if no such game exists.
+        if value.glued and (_compact(value.glued) in powers or value.password.lower() in secret):
+            # SIGNON Germany alpha (or SIGNON Hac maze, maze a secret board's game): a power's
+            # name read as G + game "ermany" and a password, where a password was perhaps left
+            # out; the desk says so if no such game exists.
             return replace(value, spelled_power=value.glued)
         return value
     if _compact(value.power) in powers | _MASTER_WORDS:

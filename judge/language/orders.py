@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 import threading
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
@@ -671,11 +671,21 @@ def _name_error(line: str, line_no: int, fault: _NameFault) -> OrderError:
     )
 
 
-def _describe(expected: set[str] | frozenset[str]) -> tuple[str, ...]:
-    words = {_EXPECTED_WORDS.get(name, name.lower()) for name in expected}
+def _describe(
+    expected: set[str] | frozenset[str], names: Mapping[str, str] | None = None
+) -> tuple[str, ...]:
+    """The terminals as a player names them, in the table's order (`names`: a variant's own
+    table, where its orders name things otherwise, as Algernon's spaces and portals)."""
+    table = _EXPECTED_WORDS if names is None else names
+    rank = (
+        _EXPECTED_RANK
+        if names is None
+        else {w: i for i, w in enumerate(dict.fromkeys(table.values()))}
+    )
+    words = {table.get(name, name.lower()) for name in expected}
     if "D" in words:
         words.discard("remove")  # the same order as D; listing both only lengthens the line
-    return tuple(sorted(words, key=lambda w: (_EXPECTED_RANK.get(w, 99), w)))
+    return tuple(sorted(words, key=lambda w: (rank.get(w, 99), w)))
 
 
 def _join_or(words: tuple[str, ...]) -> str:
@@ -696,12 +706,14 @@ def _acceptable(exc: UnexpectedInput) -> set[str] | None:
         return None
 
 
-def _syntax_error(line: str, line_no: int, exc: UnexpectedInput) -> OrderError:
+def _syntax_error(
+    line: str, line_no: int, exc: UnexpectedInput, names: Mapping[str, str] | None = None
+) -> OrderError:
     from lark.exceptions import UnexpectedCharacters, UnexpectedToken
 
     acceptable = _acceptable(exc)
     if isinstance(exc, UnexpectedToken):
-        expected = _describe(acceptable if acceptable is not None else exc.expected)
+        expected = _describe(acceptable if acceptable is not None else exc.expected, names)
         token = exc.token
         if token.type == "$END":
             column = len(line.rstrip()) + 1
@@ -710,7 +722,9 @@ def _syntax_error(line: str, line_no: int, exc: UnexpectedInput) -> OrderError:
             column = token.column if isinstance(token.column, int) else 1
             found = repr(line[column - 1 : column - 1 + len(token)])
     elif isinstance(exc, UnexpectedCharacters):
-        expected = _describe(acceptable if acceptable is not None else set(exc.allowed or ()))
+        expected = _describe(
+            acceptable if acceptable is not None else set(exc.allowed or ()), names
+        )
         column = exc.column
         found = repr(line[column - 1 : column])
     else:  # pragma: no cover - the LALR parser raises only the two above

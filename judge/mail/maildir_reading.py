@@ -3,8 +3,9 @@
 Without a relay the sender writes every mail to a Maildir (judge.mail.outbound.MaildirTransport,
 ./judge-data/outbox-maildir under ./run.sh). Read as files, those mails are raw: encoded-word
 subjects, quoted-printable or base64 bodies. Here they are numbered in the order they were
-delivered (the Maildir's own file names carry the moment and a counter) and shown as a person
-reads mail: headers decoded, the text decoded from its transfer encoding and charset.
+written (the judge names each file after its outbox row; other writers' names carry the moment
+and a counter) and shown as a person reads mail: headers decoded, the text decoded from its
+transfer encoding and charset.
 """
 
 from __future__ import annotations
@@ -31,6 +32,8 @@ SHOWN_HEADERS = (
 # A Maildir file name as Python's mailbox (and most writers) make it: seconds, then
 # M<microseconds>, then P<pid> and Q<counter> or other unique parts, then the host.
 _DELIVERED = re.compile(r"(\d+)\.(?:M(\d+))?[^.]*?(?:Q(\d+))?\.")
+# The judge's own: named after the outbox row (judge.mail.outbound.Outgoing.of).
+_OUTBOX_ROW = re.compile(r"outbox-(\d+)-")
 
 
 @dataclass(frozen=True)
@@ -84,18 +87,23 @@ class StoredMail:
         return "\n".join(head) + "\n\n" + self.text()
 
 
-def _delivery_order(file: Path) -> tuple[float, int, int, str]:
-    """How to sort a Maildir file among the others: by the moment in its name (seconds and
-    microseconds, then the writer's counter), else by when the file was written."""
+def _delivery_order(file: Path) -> tuple[int, float, int, int, str]:
+    """How to sort a Maildir file among the others: the judge's own files by their outbox row
+    (the order the judge wrote them: judge.mail.outbound names each after its row); others by
+    the moment in their name (seconds and microseconds, then the writer's counter), else by
+    when the file was written."""
     key = file.name.split(":", 1)[0]
+    row = _OUTBOX_ROW.match(key)
+    if row is not None:
+        return (0, float(row.group(1)), 0, 0, key)
     found = _DELIVERED.match(key)
     if found is None:
         try:
-            return (file.stat().st_mtime, 0, 0, key)
+            return (1, file.stat().st_mtime, 0, 0, key)
         except OSError:
-            return (0.0, 0, 0, key)
+            return (1, 0.0, 0, 0, key)
     seconds, micros, counter = (int(group or 0) for group in found.groups())
-    return (float(seconds), micros, counter, key)
+    return (1, float(seconds), micros, counter, key)
 
 
 def read_maildir(path: Path) -> list[StoredMail]:
@@ -105,7 +113,7 @@ def read_maildir(path: Path) -> list[StoredMail]:
     if not any(folder.is_dir() for folder in folders):
         raise FileNotFoundError(path)
     parser = BytesParser(policy=default)
-    found: list[tuple[tuple[float, int, int, str], str, bytes]] = []
+    found: list[tuple[tuple[int, float, int, int, str], str, bytes]] = []
     for folder in folders:
         for file in folder.iterdir() if folder.is_dir() else ():
             if file.name.startswith("."):

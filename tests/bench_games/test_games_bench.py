@@ -21,6 +21,7 @@ def test_the_games_benchmark_processes_every_game_and_queues_every_mail() -> Non
     figures = json.loads(out.strip().splitlines()[-1])
     assert figures["games"] == 5
     # Seven players and the GM get results; the one power with no orders misses a move, so the
-    # GM hears of it and the six others are asked for a replacement.
-    assert figures["mails_by_kind"] == {"results": 40, "missed_turn": 5, "replacement_sought": 30}
+    # GM hears of it, the six others are asked for a replacement and the power's own player is
+    # told one is sought.
+    assert figures["mails_by_kind"] == {"results": 40, "missed_turn": 5, "replacement_sought": 35}
     assert figures["seconds"] > 0 and len(figures["round_seconds"]) == 2

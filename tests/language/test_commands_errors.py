@@ -193,6 +193,24 @@ def test_signon_with_a_power_the_judge_does_not_know_is_refused_not_misread() ->
     ]
 
 
+def test_signon_to_a_game_with_a_secret_board_takes_any_word_for_its_power() -> None:
+    """A generated power's initials are in no board file: in a game the desk names as secret
+    the word is read as the power, for the desk to answer; in any other game it is refused."""
+    read = read_mail_commands(
+        "SIGNON Hac maze pw", known_powers=STANDARD_POWERS, secret_games=["Maze"]
+    )
+    assert read == [cv.SignOn(line_no=1, power="HAC", game="maze", password="pw")]
+    error = read_mail_commands(
+        "SIGNON Hac other pw", known_powers=STANDARD_POWERS, secret_games=["maze"]
+    )[0]
+    assert isinstance(error, cv.CommandError) and error.expected == ("a power",)
+    # The password left out: read as njudge's glued form, the power's name kept for the desk.
+    (glued,) = read_mail_commands(
+        "SIGNON Hac maze", known_powers=STANDARD_POWERS, secret_games=["maze"]
+    )
+    assert isinstance(glued, cv.SignOn) and glued.spelled_power == "Hac"
+
+
 @pytest.mark.parametrize("word", ["REGISTER", "whois", "GET", "DIARY", "CLEAR"])
 def test_a_classic_judge_command_this_judge_lacks_is_named_not_read_as_an_order(word: str) -> None:
     error = error_of(f"{word} something")

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from judge.desk.mail_state import province_words
 from judge.engine.geography import Map
 from judge.language import command_values as cv
 from judge.language.commands import read_mail_commands
 from judge.language.orders import parse_line
+from judge.map_files import load_map
 
 STANDARD_POWERS = ("England", "France", "Germany", "Italy", "Austria", "Russia", "Turkey")
 
@@ -28,7 +30,9 @@ def test_a_mixed_mail_keeps_every_line_in_its_place() -> None:
             "A Bur - Mun",  # 13: after SIGNOFF, never read
         ]
     )
-    assert read_mail_commands(mail) == [
+    # The desk names the board's provinces, as here: "Mar" opens an order, not a mistyped MAP.
+    provinces = province_words(load_map("standard"))
+    assert read_mail_commands(mail, known_provinces=provinces) == [
         cv.SignOn(line_no=1, power="F", game="mygame", password="secret"),
         cv.OrderLine(3, "A Par - Bur"),
         cv.OrderLine(4, "F Bre - MAO"),

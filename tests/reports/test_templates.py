@@ -59,6 +59,7 @@ KNOWN: dict[str, dict[str, Any]] = {
         "power": "France",
         "reply_address": "judge+abcdefghijklmnop@example.org",
         "open_powers": ["Italy"],
+        "open_seats": 1,
         "started": False,
         "phase": "",
     },

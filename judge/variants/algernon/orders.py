@@ -4,16 +4,13 @@
 other end of VT2; `VT s 4 (SQ to 6)` supports out VT4 the attack SQ makes out SQ6; `MK s 1 (1)`
 supports out MK1 the attack coming into that space through its portal 1; `VT(3,2,5,1,6,4)` is
 the retreat priority of the rat in VT should it be dislodged; `Build MK, VT, CJ` the build
-priority of a fall turn; `Remove VT` a unit to remove when centres were lost.
+priority of a fall turn; `Remove VT` a unit to remove when centres were lost. The lines are
+read through grammar/algernon.lark (language.py); these are their values, written back here.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
-
-_SPACE = r"([A-Za-z]{2,3})"
-_NUMBER = r"(\d{1,3})"
 
 
 @dataclass(frozen=True)
@@ -76,65 +73,6 @@ class Remove:
 
 UnitOrder = Attack | Stand | SupportOut | SupportAttack | SupportInto
 MazeOrder = UnitOrder | RetreatList | BuildList | Remove
-
-_PATTERNS: list[tuple[re.Pattern[str], str]] = [
-    (re.compile(rf"^{_SPACE}\s*(?:to|-|->|a|attacks?)\s*{_NUMBER}$", re.I), "attack"),
-    (re.compile(rf"^{_SPACE}\s*(?:h|holds?)?$", re.I), "hold"),
-    (
-        re.compile(
-            rf"^{_SPACE}\s*(?:s|supports?)\s*{_NUMBER}\s*\(\s*{_SPACE}\s*(?:to|-|->)\s*"
-            rf"{_NUMBER}\s*\)$",
-            re.I,
-        ),
-        "support-attack",
-    ),
-    (
-        re.compile(rf"^{_SPACE}\s*(?:s|supports?)\s*{_NUMBER}\s*\(\s*{_NUMBER}\s*\)$", re.I),
-        "support-into",
-    ),
-    (re.compile(rf"^{_SPACE}\s*(?:s|supports?)\s*{_NUMBER}$", re.I), "support"),
-    (re.compile(rf"^{_SPACE}\s*\(\s*(\d{{1,3}}(?:\s*,\s*\d{{1,3}})*)\s*\)$", re.I), "retreat"),
-    (re.compile(r"^build\s+(.+)$", re.I), "build"),
-    (re.compile(rf"^(?:remove|disband)\s+{_SPACE}$", re.I), "remove"),
-]
-
-FORMS = (
-    "VT to 3, VT h, VT s 2, VT s 4 (SQ to 6), MK s 1 (1), VT(3,2,5,1,6,4), "
-    "Build MK, VT, CJ, Remove VT"
-)
-
-
-class OrderSyntax(ValueError):
-    """An order line that is none of section I's forms."""
-
-
-def read_order(text: str) -> MazeOrder:
-    """One order line as its value; OrderSyntax says what the forms are."""
-    line = " ".join(text.strip().split())
-    for pattern, kind in _PATTERNS:
-        m = pattern.match(line)
-        if m is None:
-            continue
-        g = m.groups()
-        if kind == "attack":
-            return Attack(g[0].lower(), int(g[1]))
-        if kind == "hold":
-            return Stand(g[0].lower())
-        if kind == "support-attack":
-            return SupportAttack(g[0].lower(), int(g[1]), g[2].lower(), int(g[3]))
-        if kind == "support-into":
-            return SupportInto(g[0].lower(), int(g[1]), int(g[2]))
-        if kind == "support":
-            return SupportOut(g[0].lower(), int(g[1]))
-        if kind == "retreat":
-            return RetreatList(g[0].lower(), tuple(int(n) for n in g[1].split(",")))
-        if kind == "build":
-            spaces = [s for s in re.split(r"[\s,]+", g[0]) if s]
-            if not spaces or not all(re.fullmatch(r"[A-Za-z]{2,3}", s) for s in spaces):
-                break
-            return BuildList(tuple(s.lower() for s in spaces))
-        return Remove(g[0].lower())
-    raise OrderSyntax(f"not an Algernon order; the forms are {FORMS}")
 
 
 def order_text(order: MazeOrder) -> str:

@@ -6,6 +6,8 @@ project's own world board exists; the rules' examples use the standard board too
 from __future__ import annotations
 
 from judge.engine.calendar import MONTHLY
+from judge.engine.geography import Map
+from judge.engine.position import Position
 from judge.variants import Variant
 from judge.variants.mercator.language import read_desk_line, read_mercator_orders
 from judge.variants.mercator.phases import adjudicate_mercator, decide_claims
@@ -18,6 +20,15 @@ def _results_text(report: object) -> str:
     from judge.variants.mercator.report import mercator_text
 
     return mercator_text(report)  # type: ignore[arg-type]
+
+
+def _adjustments_due(game_map: Map, position: Position) -> dict[str, int]:
+    """Builds and removals due as Mercator counts units (an army/fleet is two, an army dumped
+    in a polar cap one, spare units kept until the third build season): for the desk's
+    question of who owes orders."""
+    from judge.variants.mercator.adjustments import due
+
+    return due(position)
 
 
 MERCATOR = Variant(
@@ -40,4 +51,5 @@ MERCATOR = Variant(
     ),
     results_text=_results_text,
     picture_order=picture_order,
+    adjustments_due=_adjustments_due,
 )

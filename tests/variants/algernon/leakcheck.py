@@ -17,15 +17,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from judge.engine.geography import Map
-from judge.variants.algernon.orders import (
-    Attack,
-    SupportAttack,
-    SupportInto,
-    SupportOut,
-    read_order,
-)
+from judge.variants.algernon.language import read_order
+from judge.variants.algernon.orders import Attack, SupportAttack, SupportInto, SupportOut
 
 TOKEN = re.compile(r"\b([A-Z]{2,3})(\d*)\b")
+# Initials as the desk's mails write a power's name (`You play Hac`).
+TITLED = re.compile(r"\b([A-Z][a-z]{2})\b")
 SPACE_COUNT = re.compile(r"\b([A-Z]{2,3})(\d+)(?: [HN]SC)? (\d+)\b")
 RETREAT = re.compile(r"retreat out ([A-Z]{2,3})(\d+): ([A-Z]{2,3})\d")
 
@@ -118,6 +115,10 @@ def leaks(board: Map, allowed: Allowed, text: str) -> list[str]:
                 found.append(f"portal {word}{digits} that does not exist")
         elif not digits and word in board.powers and word not in allowed.players:
             found.append(f"player {word} (unknown to {allowed.power})")
+    for m in TITLED.finditer(text):
+        word = m.group(1).upper()
+        if word in board.powers and word not in allowed.players:
+            found.append(f"player {m.group(1)} (unknown to {allowed.power})")
     for m in SPACE_COUNT.finditer(text):
         space = spaces.get(m.group(1))
         if space is not None and int(m.group(3)) != len(board.provinces[space].portals):

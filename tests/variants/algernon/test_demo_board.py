@@ -14,7 +14,7 @@ from judge.adjudicate_json import CaseError, run_case
 from judge.variants.algernon import opening_case
 from judge.variants.algernon.generator import fairness, generate_maze
 from judge.variants.algernon.knowledge import Knowledge
-from judge.variants.algernon.language import read_desk_line
+from judge.variants.algernon.language import read_desk_line, read_order
 from judge.variants.algernon.maze import maze_board, maze_problems
 from judge.variants.algernon.orders import (
     Attack,
@@ -25,7 +25,6 @@ from judge.variants.algernon.orders import (
     SupportInto,
     SupportOut,
     order_text,
-    read_order,
 )
 
 DEMO = Path(__file__).resolve().parents[2] / "cases" / "maps" / "algernon_demo.toml"
@@ -170,13 +169,13 @@ def test_desk_refusals_give_nothing_away() -> None:
     def error(line: str) -> str | None:
         return read_desk_line(board, line, 4, dict(context)).error
 
-    assert error("PZ to 4") == "line 4: PZ has 3 portals: there is no portal 4"
-    assert error("PZ s 2 (SQ to 1)") == "line 4: SQ is unknown to you"
-    assert error("PZ s 2 (XX to 1)") == "line 4: XX is unknown to you"
-    assert error("VT to 1") == "line 4: VT is unknown to you"
-    assert error("Build DL") == "line 4: builds are listed in a fall turn (rule 9)"
+    assert error("PZ to 4") == "line 4, column 7: PZ has 3 portals: there is no portal 4"
+    assert error("PZ s 2 (SQ to 1)") == "line 4, column 9: SQ is unknown to you"
+    assert error("PZ s 2 (XX to 1)") == "line 4, column 9: XX is unknown to you"
+    assert error("VT to 1") == "line 4, column 1: VT is unknown to you"
+    assert error("Build DL") == "line 4, column 7: builds are listed in a fall turn (rule 9)"
     context["phase"] = "F1901M"
-    assert error("Build PW") == "line 4: PW is unknown to you"
+    assert error("Build PW") == "line 4, column 7: PW is unknown to you"
     assert error("PZ to 2") is None
 
 

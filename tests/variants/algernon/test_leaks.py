@@ -1,7 +1,10 @@
 """The leak test: generated Algernon games played by random orders for ten years through the
 judge's own mail path (the processor and the desk on a real SQLite store), every outbox row to
-each player checked against what that player may know by the rules, worked out here from the
-moves (leakcheck.py). And the same check catching a report that leaks on purpose.
+each player, and every text and id of every picture attached to it (drawn by the picture step
+as the daemon draws them), checked against what that player may know by the rules, worked out
+here from the moves (leakcheck.py). The games play attacks, supports of both of section I's forms, swaps and
+removals, and each game must have played a swap and a removal. And the same check catching a
+report that leaks on purpose: the whole maze, a failed swap's space, another player's removal.
 """
 
 from __future__ import annotations
@@ -9,19 +12,23 @@ from __future__ import annotations
 import random
 import sys
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from email import message_from_bytes
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 import pytest
 from sqlalchemy import Engine, select
 
 from judge import clock
+from judge.desk import seating
 from judge.pictures.step import render_pending
 from judge.store import OutboxMessage, make_engine, session_scope, upgrade
 from judge.store.game_queries import find_game, history
 from judge.variants.algernon import case_board
+from judge.variants.algernon.maze import portal_towards
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "desk"))
 import test_games_by_mail as mail  # noqa: E402
@@ -30,6 +37,7 @@ from tests.variants.algernon import leakcheck  # noqa: E402
 
 GM = "gm@example.org"
 YEARS = 10
+SWAPS = 0.1  # the chance a rat with a neighbour tries to swap with it
 
 
 @pytest.fixture
@@ -72,54 +80,127 @@ def _pictures_to(
     return out
 
 
-def _check(
+def _picture_leaks(
     engine: Engine,
     board: Any,
     allowed: dict[str, leakcheck.Allowed],
     rows: list[OutboxMessage],
     seats: dict[str, str],
+    played: Played,
 ) -> list[str]:
-    """The leaks in the players' mails of `rows`: their texts, then their pictures."""
+    """The leaks in the pictures sent to the players with `rows` (every text and id)."""
     found: list[str] = []
-    for who, text in _rows_to(rows, seats):
-        found += leakcheck.leaks(board, allowed[who], text)
     for who, svg in _pictures_to(engine, rows, seats):
+        played.pictures += 1
         found += leakcheck.svg_leaks(board, allowed[who], svg)
     return found
 
 
-def _random_orders(rng: random.Random, case: dict[str, Any], power: str) -> list[str]:
+def _random_orders(
+    rng: random.Random, case: dict[str, Any], allowed: dict[str, leakcheck.Allowed]
+) -> dict[str, list[str]]:
+    """Each power's orders for a turn, drawn at random: attacks, supports (of a hold, and of an
+    attack in both of section I's forms, naming only spaces the player knows) and holds by
+    portal, retreat lists, swaps (rule 10: two rats side by side, another player's first,
+    attacking each other's space), and in the fall build lists and removals (written blind: a
+    player does not know whether he will have lost a centre)."""
     board = case_board(case)
-    lines = []
-    for unit in case["units"]:
-        if unit["power"] != power:
-            continue
-        space = unit["loc"]
+    fall = case["phase"].startswith("F")
+    owner = {u["loc"]: u["power"] for u in case["units"]}
+    unit_lines: dict[str, str] = {}
+    extra: dict[str, list[str]] = {}
+    for space, power in owner.items():
         count = len(board.provinces[space].portals)
         pick = rng.random()
         if pick < 0.55:
-            lines.append(f"{space.upper()} to {rng.randint(1, count)}")
+            unit_lines[space] = f"{space.upper()} to {rng.randint(1, count)}"
         elif pick < 0.75:
-            lines.append(f"{space.upper()} s {rng.randint(1, count)}")
+            unit_lines[space] = f"{space.upper()} s {rng.randint(1, count)}"
         elif pick < 0.85:
-            lines.append(f"{space.upper()} h")
+            unit_lines[space] = f"{space.upper()} h"
         if rng.random() < 0.3:
             portals = list(range(1, count + 1))
             rng.shuffle(portals)
-            lines.append(f"{space.upper()}({','.join(map(str, portals))})")
-    if case["phase"].startswith("F") and rng.random() < 0.7:
-        homes = sorted(board.powers[power].home_centres)
-        rng.shuffle(homes)
-        lines.append("Build " + ", ".join(h.upper() for h in homes))
-    return lines
+            extra.setdefault(power, []).append(f"{space.upper()}({','.join(map(str, portals))})")
+    swapped: set[str] = set()
+    for space in sorted(owner):
+        if space in swapped or rng.random() >= SWAPS:
+            continue
+        beside = sorted(
+            (portal, other)
+            for portal, other in board.provinces[space].portals.items()
+            if other in owner and other not in swapped
+        )
+        strangers = [(portal, other) for portal, other in beside if owner[other] != owner[space]]
+        if not beside:
+            continue
+        portal, other = rng.choice(strangers or beside)  # another player's rat first
+        unit_lines[space] = f"{space.upper()} to {portal}"
+        unit_lines[other] = f"{other.upper()} to {portal_towards(board, other, space)}"
+        swapped |= {space, other}
+    attacks = {
+        space: board.through_portal(space, int(line.split()[-1]))
+        for space, line in unit_lines.items()
+        if " to " in line
+    }
+    for space, line in sorted(unit_lines.items()):
+        if " s " not in line or rng.random() < 0.4:
+            continue
+        helped = sorted(  # an attack the player can name: from a space he knows
+            (mover, target)
+            for mover, target in attacks.items()
+            if mover != space
+            and target != space
+            and target in board.provinces[space].portals.values()
+            and mover in allowed[owner[space]].spaces
+        )
+        if not helped:
+            continue
+        mover, target = rng.choice(helped)
+        out = portal_towards(board, space, target)
+        if rng.random() < 0.5:  # VT s 4 (SQ to 6)
+            how = f"{mover.upper()} to {portal_towards(board, mover, target)}"
+        else:  # MK s 1 (1): by the portal the attack comes in through
+            how = str(portal_towards(board, target, mover))
+        unit_lines[space] = f"{space.upper()} s {out} ({how})"
+    if fall:
+        for power in sorted(board.powers):
+            mine = sorted(s for s, p in owner.items() if p == power)
+            if rng.random() < 0.7:
+                homes = sorted(board.powers[power].home_centres)
+                rng.shuffle(homes)
+                extra.setdefault(power, []).append("Build " + ", ".join(h.upper() for h in homes))
+            if mine and rng.random() < 0.5:
+                for space in rng.sample(mine, rng.randint(1, len(mine))):
+                    extra.setdefault(power, []).append(f"Remove {space.upper()}")
+    orders: dict[str, list[str]] = {}
+    for space, line in sorted(unit_lines.items()):
+        orders.setdefault(owner[space], []).append(line)
+    for power, lines in extra.items():
+        orders.setdefault(power, []).extend(lines)
+    return orders
 
 
-def play_and_check(engine: Engine, players: int, seed: int, years: int = YEARS) -> list[str]:
-    """Play a generated game by mail and return every leak found in the players' mails."""
+@dataclass
+class Played:
+    """A game's leaks, and what it played that the leak check must have seen: failed swap
+    attempts (told by the other player's initials alone) and removals made as ordered."""
+
+    leaks: list[str] = field(default_factory=list)
+    swaps: int = 0
+    removals: int = 0
+    pictures: int = 0  # the pictures the players were sent, every one read
+
+
+def play_and_check(engine: Engine, players: int, seed: int, years: int = YEARS) -> Played:
+    """Play a generated game by mail (its maze drawn from `seed` too, so a failure replays);
+    every leak found in the players' mails."""
     rng = random.Random(seed)
     name = f"maze{players}x{seed}"
-    found: list[str] = []
-    rows = mail.send(engine, f"CREATE {name} secret algernon {players}", sender=GM)
+    played = Played()
+    found = played.leaks
+    with mock.patch.object(seating, "new_seed", return_value=seed):  # the maze, reproducible
+        rows = mail.send(engine, f"CREATE {name} secret algernon {players}", sender=GM)
     assert [r.kind for r in rows] == ["game_created"]
     seats: dict[str, str] = {}
     start_rows: list[OutboxMessage] = []
@@ -132,8 +213,9 @@ def play_and_check(engine: Engine, players: int, seed: int, years: int = YEARS) 
         tokens = {s.power: s.reply_token for s in game.seats}
         board = case_board(game.position)
     allowed = leakcheck.start(board)
-    pictures = 0
-    found += _check(engine, board, allowed, start_rows, seats)
+    for power, text in _rows_to(start_rows, seats):
+        found += leakcheck.leaks(board, allowed[power], text)
+    found += _picture_leaks(engine, board, allowed, start_rows, seats, played)
     for _ in range(2 * years):
         with session_scope(engine) as session:
             game = find_game(session, name)
@@ -141,19 +223,20 @@ def play_and_check(engine: Engine, players: int, seed: int, years: int = YEARS) 
             case = dict(game.position)
             if game.status != "active":
                 break
-        sent: dict[str, list[str]] = {}
+        turn = _random_orders(rng, case, allowed)
         for power in sorted(seats):
-            lines = _random_orders(rng, case, power)
+            lines = turn.get(power, [])
             if not lines:
                 continue
-            sent[power] = lines
             rows = mail.send(
                 engine,
                 "\n".join(lines),
                 sender=seats[power],
                 to=f"judge+{tokens[power]}@example.org",
             )
-            found += _check(engine, board, allowed, rows, seats)
+            for who, text in _rows_to(rows, seats):
+                found += leakcheck.leaks(board, allowed[who], text)
+            found += _picture_leaks(engine, board, allowed, rows, seats, played)
         rows = mail.send(engine, f"SIGNON MASTER {name} secret\nPROCESS", sender=GM)
         with session_scope(engine) as session:
             game = find_game(session, name)
@@ -164,8 +247,22 @@ def play_and_check(engine: Engine, players: int, seed: int, years: int = YEARS) 
         leakcheck.after_turn(
             board, allowed, case["units"], stored, units_after, case["phase"].startswith("F")
         )
-        found += _check(engine, board, allowed, rows, seats)
-        pictures += len(_pictures_drawn(rows, seats))
+        for who, text in _rows_to(rows, seats):
+            found += leakcheck.leaks(board, allowed[who], text)
+            played.swaps += text.count("(swap with ")
+            removed = {
+                space.strip().lower()
+                for line in text.splitlines()
+                if line.startswith("Removed: ")
+                for space in line.removeprefix("Removed: ").split(",")
+            }
+            ordered = {
+                line.split()[-1].lower()
+                for line in stored.get(who, [])
+                if line.startswith("Remove ")
+            }
+            played.removals += len(removed & ordered)  # removed as its player ordered
+        found += _picture_leaks(engine, board, allowed, rows, seats, played)
     # The other paths a player can ask for: his map, the history, the summary, the list.
     for power in sorted(seats):
         rows = mail.send(
@@ -174,23 +271,20 @@ def play_and_check(engine: Engine, players: int, seed: int, years: int = YEARS) 
             sender=seats[power],
             to=f"judge+{tokens[power]}@example.org",
         )
-        # One answer to the mail, its parts' kinds joined by "+" (judge.desk.answer).
-        kinds = {kind for r in rows for kind in r.kind.split("+")}
+        kinds = {part for r in rows for part in r.kind.split("+")}  # one answer of several parts
         assert kinds >= {"own_map", "history", "summary", "game_detail"}
-        found += _check(engine, board, allowed, rows, seats)
-        pictures += len(_pictures_drawn(rows, seats))
-    assert pictures > 0, "no player was sent a picture: the check read none"
-    return found
-
-
-def _pictures_drawn(rows: list[OutboxMessage], seats: dict[str, str]) -> list[int]:
-    """The rows to players that carried a picture to draw (the results, MAP)."""
-    return [r.id for r in rows if r.to_addr in seats.values() and r.picture is not None]
+        for who, text in _rows_to(rows, seats):
+            found += leakcheck.leaks(board, allowed[who], text)
+        found += _picture_leaks(engine, board, allowed, rows, seats, played)
+    assert played.pictures > 0, "no player was sent a picture: the check read none"
+    return played
 
 
 @pytest.mark.parametrize("players", [3, 5, 8, 12])
 def test_no_mail_tells_a_player_more_than_his_rats_found(engine: Engine, players: int) -> None:
-    assert play_and_check(engine, players, seed=players) == []
+    played = play_and_check(engine, players, seed=players)
+    assert played.leaks == []
+    assert played.swaps > 0 and played.removals > 0  # both were played and checked
 
 
 def test_the_check_finds_a_report_that_leaks(
@@ -205,7 +299,7 @@ def test_the_check_finds_a_report_that_leaks(
         return honest(turn, power, known) + " ".join(s.upper() for s in turn.board.provinces)
 
     monkeypatch.setattr(report, "player_report", leaking)
-    found = play_and_check(engine, 3, seed=1, years=1)
+    found = play_and_check(engine, 3, seed=1, years=1).leaks
     assert found and all("unknown to" in f for f in found)
 
 
@@ -220,7 +314,7 @@ def test_the_check_finds_a_picture_that_leaks(
         return whole if reader in board.powers else None
 
     monkeypatch.setattr(picture, "picture_scene", leaking)
-    found = play_and_check(engine, 3, seed=1, years=1)
+    found = play_and_check(engine, 3, seed=1, years=1).leaks
     assert found and all("unknown to" in f for f in found)
     assert any(" in id " in f for f in found)  # the ids are read too, not only the texts
 
@@ -231,3 +325,35 @@ def test_outbox_rows_are_all_read(engine: Engine) -> None:
     with session_scope(engine) as session:
         kinds = {r.kind for r in session.scalars(select(OutboxMessage))}
     assert {"game_started", "orders_read", "results"} <= kinds
+
+
+def _swap_leak(turn: Any, power: str) -> str:
+    """The space a failed swap tried to enter: rule 10 tells only the other player."""
+    spaces = [
+        turn.board.through_portal(story.space, int(story.order.split()[-1]))
+        for story in turn.encounters.get(power, ())
+        if story.swap_with is not None
+    ]
+    return "".join(f"(swap at {s.upper()})\n" for s in spaces)
+
+
+def _removal_leak(turn: Any, power: str) -> str:
+    """Every player's removals, where a player is told his own."""
+    return "".join(f"Removed: {s.upper()}\n" for ss in turn.removed.values() for s in ss)
+
+
+@pytest.mark.parametrize(("leak", "players", "years"), [(_swap_leak, 3, 3), (_removal_leak, 5, 4)])
+def test_the_check_finds_a_swap_or_a_removal_that_leaks(
+    engine: Engine, monkeypatch: pytest.MonkeyPatch, leak: Any, players: int, years: int
+) -> None:
+    """The games play swaps and removals, so a report that tells too much of either is caught."""
+    from judge.variants.algernon import report
+
+    honest = report.player_report
+
+    def leaking(turn: Any, power: str, known: Any) -> str:
+        return honest(turn, power, known) + leak(turn, power)
+
+    monkeypatch.setattr(report, "player_report", leaking)
+    found = play_and_check(engine, players, seed=players, years=years).leaks
+    assert found and all("unknown to" in f for f in found)

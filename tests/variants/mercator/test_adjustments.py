@@ -129,3 +129,21 @@ def test_a_power_that_orders_no_removals_loses_units_by_rule_7() -> None:
     assert [(u.kind, u.loc) for u in result.disbanded] == [("A", "ber")]
     results, _ = adjust(position, {"ITALY": [Disband("F", "nap")]})
     assert results == ["success"]
+
+
+def test_the_desk_counts_an_army_fleet_as_two_units_when_it_asks_who_owes_orders() -> None:
+    """England holds three centres with a fleet and an army/fleet: three units, nothing owed.
+    The desk asks the record, not centres minus pieces (which would see a build due)."""
+    from judge.desk.settlement import owes
+    from judge.variants import variant
+
+    position = Position(
+        "MAR1901A",
+        (Unit("ENGLAND", "F", "lon"), Unit("ENGLAND", "AF", "nth")),
+        centers={"ENGLAND": frozenset({"lon", "edi", "lvp"})},
+    )
+    counted = variant("mercator").adjustments_due
+    assert counted is not None
+    due_now = counted(MAP, position)
+    assert due_now["ENGLAND"] == 0
+    assert not owes(MAP, position, "MAR1901A", "ENGLAND", due_now)

@@ -33,7 +33,7 @@ def start_1885(engine: Engine) -> dict[str, str]:
     addresses: dict[str, str] = {}
     for power in POWERS:
         rows = send(engine, f"SIGNON {power} {GAME} pw-{power}", sender=player(power))
-        own = next(r for r in rows if r.kind == "signed_on")
+        own = next(r for r in rows if "signed_on" in r.kind.split("+"))
         addresses[power] = reply_address(own)
     with session_scope(engine) as session:
         game = find_game(session, GAME)
@@ -68,7 +68,7 @@ def set_position(engine: Engine, phase: str, units: list[str], **more: Any) -> N
 
 
 def echo(rows: list[Any]) -> str:
-    return body_of(next(r for r in rows if r.kind == "orders_read"))
+    return body_of(next(r for r in rows if "orders_read" in r.kind.split("+")))
 
 
 def process(engine: Engine, phase: str) -> dict[str, str]:
