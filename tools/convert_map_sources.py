@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from judge.engine.geography import build_map  # noqa: E402
-from judge.pictures.layout import spread  # noqa: E402
+from judge.pictures.layout import LABEL_ROOM, spread  # noqa: E402
 from tools import map_places  # noqa: E402
 
 TERRAIN = {"WATER": "sea", "COAST": "coast", "LAND": "land", "SHUT": "impassable"}
@@ -341,7 +341,7 @@ def positions(name: str, text: str, wraps: bool) -> dict[str, list[float]]:
     codes = sorted(the_map.provinces)
     at = map_places.project(name, map_places.places(name, codes))
     neighbours = {code: the_map.adjacent_provinces(code) for code in codes}
-    faults = spread(at, neighbours, map_places.PROJECTIONS[name][4], wraps)
+    faults = spread(at, neighbours, map_places.PROJECTIONS[name][4], wraps, crowded=LABEL_ROOM)
     if faults:
         raise SystemExit(f"{name}: the picture positions cannot be spread apart: {faults[:5]}")
     return at

@@ -14,7 +14,7 @@ from judge.engine.geography import Map
 from judge.engine.orders import Build, Convoy, Disband, Hold, Move, Retreat, Support, Waive
 from judge.engine.position import Position, province_of
 from judge.engine.results import SUCCESS
-from judge.pictures.layout import graph_layout, links_of, spread
+from judge.pictures.layout import LABEL_ROOM, graph_layout, links_of, spread
 from judge.pictures.scene import (
     BUILD,
     CONVOY,
@@ -61,10 +61,11 @@ def positions_of(board: Map) -> tuple[dict[str, tuple[float, float]], tuple[floa
 
 def _positions(board: Map) -> tuple[dict[str, tuple[float, float]], tuple[float, float]]:
     if all(p.at is not None for p in board.provinces.values()):
-        # The map's points, moved apart where they would show neighbours the board lacks (a
-        # board placed by hand, 1885's); the generated boards are spread already.
+        # The map's points, moved apart where they would show neighbours the board lacks or
+        # markers too close to read (a board placed by hand, 1885's); the generated boards are
+        # spread already.
         placed = {c: [p.at[0], p.at[1]] for c, p in board.provinces.items() if p.at is not None}
-        spread(placed, neighbours_of(board), board.canvas, board.wraps)
+        spread(placed, neighbours_of(board), board.canvas, board.wraps, crowded=LABEL_ROOM)
         return {c: (p[0], p[1]) for c, p in placed.items()}, board.canvas
     at, size = graph_layout(sorted(board.provinces), neighbours_of(board))
     return {c: (p[0], p[1]) for c, p in at.items()}, (float(size[0]), float(size[1]))

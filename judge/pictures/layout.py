@@ -20,6 +20,9 @@ MARKER_RADIUS = 10.0
 MARKER_GAP = 4.0  # between markers of provinces that are not neighbours (beyond the two radii)
 LINK_GAP = 3.0  # between a link and a third province's marker (beyond its radius)
 EDGE_MARGIN = 14.0
+# How far apart any two markers are kept, neighbours too, so their labels do not run together
+# (only the two rules above are a picture's truth; this is for reading it).
+LABEL_ROOM = 30.0
 
 Point = list[float]
 
@@ -94,19 +97,26 @@ def spread(
     crowded: float = 0.0,
 ) -> list[str]:
     """Move markers until `faults` finds nothing; return what is still wrong after `rounds`.
-    With `crowded`, neighbours are also kept that far apart (so their labels do not collide)."""
+    With `crowded`, neighbours are also kept that far apart (so their labels do not collide).
+    Each round looks only at markers near each other (a grid of cells), in a fixed order, so a
+    board of hundreds of provinces spreads in a moment and always the same way."""
     width, height = size
     codes = sorted(at)
     links = links_of(neighbours)
     slack = 1.0  # a little beyond what `faults` asks, so positions rounded to whole pixels pass
     apart = 2 * MARKER_RADIUS + MARKER_GAP + slack
     clear = MARKER_RADIUS + LINK_GAP + slack
+    cell = max(apart, crowded, 2 * clear)
     for _ in range(rounds):
         moved = False
-        for i, a in enumerate(codes):
-            for b in codes[i + 1 :]:
+        grid = _grid(at, codes, cell)
+        for a in codes:
+            pa = at[a]
+            for b in _near(grid, pa[0] - cell, pa[1] - cell, pa[0] + cell, pa[1] + cell, cell):
+                if b <= a:
+                    continue
                 need = crowded if b in neighbours.get(a, ()) else max(apart, crowded)
-                pa, pb = at[a], at[b]
+                pb = at[b]
                 d = math.dist(pa, pb)
                 if d >= need:
                     continue
@@ -117,11 +127,15 @@ def spread(
                 pa[1] += uy * push
                 pb[0] -= ux * push
                 pb[1] -= uy * push
+        grid = _grid(at, codes, cell)
         for a, b in links:
-            for c in codes:
-                if c in (a, b):
-                    continue
-                for start, end in link_segments(at[a], at[b], width, wraps):
+            for start, end in link_segments(at[a], at[b], width, wraps):
+                low_x, high_x = sorted((start[0], end[0]))
+                low_y, high_y = sorted((start[1], end[1]))
+                box = (low_x - clear, low_y - clear, high_x + clear, high_y + clear)
+                for c in _near(grid, *box, cell):
+                    if c in (a, b):
+                        continue
                     d, t = segment_distance(at[c], start, end)
                     if d >= clear or not 0.0 < t < 1.0:
                         continue
@@ -144,6 +158,34 @@ def spread(
         if not moved:
             return []
     return faults(at, neighbours, width, wraps)
+
+
+def _grid(
+    at: Mapping[str, Point], codes: Sequence[str], cell: float
+) -> dict[tuple[int, int], list[str]]:
+    """The markers by the grid cell they stand in, each cell's in the codes' order."""
+    grid: dict[tuple[int, int], list[str]] = {}
+    for code in codes:
+        x, y = at[code]
+        grid.setdefault((int(x // cell), int(y // cell)), []).append(code)
+    return grid
+
+
+def _near(
+    grid: Mapping[tuple[int, int], list[str]],
+    x1: float,
+    y1: float,
+    x2: float,
+    y2: float,
+    cell: float,
+) -> list[str]:
+    """The markers in the cells that the box (x1, y1)-(x2, y2) touches, in a fixed order."""
+    found: list[str] = []
+    for cx in range(int(x1 // cell), int(x2 // cell) + 1):
+        for cy in range(int(y1 // cell), int(y2 // cell) + 1):
+            found.extend(grid.get((cx, cy), ()))
+    found.sort()
+    return found
 
 
 def graph_size(count: int) -> tuple[int, int]:
@@ -196,5 +238,5 @@ def graph_layout(
     for p in at.values():
         p[0] = margin + (p[0] - min(xs)) / span_x * (width - 2 * margin)
         p[1] = margin + (p[1] - min(ys)) / span_y * (height - 2 * margin)
-    spread(at, neighbours, size, crowded=3 * MARKER_RADIUS)
+    spread(at, neighbours, size, crowded=LABEL_ROOM)
     return at, size

@@ -6,6 +6,7 @@ the PNG renders at the SVG's size.
 
 from __future__ import annotations
 
+import math
 import re
 import struct
 import tomllib
@@ -18,7 +19,7 @@ from judge.engine.geography import Map, Terrain
 from judge.engine.position import Dislodged, Position, Unit
 from judge.map_files import available_maps, load_map, load_map_file
 from judge.pictures.board import board_scene, neighbours_of, positions_of
-from judge.pictures.layout import MARKER_RADIUS, faults
+from judge.pictures.layout import LABEL_ROOM, MARKER_RADIUS, faults
 from judge.pictures.png import png_of
 from judge.pictures.source import board_picture_svg
 from judge.pictures.svg import draw
@@ -194,3 +195,14 @@ def test_owned_provinces_are_ringed_in_their_owners_colour() -> None:
     # Without ownership (the standard game) no province is ringed.
     plain = by_id(parsed(draw(board_scene(board, Position("S1901M", (), {}), title="t"))))
     assert {plain[f"p-{c}"].attrib["stroke"] for c in board.provinces} == {"#4d5560"}
+
+
+@pytest.mark.parametrize(("name", "board"), BOARDS, ids=IDS)
+def test_markers_stand_far_enough_apart_to_read_their_labels(name: str, board: Map) -> None:
+    """Neighbours too: two markers closer than LABEL_ROOM run their labels together."""
+    at, _ = positions_of(board)
+    codes = sorted(at)
+    closest = min(
+        (math.dist(at[a], at[b]), a, b) for i, a in enumerate(codes) for b in codes[i + 1 :]
+    )
+    assert closest[0] >= LABEL_ROOM - 1, closest
