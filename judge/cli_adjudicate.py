@@ -23,6 +23,8 @@ def _rules_arg(value: str | None) -> list[str] | None:
 
 
 def _one(args: argparse.Namespace) -> int:
+    if args.picture and _picture_suffix("judge adjudicate", args.picture) is None:
+        return 2
     try:
         with _open_input(args.file) as stream:
             text = stream.read()
@@ -39,8 +41,54 @@ def _one(args: argparse.Namespace) -> int:
     except CaseError as exc:
         print(f"judge adjudicate: {exc}", file=sys.stderr)
         return 2
+    if args.picture:
+        from judge.pictures.source import PictureSource, picture_svg
+
+        if args.variant and "variant" not in case:
+            case["variant"] = args.variant
+        orders = case.get("orders") or {}
+        svg = picture_svg(PictureSource(case, orders, out))
+        if _write_picture("judge adjudicate", args.picture, svg) != 0:
+            return 2
     json.dump(out, sys.stdout, indent=2)
     sys.stdout.write("\n")
+    return 0
+
+
+def _picture_suffix(command: str, path: str) -> str | None:
+    """ ".svg" or ".png", by the file's name; None (and why, on stderr) for any other."""
+    suffix = os.path.splitext(path)[1].lower()
+    if suffix not in (".svg", ".png"):
+        print(f"{command}: --picture {path}: name a .svg or .png file", file=sys.stderr)
+        return None
+    return suffix
+
+
+def _write_picture(command: str, path: str, svg: str | None) -> int:
+    """Write a picture to `path`: SVG or PNG by its suffix."""
+    from pathlib import Path
+
+    suffix = _picture_suffix(command, path)
+    if suffix is None:
+        return 2
+    if svg is None:
+        print(f"{command}: this board has no picture to show", file=sys.stderr)
+        return 2
+    if suffix == ".svg":
+        data = svg.encode("utf-8")
+    else:
+        from judge.pictures.png import PictureError, png_of
+
+        try:
+            data = png_of(svg)
+        except PictureError as exc:
+            print(f"{command}: {exc}", file=sys.stderr)
+            return 2
+    try:
+        Path(path).write_bytes(data)
+    except OSError as exc:
+        print(f"{command}: cannot write {path}: {exc.strerror}", file=sys.stderr)
+        return 2
     return 0
 
 
@@ -129,6 +177,9 @@ def _batch(args: argparse.Namespace) -> int:
 
 
 def _adjudicate(args: argparse.Namespace) -> int:
+    if args.batch and args.picture:
+        print("judge adjudicate: --picture draws one case, not a --batch", file=sys.stderr)
+        return 2
     return _batch(args) if args.batch else _one(args)
 
 
@@ -159,6 +210,10 @@ def _own_board(args: argparse.Namespace) -> int | None:
     except (OSError, ValueError, MapError) as exc:
         print(f"judge map: {exc}", file=sys.stderr)
         return 2
+    if args.picture:
+        from judge.pictures.source import PictureSource, picture_svg
+
+        return _write_picture("judge map", args.picture, picture_svg(PictureSource(case)))
     if args.start:
         json.dump(case, sys.stdout, indent=2)
         sys.stdout.write("\n")
@@ -181,6 +236,10 @@ def _map(args: argparse.Namespace) -> int:
     except MapError as exc:
         print(f"judge map: {exc}", file=sys.stderr)
         return 2
+    if args.picture:
+        from judge.pictures.source import board_picture_svg
+
+        return _write_picture("judge map", args.picture, board_picture_svg(game_map))
     if args.start:
         json.dump(start_case(game_map), sys.stdout, indent=2)
         sys.stdout.write("\n")
@@ -209,6 +268,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     adj.add_argument("--variant", help="map/variant when the case does not name one")
     adj.add_argument("--rules", help="rule sets, comma separated (e.g. postal-1972,key-rule)")
+    adj.add_argument(
+        "--picture",
+        metavar="FILE",
+        help="also draw the position after the phase, with its orders, to FILE (.svg or .png)",
+    )
     adj.set_defaults(func=_adjudicate)
 
     mp = subparsers.add_parser("map", help="a map's summary, or its starting position")
@@ -219,4 +283,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     mp.add_argument("--players", type=int, help="a generated board for N players (Algernon's maze)")
     mp.add_argument("--seed", type=int, default=0, help="the seed of a generated board")
     mp.add_argument("--maze", help="a board file of the variant's own to check (Algernon)")
+    mp.add_argument(
+        "--picture",
+        metavar="FILE",
+        help="draw the board with its starting position to FILE (.svg or .png)",
+    )
     mp.set_defaults(func=_map)

@@ -271,6 +271,7 @@ def _write(
         reply_to=reply.reply_to,
         thread=reply.game,
         unsubscribe=_observer_unsubscribe(session, reply, to, settings),
+        picture=reply.picture,
     )
     return written.id
 

@@ -486,4 +486,5 @@ def _write(session: Session, identity: Identity, mail: Reply) -> None:
         auto_submitted="auto-generated",
         reply_to=mail.reply_to,
         thread=mail.game,
+        picture=mail.picture,
     )

@@ -21,6 +21,7 @@ from sqlalchemy.engine import make_url
 from judge.clock import now
 from judge.config import Config
 from judge.mail.outbound import RetryPolicy, Sender, transport_for
+from judge.pictures.step import render_pending
 from judge.processor import Processor, ProcessorSettings
 from judge.scheduler import Round, run_round
 from judge.store.db import is_sqlite, make_engine, session_scope, upgrade
@@ -258,8 +259,8 @@ class Daemon:
 
             def process() -> bool:
                 done = processor.step() is not None
-                if done and "sender" in self.loops:
-                    self.loops["sender"].wake()
+                if done:
+                    self._wake_sending()
                 scheduler = self.loops.get("scheduler")
                 if done and isinstance(scheduler, SchedulerLoop):
                     scheduler.wake_soon()
@@ -293,11 +294,22 @@ class Daemon:
                 on_exit=sender.release,
             )
             self._transport = transport
+
+            # The pictures the sender's mails wait for are drawn beside it, in a loop of their
+            # own, so text mails go out while pictures are drawn (judge/pictures/step.py).
+            def draw_pictures() -> bool:
+                if render_pending(self.engine):
+                    self.loops["sender"].wake()
+                    return True
+                return False
+
+            self.loops["pictures"] = Loop(
+                "pictures", draw_pictures, config.outbound.poll_seconds, self.stopping
+            )
         if "scheduler" in self.roles:
 
             def wake_sender() -> None:
-                if "sender" in self.loops:
-                    self.loops["sender"].wake()
+                self._wake_sending()
 
             self.loops["scheduler"] = SchedulerLoop(
                 self.engine, config, self.stopping, on_acted=wake_sender
@@ -307,6 +319,12 @@ class Daemon:
             loop.start()
         if "inbound" in self.roles:
             self._start_inbound()
+
+    def _wake_sending(self) -> None:
+        """New outbox rows: the sender and the picture step look now."""
+        for name in ("pictures", "sender"):
+            if name in self.loops:
+                self.loops[name].wake()
 
     def _start_wakeups(self) -> None:
         """On PostgreSQL, hear of rows other processes commit for this process's loops
@@ -321,7 +339,7 @@ class Daemon:
         if "processor" in self.loops:
             wakes[notify.INBOX] = self.loops["processor"].wake
         if "sender" in self.loops:
-            wakes[notify.OUTBOX] = self.loops["sender"].wake
+            wakes[notify.OUTBOX] = self._wake_sending
         scheduler = self.loops.get("scheduler")
         if isinstance(scheduler, SchedulerLoop):
             wakes[notify.PROCESSED] = scheduler.wake_soon

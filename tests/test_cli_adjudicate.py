@@ -194,6 +194,49 @@ def test_batch_with_jobs_writes_the_same_bytes_in_input_order(jobs: str) -> None
     assert len(one.stdout.splitlines()) == len([line for line in lines if line.strip()])
 
 
+@pytest.mark.parametrize("name", ["standard", "youngstown", "1885"])
+def test_map_picture_draws_the_board_and_its_start(name: str, tmp_path: Any) -> None:
+    svg_file, png_file = tmp_path / "board.svg", tmp_path / "board.png"
+    for target in (svg_file, png_file):
+        proc = run(["map", name, "--picture", str(target)])
+        assert proc.returncode == 0, proc.stderr
+    svg = svg_file.read_text()
+    start = json.loads(run(["map", name, "--start"]).stdout)
+    for unit in start["units"]:
+        assert f'id="u-{unit["power"]}-{unit["loc"]}"' in svg
+    assert png_file.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_map_picture_of_a_generated_maze_is_the_whole_maze(tmp_path: Any) -> None:
+    target = tmp_path / "maze.svg"
+    proc = run(["map", "algernon", "--players", "4", "--seed", "9", "--picture", str(target)])
+    assert proc.returncode == 0, proc.stderr
+    assert "The whole maze" in target.read_text()
+
+
+def test_adjudicate_picture_draws_the_position_after_the_case(tmp_path: Any) -> None:
+    case = start_case()
+    case["orders"] = {"FRANCE": ["A Par - Bur", "A Mar - Bur", "F Bre - Mao"]}
+    target = tmp_path / "after.svg"
+    proc = run(["adjudicate", "-", "--picture", str(target)], json.dumps(case))
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    svg = target.read_text()
+    for unit in out["units_after"]:
+        assert f'id="u-{unit["power"]}-{unit["loc"]}"' in svg
+    assert 'id="u-FRANCE-mao"' in svg  # the fleet moved
+    # Three orders drawn; the two armies bounced in Burgundy: their arrows are marked failed.
+    assert svg.count('<g id="o-') == 3
+    assert svg.count('class="move failed"') == 2
+
+
+def test_picture_file_must_be_svg_or_png(tmp_path: Any) -> None:
+    for args in (["map", "standard"], ["adjudicate", "-"]):
+        proc = run([*args, "--picture", str(tmp_path / "board.gif")], json.dumps(start_case()))
+        assert proc.returncode == 2 and ".svg or .png" in proc.stderr
+        assert not (tmp_path / "board.gif").exists()
+
+
 def test_the_standard_game_on_a_board_of_another_calendar() -> None:
     """A case plays in its variant's calendar whatever the board's own: the standard game on
     the monthly 1885 board moves in spring and fall and builds in winter."""

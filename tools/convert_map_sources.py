@@ -23,6 +23,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from judge.engine.geography import build_map  # noqa: E402
+from judge.pictures.layout import LABEL_ROOM, spread  # noqa: E402
+from tools import map_places  # noqa: E402
 
 TERRAIN = {"WATER": "sea", "COAST": "coast", "LAND": "land", "SHUT": "impassable"}
 
@@ -283,11 +285,24 @@ def _ordered(items: list[str]) -> str:
     return "[" + ", ".join(f'"{x}"' for x in items) + "]"
 
 
-def to_toml(src: Source, head: dict[str, object], header: str) -> str:
+def _value(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, tuple | list):
+        return "[" + ", ".join(_value(v) for v in value) + "]"
+    return f"{value!r}".replace("'", '"')
+
+
+def to_toml(
+    src: Source,
+    head: dict[str, object],
+    header: str,
+    at: dict[str, list[float]] | None = None,
+) -> str:
     """Our map format (maps/README.md), one table per power and per province."""
     out = [header.rstrip(), "", "[map]"]
     for key, value in head.items():
-        out.append(f"{key} = {value!r}".replace("'", '"'))
+        out.append(f"{key} = {_value(value)}")
     centres = set(src.neutral)
     for name, adjective, letter, homes in src.powers:
         centres.update(homes)
@@ -313,7 +328,23 @@ def to_toml(src: Source, head: dict[str, object], header: str) -> str:
         if code in src.coast_aliases:
             table = ", ".join(f'{k} = "{v}"' for k, v in sorted(src.coast_aliases[code].items()))
             out.append(f"coast_aliases = {{ {table} }}")
+        if at is not None:
+            x, y = at[code]
+            out.append(f"at = [{round(x)}, {round(y)}]")
     return "\n".join(out) + "\n"
+
+
+def positions(name: str, text: str, wraps: bool) -> dict[str, list[float]]:
+    """Each province's `at`: its place on the globe (tools/map_places.py) projected onto the
+    map's canvas, then spread so that the picture shows no neighbours the board lacks."""
+    the_map = build_map(tomllib.loads(text))
+    codes = sorted(the_map.provinces)
+    at = map_places.project(name, map_places.places(name, codes))
+    neighbours = {code: the_map.adjacent_provinces(code) for code in codes}
+    faults = spread(at, neighbours, map_places.PROJECTIONS[name][4], wraps, crowded=LABEL_ROOM)
+    if faults:
+        raise SystemExit(f"{name}: the picture positions cannot be spread apart: {faults[:5]}")
+    return at
 
 
 HEADER = """\
@@ -338,9 +369,13 @@ def convert(
         }
     src.coast_aliases = {k: v for k, v in src.coast_aliases.items() if v}
     cross_check(src, base / files["njudge"])
-    text = to_toml(
-        src, {"name": name, "title": title, **head}, HEADER.format(title=title, name=name)
-    )
+    head = {"name": name, "title": title, **head}
+    if name in map_places.PROJECTIONS:
+        head["canvas"] = map_places.PROJECTIONS[name][4]
+    header = HEADER.format(title=title, name=name)
+    text = to_toml(src, head, header)
+    if name in map_places.PROJECTIONS:
+        text = to_toml(src, head, header, positions(name, text, bool(head.get("wraps"))))
     the_map = build_map(tomllib.loads(text))
     print(f"{name}: {len(the_map.provinces)} provinces, {len(the_map.supply_centres())} centres, "
           f"{len(the_map.powers)} powers")  # fmt: skip
@@ -369,8 +404,9 @@ MAPS: dict[str, tuple[str, dict[str, str], dict[str, object]]] = {
             "military": "dpjudge/youngstown.military",
             "njudge": "njudge/map.youngstown",
         },
-        # 37 of 72 centres: njudge's info.youngstown.
-        {**STANDARD, "victory_centres": 37},
+        # 37 of 72 centres: njudge's info.youngstown. The off-board seas join the Pacific's
+        # east to the Atlantic's west, so the picture's east edge joins its west edge.
+        {**STANDARD, "victory_centres": 37, "wraps": True},
     ),
 }
 

@@ -90,6 +90,8 @@ def _combined(parts: list[Reply]) -> Reply:
         context,
         reply_to=reply_tos.pop() if len(reply_tos) == 1 else None,
         parts=tuple(replace(part, to=None) for part in parts),
+        # A part's picture (MAP's) goes with the answer: one picture a mail, the first asked.
+        picture=next((part.picture for part in parts if part.picture is not None), None),
     )
 
 

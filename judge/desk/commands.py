@@ -37,6 +37,9 @@ class Reply:
     # A seat's reply address (judge+TOKEN@domain) for the Reply-To header, so that answering
     # the mail acts for the seat.
     reply_to: str | None = None
+    # What the mail's picture is drawn from (judge.pictures.step.picture_request): the picture
+    # step attaches it before the mail is sent. None: a mail without a picture.
+    picture: dict[str, Any] | None = None
     # An answer of several parts (judge.desk.answer): the replies it holds, in mail order.
     parts: tuple[Reply, ...] = ()
     # A mail to the sender's address that is also the answer to the mail (a GM's PROCESS is

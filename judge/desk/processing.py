@@ -37,6 +37,8 @@ from judge.engine.position import Position
 from judge.engine.results import PhaseResult
 from judge.games.seats import OrdersState, SeatStatus
 from judge.language import command_values as cv
+from judge.pictures.source import PictureSource
+from judge.pictures.step import picture_request
 from judge.reports import (
     MASTER,
     OBSERVER,
@@ -57,7 +59,8 @@ from judge.store.game_queries import (
     record_phase,
 )
 from judge.store.games import Game, GameStatus
-from judge.variants import variant
+from judge.variants import MASTER as MASTER_READER
+from judge.variants import OBSERVERS, variant
 
 # The style of results mails of a game that has not chosen one (SET REPORT), and where the
 # choice is kept in Game.settings.
@@ -290,6 +293,7 @@ def process_phase(
     template = template_name(style)
     secret_board = variant(game.variant).secret_board
     visibility = results_visibility(secret_board) if secret_board else everything_public
+    picture = PictureSource(record.position_before, done.texts, done.results, game.name)
     replies = [
         Reply(
             "results",
@@ -297,11 +301,19 @@ def process_phase(
             mail_context(report, style, viewer, visibility, variant=_variant_title(game)),
             to=address,
             reply_to=to,
+            picture=picture_request(picture, reader_of(viewer)),
         )
         for address, viewer, to in _results_readers(session, game, judge_address)
     ]
     replies.extend(press.press_with_results(session, game, judge_address))
     return replies
+
+
+def reader_of(viewer: Viewer) -> str:
+    """A viewer as the variant record names readers: a power, OBSERVERS or MASTER."""
+    if viewer.power is not None:
+        return viewer.power
+    return MASTER_READER if viewer == MASTER else OBSERVERS
 
 
 def _results_readers(

@@ -274,7 +274,8 @@ class Summary(Command):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class OwnMap(Command):
-    """MAP [game]: the part of a secret board (Algernon's maze) the seat has learned."""
+    """MAP [game]: the board as it stands, as a picture; of a secret board (Algernon's maze), the
+    part the seat has learned."""
 
     keyword: ClassVar[str] = "MAP"
     game: str | None = None

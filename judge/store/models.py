@@ -8,8 +8,10 @@ from __future__ import annotations
 
 from datetime import UTC, date, datetime
 from enum import StrEnum
+from typing import Any
 
 from sqlalchemy import (
+    JSON,
     Boolean,
     Date,
     DateTime,
@@ -108,6 +110,9 @@ class OutboxMessage(Base):
     sent_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     sent_via: Mapped[str | None] = mapped_column(String(32))
     last_error: Mapped[str | None] = mapped_column(Text)
+    # What the mail's picture is drawn from (judge/pictures/step.py), until it is drawn and
+    # attached; the sender claims no row that still has one. None: nothing to draw.
+    picture: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True))
 
     __table_args__ = (Index("ix_outbox_state_next", "state", "next_attempt_at"),)
 

@@ -4,6 +4,8 @@ caused it, with its Message-ID fixed at that moment so a resend is recognisably 
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -271,6 +273,75 @@ def compose_bytes(
     return str(message["Message-ID"]).strip(), message.as_bytes()
 
 
+@dataclass(frozen=True)
+class Attachment:
+    """A file sent with a mail: its name (shown by mail programs), MIME type and bytes."""
+
+    filename: str
+    maintype: str
+    subtype: str
+    data: bytes
+
+
+# Header lines of a single-part mail that describe its body: they move into the body's own part
+# when the mail becomes multipart.
+_BODY_HEADERS = (b"content-type:", b"content-transfer-encoding:", b"mime-version:")
+_FILENAME_WORD = re.compile(r"[^A-Za-z0-9._-]")
+
+
+def with_attachments(raw: bytes, attachments: Iterable[Attachment]) -> bytes:
+    """A composed mail (`compose_bytes`'s bytes) with files attached: the same headers, byte for
+    byte (the same Message-ID, so the mail is still the one its row promised), and a
+    multipart/mixed body whose first part is the text as it was. Each attachment's name passes
+    `header_value` like every other header value, and is kept to letters, digits, dots,
+    hyphens and underscores, so no quoting or encoding is needed."""
+    files = list(attachments)
+    if not files:
+        return raw
+    head, separator, body = raw.partition(b"\r\n\r\n")
+    if not separator:
+        raise ValueError("not a composed mail: no blank line after the headers")
+    fields: list[list[bytes]] = []
+    for line in head.split(b"\r\n"):
+        if line[:1] in (b" ", b"\t") and fields:
+            fields[-1].append(line)  # a folded header's continuation
+        else:
+            fields.append([line])
+    kept = [b"\r\n".join(f) for f in fields if not f[0].lower().startswith(_BODY_HEADERS)]
+    body_headers = [
+        b"\r\n".join(f)
+        for f in fields
+        if f[0].lower().startswith(_BODY_HEADERS) and not f[0].lower().startswith(b"mime-version:")
+    ]
+    boundary = "=_judge_" + hashlib.sha256(raw).hexdigest()[:32]
+    parts = [
+        b"\r\n".join([*kept, b"MIME-Version: 1.0"]),
+        f'Content-Type: multipart/mixed; boundary="{boundary}"'.encode("ascii"),
+        b"",
+        b"This is a multi-part message in MIME format.",
+        f"--{boundary}".encode("ascii"),
+        *body_headers,
+        b"",
+        body,  # its last line break is the one the boundary line takes (RFC 2046)
+    ]
+    for file in files:
+        name = _FILENAME_WORD.sub("-", header_value("Subject", file.filename))[:80] or "picture"
+        content = f"{file.maintype}/{file.subtype}"
+        if not re.fullmatch(r"[a-z]+/[a-z0-9.+-]+", content):
+            raise ValueError(f"not a MIME type: {content!r}")
+        encoded = base64.encodebytes(file.data).replace(b"\n", b"\r\n").rstrip(b"\r\n")
+        parts += [
+            f"--{boundary}".encode("ascii"),
+            f'Content-Type: {content}; name="{name}"'.encode("ascii"),
+            b"Content-Transfer-Encoding: base64",
+            f'Content-Disposition: attachment; filename="{name}"'.encode("ascii"),
+            b"",
+            encoded,
+        ]
+    parts += [f"--{boundary}--".encode("ascii"), b""]
+    return b"\r\n".join(parts)
+
+
 def enqueue(
     session: Session,
     identity: Identity,
@@ -286,12 +357,15 @@ def enqueue(
     reply_to: str | None = None,
     thread: str | None = None,
     unsubscribe: str | None = None,
+    picture: dict[str, Any] | None = None,
 ) -> OutboxMessage:
     """Write one outgoing mail in the caller's transaction; it is sent only if that commits.
 
     `thread` names the game the mail is about: its mails all reference the game's thread root
     (`game_thread_id`), so a reader's mail program files the game's mails together, answers to
-    the reader's own mails included.
+    the reader's own mails included. `picture` is what the mail's picture is drawn from: the
+    row waits for the picture step (judge/pictures/step.py), which attaches it, before it is
+    sent.
     """
     if thread is not None:
         root = game_thread_id(identity, thread)
@@ -321,6 +395,7 @@ def enqueue(
         "state": OutboxState.PENDING,
         "attempts": 0,
         "next_attempt_at": moment,
+        "picture": picture,
     }
     # A Core INSERT: the ORM's unit of work costs more than the rest of a reply together.
     values["id"] = session.execute(_INSERT, values).scalar_one()
@@ -360,6 +435,7 @@ _DUE = (
         _OUTBOX.c.state == OutboxState.PENDING,
         _OUTBOX.c.next_attempt_at <= bindparam("moment"),
         or_(_OUTBOX.c.claimed_until.is_(None), _OUTBOX.c.claimed_until <= bindparam("moment")),
+        _OUTBOX.c.picture.is_(None),  # a mail whose picture is not drawn yet waits for it
     )
     .order_by(_OUTBOX.c.next_attempt_at, _OUTBOX.c.id)
     .limit(1)

@@ -96,6 +96,9 @@ class SecretBoard:
     known_places: Callable[[Mapping[str, Any], str], frozenset[str]]
     # (case after a phase) -> extra fields of `judge adjudicate`'s result (the reports)
     case_result_fields: Callable[[Mapping[str, Any]], dict[str, Any]]
+    # (the game's case, reader) -> the picture that reader may see, as a judge.pictures Scene
+    # holding only what the reader knows; None: no picture for that reader (judge/pictures).
+    picture_scene: Callable[[Mapping[str, Any], str], Any] | None = None
 
 
 OBSERVERS = "*observers*"
@@ -150,6 +153,11 @@ class Variant:
     # A secret board (Algernon): what each reader may see, asked instead of showing the board,
     # the orders or the powers. None: the standard game's results are public.
     secret_board: SecretBoard | None = None
+    # How the picture draws an order value of the variant's own (judge/pictures/board.py):
+    # (order) -> (kind of arrow: "move", "retreat", "support", "convoy", "build" or "disband";
+    # the locations it passes, first to last), or None to draw nothing. The engine's own
+    # orders need none; None: the variant has no orders of its own to draw.
+    picture_order: Callable[[Any], tuple[str, tuple[str, ...]] | None] | None = None
     # Fields of its own in a case and a result (Mercenary's money); None: the board alone.
     case_fields: CaseFields | None = None
     # The builds (positive) or removals (negative) each power is due in an adjustment phase,

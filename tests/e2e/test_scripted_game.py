@@ -35,6 +35,8 @@ import time
 from collections.abc import Callable
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
+from email.parser import BytesParser
+from email.policy import default
 from pathlib import Path
 from typing import Any
 
@@ -308,6 +310,20 @@ def _spring_1901(script: ScriptedGame) -> None:
         assert results[power].reply_to == (player.reply_address,)
     assert results["observer"].reply_to == ()
     assert results["GM"].reply_to in ((), (script.gm_reply_address,))
+    _check_pictures(results, "F1901M")
+
+
+def _check_pictures(results: dict[str, Any], phase: str) -> None:
+    """Every results mail came through the relay and Dovecot with its picture: an SVG of the
+    position after the phase, and the same picture as a PNG (judge/pictures)."""
+    for name, mail in results.items():
+        message = BytesParser(policy=default).parsebytes(mail.raw)
+        files = {part.get_content_type(): part.get_content() for part in message.iter_attachments()}
+        assert set(files) == {"image/svg+xml", "image/png"}, name
+        svg = files["image/svg+xml"]
+        svg = svg.decode() if isinstance(svg, bytes) else svg
+        assert f"(next {phase})" in svg and 'id="u-FRANCE-bur"' in svg, name
+        assert files["image/png"][:8] == b"\x89PNG\r\n\x1a\n", name
 
 
 def _fall_and_winter_1901(script: ScriptedGame) -> None:

@@ -73,6 +73,13 @@ KNOWN: dict[str, dict[str, Any]] = {
         "board": "",
     },
     "own_map": {"game": "maze", "map": "Your map of the maze (TAG): ...\n"},
+    "board_picture": {
+        "game": "alpha",
+        "phase": "F1901M",
+        "variant": "Standard",
+        "units": ["France: Army Burgundy, Army Marseilles, Fleet Mid-Atlantic Ocean"],
+        "centres": ["France (3): bre, mar, par"],
+    },
     "orders_read": {
         "game": "alpha",
         "power": "France",

@@ -112,6 +112,13 @@ def known_places(case: Mapping[str, Any], reader: str) -> frozenset[str]:
     return frozenset(knowledge_of(board, case.get("state") or {}, reader).spaces)
 
 
+def picture_scene(case: Mapping[str, Any], reader: str) -> Any:
+    """The picture `reader` may see of the game's maze (judge/variants/algernon/picture.py)."""
+    from judge.variants.algernon.picture import picture_scene as scene
+
+    return scene(case_board(case), case, reader)
+
+
 def case_result_fields(state: Mapping[str, Any]) -> dict[str, Any]:
     """`judge adjudicate`'s result: each power's private report, what each knows after the
     turn, the GM's full report and the public one."""
@@ -143,5 +150,6 @@ ALGERNON = Variant(
         known_powers=known_powers,
         known_places=known_places,
         case_result_fields=case_result_fields,
+        picture_scene=picture_scene,
     ),
 )

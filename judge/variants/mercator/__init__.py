@@ -11,6 +11,7 @@ from judge.variants import Variant
 from judge.variants.mercator.adjustments import adjustments_due
 from judge.variants.mercator.language import read_desk_line, read_mercator_orders
 from judge.variants.mercator.phases import adjudicate_mercator, decide_claims
+from judge.variants.mercator.picture import picture_order
 
 
 def _results_text(report: object) -> str:
@@ -40,5 +41,6 @@ MERCATOR = Variant(
         "combine with the more centres wins."
     ),
     results_text=_results_text,
+    picture_order=picture_order,
     adjustments_due=adjustments_due,
 )

@@ -15,6 +15,7 @@ from judge.variants import Variant
 from judge.variants.v1885.adjustments import adjustments_due
 from judge.variants.v1885.language import read_1885_orders, read_desk_line
 from judge.variants.v1885.phases import adjudicate_1885
+from judge.variants.v1885.picture import picture_order
 from judge.variants.v1885.victory import decide_claims
 
 
@@ -46,4 +47,5 @@ V1885 = Variant(
         "units comes first."
     ),
     results_text=_results_text,
+    picture_order=picture_order,
 )

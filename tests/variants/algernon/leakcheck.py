@@ -124,3 +124,41 @@ def leaks(board: Map, allowed: Allowed, text: str) -> list[str]:
         if space is not None and int(m.group(3)) != len(board.provinces[space].portals):
             found.append(f"a wrong portal count in {m.group(0)!r}")
     return found
+
+
+# Ids the pictures give their parts (judge/pictures/svg.py): a space's marker, label and centre;
+# a unit or dislodged unit (power and space); an order; the picture's groups.
+_SPACE_ID = re.compile(r"^[plc]-([a-z]{2,3})$")
+_UNIT_ID = re.compile(r"^[ud]-([A-Z][A-Z_-]*)-([a-z]{2,3})$")
+_PLAIN_IDS = re.compile(r"^(links|provinces|orders|units|labels|legend|o-\d+)$")
+
+
+def svg_leaks(board: Map, allowed: Allowed, svg: str) -> list[str]:
+    """Every text and id of a picture checked as a mail's text is: no space, portal or player
+    the player may not know, in what the picture shows or in how its parts are named."""
+    import xml.etree.ElementTree as ET
+
+    root = ET.fromstring(svg)
+    texts = [text for element in root.iter() for text in (element.text, element.tail) if text]
+    found = leaks(board, allowed, "\n".join(texts))
+    for element in root.iter():
+        ident = element.attrib.get("id")
+        if ident is None:
+            continue
+        space = _SPACE_ID.match(ident)
+        unit = _UNIT_ID.match(ident)
+        if space is not None:
+            if space.group(1) not in allowed.spaces:
+                found.append(
+                    f"space {space.group(1).upper()} in id {ident} (unknown to {allowed.power})"
+                )
+        elif unit is not None:
+            if unit.group(1) not in allowed.players:
+                found.append(f"player {unit.group(1)} in id {ident} (unknown to {allowed.power})")
+            if unit.group(2) not in allowed.spaces:
+                found.append(
+                    f"space {unit.group(2).upper()} in id {ident} (unknown to {allowed.power})"
+                )
+        elif not _PLAIN_IDS.match(ident):
+            found.append(f"an id the check does not know: {ident}")
+    return found

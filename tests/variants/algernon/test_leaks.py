@@ -1,7 +1,8 @@
 """The leak test: generated Algernon games played by random orders for ten years through the
 judge's own mail path (the processor and the desk on a real SQLite store), every outbox row to
-each player checked against what that player may know by the rules, worked out here from the
-moves (leakcheck.py). The games play attacks, supports of both of section I's forms, swaps and
+each player, and every text and id of every picture attached to it (drawn by the picture step
+as the daemon draws them), checked against what that player may know by the rules, worked out
+here from the moves (leakcheck.py). The games play attacks, supports of both of section I's forms, swaps and
 removals, and each game must have played a swap and a removal. And the same check catching a
 report that leaks on purpose: the whole maze, a failed swap's space, another player's removal.
 """
@@ -13,6 +14,7 @@ import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from email import message_from_bytes
 from pathlib import Path
 from typing import Any
 from unittest import mock
@@ -22,6 +24,7 @@ from sqlalchemy import Engine, select
 
 from judge import clock
 from judge.desk import seating
+from judge.pictures.step import render_pending
 from judge.store import OutboxMessage, make_engine, session_scope, upgrade
 from judge.store.game_queries import find_game, history
 from judge.variants.algernon import case_board
@@ -51,6 +54,46 @@ def _rows_to(rows: list[OutboxMessage], seats: dict[str, str]) -> list[tuple[str
     """(power, body) of every row addressed to a player."""
     by_address = {address: power for power, address in seats.items()}
     return [(by_address[r.to_addr], mail.body_of(r)) for r in rows if r.to_addr in by_address]
+
+
+def _pictures_to(
+    engine: Engine, rows: list[OutboxMessage], seats: dict[str, str]
+) -> list[tuple[str, str]]:
+    """(power, SVG) of every picture attached to a row addressed to a player, drawn by the
+    picture step as the daemon draws them before sending."""
+    by_address = {address: power for power, address in seats.items()}
+    ids = [r.id for r in rows if r.to_addr in by_address and r.picture is not None]
+    if not ids:
+        return []
+    render_pending(engine, limit=len(ids) + 100)
+    with session_scope(engine) as session:
+        done = list(session.scalars(select(OutboxMessage).where(OutboxMessage.id.in_(ids))))
+    out = []
+    for row in done:
+        assert row.picture is None, "a player's picture left undrawn"
+        message = message_from_bytes(row.raw)
+        for part in message.walk():
+            if part.get_content_type() == "image/svg+xml":
+                payload = part.get_payload(decode=True)
+                assert isinstance(payload, bytes)
+                out.append((by_address[row.to_addr], payload.decode()))
+    return out
+
+
+def _picture_leaks(
+    engine: Engine,
+    board: Any,
+    allowed: dict[str, leakcheck.Allowed],
+    rows: list[OutboxMessage],
+    seats: dict[str, str],
+    played: Played,
+) -> list[str]:
+    """The leaks in the pictures sent to the players with `rows` (every text and id)."""
+    found: list[str] = []
+    for who, svg in _pictures_to(engine, rows, seats):
+        played.pictures += 1
+        found += leakcheck.svg_leaks(board, allowed[who], svg)
+    return found
 
 
 def _random_orders(
@@ -146,6 +189,7 @@ class Played:
     leaks: list[str] = field(default_factory=list)
     swaps: int = 0
     removals: int = 0
+    pictures: int = 0  # the pictures the players were sent, every one read
 
 
 def play_and_check(engine: Engine, players: int, seed: int, years: int = YEARS) -> Played:
@@ -171,6 +215,7 @@ def play_and_check(engine: Engine, players: int, seed: int, years: int = YEARS) 
     allowed = leakcheck.start(board)
     for power, text in _rows_to(start_rows, seats):
         found += leakcheck.leaks(board, allowed[power], text)
+    found += _picture_leaks(engine, board, allowed, start_rows, seats, played)
     for _ in range(2 * years):
         with session_scope(engine) as session:
             game = find_game(session, name)
@@ -191,6 +236,7 @@ def play_and_check(engine: Engine, players: int, seed: int, years: int = YEARS) 
             )
             for who, text in _rows_to(rows, seats):
                 found += leakcheck.leaks(board, allowed[who], text)
+            found += _picture_leaks(engine, board, allowed, rows, seats, played)
         rows = mail.send(engine, f"SIGNON MASTER {name} secret\nPROCESS", sender=GM)
         with session_scope(engine) as session:
             game = find_game(session, name)
@@ -216,6 +262,7 @@ def play_and_check(engine: Engine, players: int, seed: int, years: int = YEARS) 
                 if line.startswith("Remove ")
             }
             played.removals += len(removed & ordered)  # removed as its player ordered
+        found += _picture_leaks(engine, board, allowed, rows, seats, played)
     # The other paths a player can ask for: his map, the history, the summary, the list.
     for power in sorted(seats):
         rows = mail.send(
@@ -228,6 +275,8 @@ def play_and_check(engine: Engine, players: int, seed: int, years: int = YEARS) 
         assert kinds >= {"own_map", "history", "summary", "game_detail"}
         for who, text in _rows_to(rows, seats):
             found += leakcheck.leaks(board, allowed[who], text)
+        found += _picture_leaks(engine, board, allowed, rows, seats, played)
+    assert played.pictures > 0, "no player was sent a picture: the check read none"
     return played
 
 
@@ -252,6 +301,22 @@ def test_the_check_finds_a_report_that_leaks(
     monkeypatch.setattr(report, "player_report", leaking)
     found = play_and_check(engine, 3, seed=1, years=1).leaks
     assert found and all("unknown to" in f for f in found)
+
+
+def test_the_check_finds_a_picture_that_leaks(
+    engine: Engine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One deliberate leak in the pictures alone: a player's maze drawn with every space."""
+    from judge.variants.algernon import picture
+
+    def leaking(board: Any, case: Any, reader: str) -> Any:
+        whole = picture._master_scene(board, case)
+        return whole if reader in board.powers else None
+
+    monkeypatch.setattr(picture, "picture_scene", leaking)
+    found = play_and_check(engine, 3, seed=1, years=1).leaks
+    assert found and all("unknown to" in f for f in found)
+    assert any(" in id " in f for f in found)  # the ids are read too, not only the texts
 
 
 def test_outbox_rows_are_all_read(engine: Engine) -> None:

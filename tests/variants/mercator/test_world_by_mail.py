@@ -67,7 +67,9 @@ def test_a_spare_placed_and_a_landing_in_a_foreign_home_province(engine: Engine)
         sender=player("France"),
         to=seats["France"],
     )
-    assert "0 of 6 lines had errors." in body_of(next(r for r in rows if "orders_read" in r.kind.split("+")))
+    assert "0 of 6 lines had errors." in body_of(
+        next(r for r in rows if "orders_read" in r.kind.split("+"))
+    )
     results = send(engine, "SIGNON M world gmsecret\nPROCESS\n", sender=GM)
     text = next(
         body_of(r) for r in results if r.kind == "results" and r.to_addr == player("Brazil")

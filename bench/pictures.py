@@ -1,0 +1,145 @@
+"""Pictures drawn per second against the same phase adjudicated per second, in one run.
+
+    .venv/bin/python bench/pictures.py [--seconds 2] [--rounds 3]
+
+For each phase (the standard opening and bench/adjudicate.py's mid-game; the Mercator world
+board's opening once maps/mercator-world.toml exists): the phase adjudicated through the
+per-line function of `judge adjudicate --batch` (JSON text in, JSON text out); its picture
+kept for its readers' rows, as the processor writes them (JSON); drawn as SVG
+(`judge.pictures.source.picture_svg`: the scene and the SVG text, from the case
+and the result as the picture step gets them), again and again (what a drawing keeps from the
+last one helps) and with nothing kept but the board's layout, links and labels; that SVG rendered to PNG (resvg); and both, as
+the picture step does for one reader. The target (issue 13) is a ratio: a picture costs less
+than ten adjudications of its phase. Rounds alternate the measurements; each one's best round
+is kept. Figures go to docs/PERFORMANCE.md with the command above.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from adjudicate import midgame_case, opening_case, ours_in_process, rate  # noqa: E402
+
+from judge import PURE_PYTHON_REASON  # noqa: E402
+from judge.adjudicate_json import read_variant_case, run_case  # noqa: E402
+from judge.compiled import COMPILED_MODULES, is_compiled  # noqa: E402
+from judge.map_files import available_maps, load_map  # noqa: E402
+from judge.pictures import svg as svg_module  # noqa: E402
+from judge.pictures.png import png_of  # noqa: E402
+from judge.pictures.source import PictureSource, picture_svg  # noqa: E402
+from judge.pictures.step import picture_request  # noqa: E402
+from judge.variants import MASTER, OBSERVERS  # noqa: E402
+
+WORLD = "mercator-world"
+
+
+def world_case() -> dict[str, Any] | None:
+    """The world board's opening (every unit holds), when the board exists on this branch."""
+    if WORLD not in available_maps():
+        return None
+    from judge.map_files import start_case
+
+    case = start_case(load_map(WORLD))
+    case.update(variant="mercator", map=WORLD, phase="JAN" + case["phase"][1:5] + "M")
+    try:
+        run_case(case)
+    except Exception as exc:  # the board is there but not yet playable: say so, measure the rest
+        print(f"{WORLD}: not adjudicable here ({exc}); left out")
+        return None
+    return case
+
+
+def phases() -> list[tuple[str, dict[str, Any]]]:
+    found = [
+        ("standard opening, S1901M", opening_case()),
+        ("standard mid-game, F1905M", midgame_case()),
+    ]
+    world = world_case()
+    if world is not None:
+        found.append((f"{WORLD} opening", world))
+    return found
+
+
+def measures(case: dict[str, Any]) -> dict[str, Callable[[], Any]]:
+    result = run_case(case)
+    source = PictureSource(case, case.get("orders") or {}, json.loads(json.dumps(result)))
+    svg = picture_svg(source)
+    assert svg is not None
+
+    def both() -> bytes:
+        drawn = picture_svg(source)
+        assert drawn is not None
+        return png_of(drawn)
+
+    def requests() -> list[str]:
+        # What the processor adds to a phase's transaction: each reader's row keeps the
+        # picture's source (the standard game's 7 players, an observer and the GM).
+        readers = [*sorted({u["power"] for u in case["units"]}), OBSERVERS, MASTER]
+        return [json.dumps(picture_request(source, reader)) for reader in readers]
+
+    board = read_variant_case(case).game_map
+
+    def cold() -> str | None:
+        # Nothing kept from the last picture but the board's layout and its links and labels:
+        # a phase drawn once, its provinces, units and orders all new to the drawing.
+        for kept in (svg_module._marker, svg_module._unit_mark, svg_module._arrow_lines):
+            kept.cache_clear()
+        board.__dict__.pop("_picture_nodes", None)
+        return picture_svg(source)
+
+    return {
+        "adjudication": ours_in_process(case),
+        "the sources kept for 9 readers": requests,
+        "SVG": lambda: picture_svg(source),
+        "SVG, nothing kept": cold,
+        "PNG from SVG": lambda: png_of(svg),
+        "SVG and PNG": both,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=2.0, help="per measurement and round")
+    parser.add_argument("--rounds", type=int, default=3)
+    args = parser.parse_args()
+    run_case(opening_case())  # the adjudication path imported, to ask how it was loaded
+    compiled = [m for m in COMPILED_MODULES if is_compiled(m)]
+    build = f"compiled ({len(compiled)} modules)" if compiled else "plain Python"
+    print(f"adjudication path: {build} {PURE_PYTHON_REASON or ''}".rstrip())
+    for name, case in phases():
+        work = measures(case)
+        best: dict[str, float] = {}
+        for _ in range(args.rounds):
+            for what, run in work.items():
+                best[what] = max(best.get(what, 0.0), rate(run, args.seconds))
+        adjudications = best["adjudication"]
+        print(f"\n{name}: {adjudications:,.0f} adjudications/s")
+        for what in (
+            "the sources kept for 9 readers",
+            "SVG",
+            "SVG, nothing kept",
+            "PNG from SVG",
+            "SVG and PNG",
+        ):
+            cost = adjudications / best[what]
+            verdict = "within" if cost < 10 else "over"
+            if what.startswith("the sources"):
+                print(f"  {what} (in the processor's transaction): {cost:,.2f} adjudications")
+                continue
+            print(
+                f"  {what}: {best[what]:,.1f} pictures/s, one costs {cost:,.1f} adjudications "
+                f"({verdict} the target of 10)"
+            )
+
+
+if __name__ == "__main__":
+    main()

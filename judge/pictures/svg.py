@@ -1,0 +1,403 @@
+"""A scene drawn as SVG text: links, markers with labels, centres in their owner's colour, units,
+dislodged units beside their province, orders as arrows (failed ones dashed and crossed), and a
+legend. Pure and deterministic: the same scene always gives the same text.
+
+Ids name what each element shows, so tests and SVG viewers can find it: `p-CODE` a province's
+marker, `l-CODE` its label, `c-CODE` a supply centre, `u-POWER-LOC` a unit, `d-POWER-LOC` a
+dislodged unit, `o-N` the Nth order.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from xml.sax.saxutils import escape
+
+from judge.pictures.layout import MARKER_RADIUS, link_segments
+from judge.pictures.scene import (
+    BUILD,
+    CANAL,
+    CONVOY,
+    DISBAND,
+    IMPASSABLE,
+    POLAR,
+    RETREAT,
+    SEA,
+    SPACE,
+    SUPPORT,
+    Arrow,
+    Node,
+    Scene,
+    UnitMark,
+)
+
+FONT = "DejaVu Sans, Verdana, sans-serif"
+FILL = {
+    SEA: "#cfe3f5",
+    CANAL: "#b9e0d8",
+    POLAR: "#f4f8fb",
+    IMPASSABLE: "#9a9a9a",
+    SPACE: "#f6f1e4",
+}
+LAND_FILL = "#efe6cc"
+LEGEND_ROW = 18
+FAILED = "#c00000"
+
+
+_SPECIAL = frozenset('&<>"')
+
+
+def _attr(text: str) -> str:
+    return escape(text, {'"': "&quot;"}) if not _SPECIAL.isdisjoint(text) else text
+
+
+def _text(text: str) -> str:
+    return escape(text) if not _SPECIAL.isdisjoint(text) else text
+
+
+# The unchanging layers of a board's pictures (links, labels) as text, by the scene's `static`
+# object (kept beside its text so the key is never reused for another object).
+_LAYERS: dict[int, tuple[object, list[str], list[str]]] = {}
+
+
+def _ink(colour: str) -> str:
+    """Black or white, whichever reads better on `colour` (#rrggbb)."""
+    r, g, b = (int(colour[i : i + 2], 16) for i in (1, 3, 5))
+    return "#000000" if 0.299 * r + 0.587 * g + 0.114 * b > 150 else "#ffffff"
+
+
+def _tint(colour: str) -> str:
+    """A pale version of `colour`, for the ground of an owned province."""
+    r, g, b = (int(colour[i : i + 2], 16) for i in (1, 3, 5))
+    return "#{:02x}{:02x}{:02x}".format(*(round(c + (255 - c) * 0.6) for c in (r, g, b)))
+
+
+def _columns(scene: Scene) -> int:
+    return max(1, min(4, int(scene.width // 230)))
+
+
+def _note_lines(scene: Scene) -> list[str]:
+    """The notes broken into lines that fit the picture's width (about 6.6 pixels a letter)."""
+    fit = max(30, int((scene.width - 20) / 6.6))
+    lines: list[str] = []
+    for note in scene.notes:
+        line = ""
+        for word in note.split():
+            if line and len(line) + 1 + len(word) > fit:
+                lines.append(line)
+                line = word
+            else:
+                line = f"{line} {word}" if line else word
+        lines.append(line)
+    return lines
+
+
+def legend_height(scene: Scene) -> float:
+    rows = 1 + len(_note_lines(scene)) + math.ceil(len(scene.powers) / _columns(scene))
+    return 12 + rows * LEGEND_ROW
+
+
+def draw(scene: Scene) -> str:
+    """The scene as one SVG document."""
+    width = scene.width
+    height = scene.height + legend_height(scene)
+    colours = {name: colour for name, (colour, _) in scene.powers.items()}
+    nodes = {node.code: node for node in scene.nodes}
+    out: list[str] = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
+        f'viewBox="0 0 {width:.0f} {height:.0f}" font-family="{FONT}">',
+        f'<rect width="{width:.0f}" height="{height:.0f}" fill="#ffffff"/>',
+        f'<rect width="{width:.0f}" height="{scene.height:.0f}" fill="#f7fbff"/>',
+    ]
+    links, labels = _static_layers(scene, nodes)
+    out += links
+    out += _stubs(scene, nodes)
+    out.append('<g id="provinces">')
+    for node in scene.nodes:
+        out += _node(node, colours)
+    out.append("</g>")
+    out.append('<g id="orders">')
+    for index, arrow in enumerate(scene.arrows):
+        out += _arrow(index, arrow, colours.get(arrow.power, "#000000"), width, scene.wraps)
+    out.append("</g>")
+    out.append('<g id="units">')
+    for unit in scene.units:
+        out += _unit(unit, colours)
+    out.append("</g>")
+    out += labels
+    out += _legend(scene, height)
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+def _static_layers(scene: Scene, nodes: dict[str, Node]) -> tuple[list[str], list[str]]:
+    """The links (with their end labels) and the provinces' labels, kept per board."""
+    if scene.static is not None:
+        kept = _LAYERS.get(id(scene.static))
+        if kept is not None and kept[0] is scene.static:
+            return kept[1], kept[2]
+    links = ['<g id="links" stroke="#8a8f98" stroke-width="1.4" fill="none">']
+    for link in scene.links:
+        a, b = nodes[link.a], nodes[link.b]
+        for (x1, y1), (x2, y2) in link_segments((a.x, a.y), (b.x, b.y), scene.width, scene.wraps):
+            links.append(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}"/>')
+    links.append("</g>")
+    links += _link_ends(scene, nodes)
+    # The labels go over the units, so a unit never hides its province's name.
+    labels = ['<g id="labels">']
+    for node in scene.nodes:
+        labels += _label(node)
+    labels.append("</g>")
+    if scene.static is not None:
+        if len(_LAYERS) > 64:
+            _LAYERS.clear()
+        _LAYERS[id(scene.static)] = (scene.static, links, labels)
+    return links, labels
+
+
+def _link_ends(scene: Scene, nodes: dict[str, Node]) -> list[str]:
+    """The labels at a link's ends (a maze's portal numbers), just outside each marker."""
+    out: list[str] = []
+    for link in scene.links:
+        for here, there, label in ((link.a, link.b, link.label_a), (link.b, link.a, link.label_b)):
+            if not label:
+                continue
+            a, b = nodes[here], nodes[there]
+            d = math.hypot(b.x - a.x, b.y - a.y) or 1.0
+            x = a.x + (b.x - a.x) / d * (MARKER_RADIUS + 9)
+            y = a.y + (b.y - a.y) / d * (MARKER_RADIUS + 9)
+            out.append(
+                f'<text x="{x:.1f}" y="{y + 3.5:.1f}" font-size="10" text-anchor="middle" '
+                f'fill="#5a3d00" stroke="#ffffff" stroke-width="2.5" paint-order="stroke">'
+                f"{_text(label)}</text>"
+            )
+    return out
+
+
+def _stubs(scene: Scene, nodes: dict[str, Node]) -> list[str]:
+    out: list[str] = []
+    for stub in scene.stubs:
+        node = nodes[stub.node]
+        dx, dy = math.cos(stub.angle), math.sin(stub.angle)
+        x1, y1 = node.x + dx * MARKER_RADIUS, node.y + dy * MARKER_RADIUS
+        x2, y2 = node.x + dx * (MARKER_RADIUS + 22), node.y + dy * (MARKER_RADIUS + 22)
+        tx, ty = node.x + dx * (MARKER_RADIUS + 31), node.y + dy * (MARKER_RADIUS + 31)
+        out.append(
+            f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" stroke="#8a8f98" '
+            f'stroke-width="1.4" stroke-dasharray="3 3"/>'
+        )
+        out.append(
+            f'<text x="{tx:.1f}" y="{ty + 3.5:.1f}" font-size="10" text-anchor="middle" '
+            f'fill="#5a3d00">{_text(stub.label)}</text>'
+        )
+    return out
+
+
+def _node(node: Node, colours: dict[str, str]) -> list[str]:
+    owner = colours.get(node.owner) if node.owner is not None else None
+    dot = colours.get(node.centre_owner, "#ffffff") if node.centre_owner else "#ffffff"
+    return _marker(node, owner, dot)
+
+
+@functools.lru_cache(maxsize=4096)
+def _marker(node: Node, owner: str | None, dot: str) -> list[str]:
+    """A province's marker (tinted and ringed in its owner's colour `owner`, if owned) and its
+    centre's dot in `dot`. Kept: most provinces look the same from one picture to the next."""
+    fill = FILL.get(node.kind, LAND_FILL)
+    ring = 'stroke="#4d5560" stroke-width="1.2"'
+    if owner is not None:
+        # Tinted, and ringed in the owner's colour, which shows above and below a unit on it.
+        fill = _tint(owner)
+        ring = f'stroke="{owner}" stroke-width="3"'
+    x, y = node.x, node.y
+    title = f"<title>{_text(node.title)}</title>" if node.title else ""
+    out = [
+        f'<circle id="p-{_attr(node.code)}" cx="{x:.1f}" cy="{y:.1f}" r="{MARKER_RADIUS:.0f}" '
+        f'fill="{fill}" {ring}>{title}</circle>'
+    ]
+    if node.centre:
+        out.append(
+            f'<circle id="c-{_attr(node.code)}" cx="{x + 9:.1f}" cy="{y - 9:.1f}" r="4.5" '
+            f'fill="{dot}" stroke="#000000" stroke-width="1.2"/>'
+        )
+    return out
+
+
+def _label(node: Node) -> list[str]:
+    """A province's name under its marker (below a unit standing on it), and its note."""
+    x, y = node.x, node.y
+    style = ' font-style="italic"' if node.kind == SEA else ""
+    out = [
+        f'<text id="l-{_attr(node.code)}" x="{x:.1f}" y="{y + MARKER_RADIUS + 13:.1f}" '
+        f'font-size="11" text-anchor="middle" fill="#1b1f24" stroke="#ffffff" '
+        f'stroke-width="2.5" paint-order="stroke"{style}>{_text(node.label)}</text>'
+    ]
+    if node.note:
+        out.append(
+            f'<text x="{x:.1f}" y="{y + MARKER_RADIUS + 24:.1f}" font-size="9" '
+            f'text-anchor="middle" fill="#4d5560" stroke="#ffffff" stroke-width="2" '
+            f'paint-order="stroke">{_text(node.note)}</text>'
+        )
+    return out
+
+
+def _unit(unit: UnitMark, colours: dict[str, str]) -> list[str]:
+    army = colours.get(unit.army_power) if unit.kind == "AF" and unit.army_power else None
+    return _unit_mark(unit, colours.get(unit.power, "#000000"), army)
+
+
+@functools.lru_cache(maxsize=4096)
+def _unit_mark(unit: UnitMark, colour: str, army: str | None) -> list[str]:
+    """A unit in its power's `colour`, an army/fleet's army stripe in `army`. Kept: most units
+    stand where they stood last phase."""
+    ink = _ink(colour)
+    x, y = unit.x, unit.y
+    prefix = "d" if unit.dislodged else "u"
+    if unit.dislodged:
+        x, y = x - 15, y - 11  # up and left: the label is below, the centre up and right
+    uid = f"{prefix}-{unit.power}-{unit.loc}"
+    kind = "A/F" if unit.kind == "AF" else unit.kind
+    what = {"A": "army", "F": "fleet", "AF": "army/fleet"}.get(unit.kind, unit.kind)
+    title = f"{unit.power} {what} in {unit.loc}"
+    if unit.army_power and unit.army_power != unit.power:
+        title += f" carrying {unit.army_power}'s army"
+    if unit.dislodged:
+        title += ", dislodged"
+    stroke = (
+        f'stroke="{FAILED}" stroke-width="2" stroke-dasharray="3 2"'
+        if unit.dislodged
+        else ('stroke="#000000" stroke-width="1.2"')
+    )
+    w = 30 if unit.kind == "AF" else 22
+    h = 16
+    out = [f'<g id="{_attr(uid)}"><title>{_text(title)}</title>']
+    if unit.kind == "F":
+        out.append(
+            f'<path d="M{x - w / 2:.1f},{y - h / 2:.1f} h{w} l-4,{h} h-{w - 8} z" '
+            f'fill="{colour}" {stroke}/>'
+        )
+    else:
+        out.append(
+            f'<rect x="{x - w / 2:.1f}" y="{y - h / 2:.1f}" width="{w}" height="{h}" rx="4" '
+            f'fill="{colour}" {stroke}/>'
+        )
+    if army is not None:
+        out.append(
+            f'<rect x="{x - w / 2 + 2:.1f}" y="{y + h / 2 - 5:.1f}" width="{w - 4}" height="3" '
+            f'fill="{army}" stroke="{_ink(army)}" stroke-width="0.5"/>'
+        )
+    out.append(
+        f'<text x="{x:.1f}" y="{y + 4:.1f}" font-size="11" font-weight="bold" '
+        f'text-anchor="middle" fill="{ink}">{kind}</text></g>'
+    )
+    return out
+
+
+def _head(x1: float, y1: float, x2: float, y2: float, colour: str) -> str:
+    """An arrowhead at (x2, y2) pointing away from (x1, y1)."""
+    d = math.hypot(x2 - x1, y2 - y1) or 1.0
+    ux, uy = (x2 - x1) / d, (y2 - y1) / d
+    bx, by = x2 - ux * 11, y2 - uy * 11
+    return (
+        f'<path d="M{x2:.1f},{y2:.1f} L{bx - uy * 5:.1f},{by + ux * 5:.1f} '
+        f'L{bx + uy * 5:.1f},{by - ux * 5:.1f} z" fill="{colour}"/>'
+    )
+
+
+def _trimmed(
+    a: tuple[float, float], b: tuple[float, float], start: float, end: float
+) -> tuple[float, float, float, float]:
+    d = math.hypot(b[0] - a[0], b[1] - a[1]) or 1.0
+    ux, uy = (b[0] - a[0]) / d, (b[1] - a[1]) / d
+    return a[0] + ux * start, a[1] + uy * start, b[0] - ux * end, b[1] - uy * end
+
+
+def _arrow(index: int, arrow: Arrow, colour: str, width: float, wraps: bool) -> list[str]:
+    title = f"<title>{_text(arrow.text)}</title>" if arrow.text else ""
+    head = f'<g id="o-{index}" class="{arrow.kind}{"" if arrow.ok else " failed"}">{title}'
+    return [head, *_arrow_lines(arrow, colour, width, wraps)]
+
+
+@functools.lru_cache(maxsize=4096)
+def _arrow_lines(arrow: Arrow, colour: str, width: float, wraps: bool) -> list[str]:
+    """An order's lines, head, dot or cross, and the group's end. Kept: the same orders come
+    back (a unit holding its line with the same support, a picture drawn for several readers)."""
+    out: list[str] = []
+    if arrow.kind in (BUILD, DISBAND):
+        x, y = arrow.points[0]
+        if arrow.kind == BUILD:
+            out.append(
+                f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{MARKER_RADIUS + 6:.0f}" fill="none" '
+                f'stroke="{colour}" stroke-width="2.5" stroke-dasharray="{"" if arrow.ok else "4 3"}"/>'
+            )
+        else:
+            out.append(
+                f'<path d="M{x - 12:.1f},{y - 12:.1f} L{x + 12:.1f},{y + 12:.1f} M{x - 12:.1f},'
+                f'{y + 12:.1f} L{x + 12:.1f},{y - 12:.1f}" stroke="{FAILED}" stroke-width="3"/>'
+            )
+        out.append("</g>")
+        return out
+    points = arrow.points
+    dash = {SUPPORT: "5 3", CONVOY: "1.5 3"}.get(arrow.kind, "")
+    if not arrow.ok:
+        dash = dash or "7 4"
+    thickness = 1.8 if arrow.kind in (SUPPORT, CONVOY) else 2.6
+    line_colour = "#e36d00" if arrow.kind == RETREAT else colour
+    dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
+    for i in range(len(points) - 1):
+        last = i == len(points) - 2
+        pieces = link_segments(points[i], points[i + 1], width, wraps)
+        for p_index, (a, b) in enumerate(pieces):
+            reaches = p_index == 0 and len(pieces) == 1 or (len(pieces) == 2 and p_index == 1)
+            start = 12.0 if i == 0 and p_index == 0 else 0.0
+            end = (14.0 if arrow.kind != SUPPORT else 4.0) if last and reaches else 0.0
+            if len(pieces) == 2 and p_index == 1:
+                a, b = b, a  # the second piece runs from the edge to the destination
+            x1, y1, x2, y2 = _trimmed(a, b, start, end)
+            out.append(
+                f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" '
+                f'stroke="{line_colour}" stroke-width="{thickness}"{dash_attr}/>'
+            )
+            if last and reaches:
+                if arrow.kind == SUPPORT:
+                    out.append(f'<circle cx="{x2:.1f}" cy="{y2:.1f}" r="3" fill="{line_colour}"/>')
+                elif arrow.kind != CONVOY:
+                    out.append(_head(x1, y1, x2, y2, line_colour))
+    if not arrow.ok:
+        (ax, ay), (bx, by) = points[-2], points[-1]
+        if not (wraps and abs(ax - bx) > width / 2):
+            mx, my = (ax + bx) / 2, (ay + by) / 2
+            out.append(
+                f'<path d="M{mx - 6:.1f},{my - 6:.1f} L{mx + 6:.1f},{my + 6:.1f} M{mx - 6:.1f},'
+                f'{my + 6:.1f} L{mx + 6:.1f},{my - 6:.1f}" stroke="{FAILED}" stroke-width="3"/>'
+            )
+    out.append("</g>")
+    return out
+
+
+def _legend(scene: Scene, height: float) -> list[str]:
+    top = scene.height
+    out = [
+        f'<g id="legend"><line x1="0" y1="{top:.1f}" x2="{scene.width:.0f}" y2="{top:.1f}" '
+        f'stroke="#4d5560"/>',
+        f'<text x="10" y="{top + 18:.1f}" font-size="14" font-weight="bold">'
+        f"{_text(scene.title)}</text>",
+    ]
+    y = top + 18
+    for note in _note_lines(scene):
+        y += LEGEND_ROW
+        out.append(f'<text x="10" y="{y:.1f}" font-size="12">{_text(note)}</text>')
+    columns = _columns(scene)
+    column = scene.width / columns
+    for i, (_name, (colour, words)) in enumerate(scene.powers.items()):
+        if i % columns == 0:
+            y += LEGEND_ROW
+        x = 10 + (i % columns) * column
+        out.append(
+            f'<rect x="{x:.1f}" y="{y - 10:.1f}" width="14" height="12" fill="{colour}" '
+            f'stroke="#000000" stroke-width="0.8"/>'
+            f'<text x="{x + 20:.1f}" y="{y:.1f}" font-size="12">{_text(words)}</text>'
+        )
+    out.append("</g>")
+    assert y <= height
+    return out

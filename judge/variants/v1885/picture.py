@@ -1,0 +1,20 @@
+"""How 1885's own orders look on the picture (judge/pictures): boarding as the army's move onto
+its fleet, disembarking as its move ashore, a contingent build as a build. Rome's choice of unit
+draws nothing (the unit itself shows it). The engine's orders are drawn by judge/pictures."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from judge.variants.v1885.orders import Board, ContingentBuild, Disembark
+
+
+def picture_order(order: Any) -> tuple[str, tuple[str, ...]] | None:
+    """(kind of arrow, locations first to last) of one of 1885's own order values."""
+    if isinstance(order, Board):
+        return "move", (order.army_loc, order.fleet_loc)
+    if isinstance(order, Disembark):
+        return "move", (order.army_loc, order.dest)
+    if isinstance(order, ContingentBuild):
+        return "build", (order.loc,)
+    return None
