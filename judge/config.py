@@ -67,6 +67,7 @@ class ImapSection:
     idle: bool = True
     starttls: str = "auto"
     login_without_tls: bool = False
+    ca_file: str = ""  # certificates to trust instead of the system's (a private CA)
     reconnect_max_seconds: float = 10.0
 
 
@@ -82,6 +83,7 @@ class RelaySection:
     password: str = ""
     timeout_seconds: float = 30.0
     login_without_tls: bool = False
+    ca_file: str = ""  # certificates to trust instead of the system's (a private CA)
     reconnect_max_seconds: float = 10.0
 
 

@@ -6,6 +6,7 @@ refuse the same way and say why in the same words.
 from __future__ import annotations
 
 import ipaddress
+import ssl
 
 
 def is_loopback(address: str) -> bool:
@@ -39,3 +40,9 @@ def clear_login_refusal(
         f"password is never sent in clear; give the server TLS, or for a server on loopback "
         f"set [{section}] login_without_tls = true"
     )
+
+
+def trusting(ca_file: str) -> ssl.SSLContext | None:
+    """The TLS context that trusts the certificates in `ca_file` (a section's `ca_file`: a
+    server with a private CA's certificate), or None for the system's own trust store."""
+    return ssl.create_default_context(cafile=ca_file) if ca_file else None

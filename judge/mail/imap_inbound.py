@@ -33,7 +33,7 @@ from imapclient.exceptions import IMAPClientError
 from sqlalchemy import Engine
 from sqlalchemy.exc import OperationalError
 
-from judge.mail.credentials import clear_login_refusal
+from judge.mail.credentials import clear_login_refusal, trusting
 from judge.store.db import session_scope
 from judge.store.imap_state import read_state, record
 from judge.store.inbox import accept
@@ -82,6 +82,7 @@ class ImapSettings:
             use_ssl=bool(section.ssl),
             starttls=str(section.starttls),
             login_without_tls=bool(section.login_without_tls),
+            tls_context=trusting(section.ca_file),
             idle=bool(section.idle),
             poll_seconds=float(section.poll_seconds),
             backoff_max=float(section.reconnect_max_seconds),

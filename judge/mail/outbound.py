@@ -30,7 +30,7 @@ from sqlalchemy import Engine
 
 from judge.clock import now
 from judge.config import Config
-from judge.mail.credentials import clear_login_refusal
+from judge.mail.credentials import clear_login_refusal, trusting
 from judge.mail.headers import UnsafeHeader, header_value
 from judge.store.models import OutboxMessage
 from judge.store.outbox import (
@@ -393,6 +393,7 @@ def transport_for(config: Config) -> Transport:
                 password=r.password,
                 timeout=r.timeout_seconds,
                 login_without_tls=r.login_without_tls,
+                tls_context=trusting(r.ca_file),
             )
         )
     return MaildirTransport(config.maildir_path)

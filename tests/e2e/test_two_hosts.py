@@ -85,13 +85,38 @@ def shared_database(network: HostNetwork) -> Iterator[str]:
 
 
 @pytest.fixture
-def shared_mail(network: HostNetwork, mailservers_module: ModuleType) -> Iterator[Any]:
-    """Postfix and Dovecot on the machine, also on the network's gateway address."""
+def gateway_certificate(network: HostNetwork, tmp_path: Path) -> tuple[Path, Path]:
+    """A self-signed certificate (and its key) for the gateway address: the hosts log in to
+    Dovecot across their network, where the judge sends a password only over TLS, trusting
+    this certificate as a private CA's ([imap] ca_file)."""
+    if shutil.which("openssl") is None:
+        _unavailable("openssl is not installed")
+    key, cert = tmp_path / "gateway.key", tmp_path / "gateway.pem"
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2"]
+        + ["-keyout", str(key), "-out", str(cert), "-subj", f"/CN={network.gateway}"]
+        + ["-addext", f"subjectAltName=IP:{network.gateway}"],
+        capture_output=True,
+        timeout=60,
+        check=True,
+    )
+    return cert, key
+
+
+@pytest.fixture
+def shared_mail(
+    network: HostNetwork, mailservers_module: ModuleType, gateway_certificate: tuple[Path, Path]
+) -> Iterator[Any]:
+    """Postfix and Dovecot on the machine, also on the network's gateway address, Dovecot
+    offering STARTTLS with the gateway's certificate."""
     problem = mailservers_module.missing_requirements()
     if problem:
         _unavailable(problem)
     users = {user: PASSWORD for user in ("judge", *SENDERS)}
     servers = mailservers_module.create(users, also_listen=(network.gateway,))
+    cert, key = gateway_certificate
+    servers.dovecot_settings = {"ssl": "yes", "ssl_cert": f"<{cert}", "ssl_key": f"<{key}"}
+    servers.write_config()
     try:
         servers.start()
         yield servers
@@ -145,6 +170,7 @@ def test_one_host_killed_mid_burst_loses_nothing(
     network: HostNetwork,
     shared_database: str,
     shared_mail: Any,
+    gateway_certificate: tuple[Path, Path],
     tmp_path: Path,
     judge_process: Callable[..., JudgeProcess],
     wait_until: Callable[..., Any],
@@ -168,7 +194,12 @@ def test_one_host_killed_mid_burst_loses_nothing(
                 imap_password=PASSWORD,
             )
             # Everything the host reaches, it reaches over the network, as another machine would.
-            sections["imap"]["host"] = network.gateway
+            sections["imap"].update(
+                host=network.gateway,
+                starttls="always",  # across a network, the password goes only over TLS
+                login_without_tls=False,
+                ca_file=str(gateway_certificate[0]),
+            )
             sections["relay"]["host"] = network.gateway
             sections["processor"]["claim_seconds"] = 3.0
             sections["outbound"]["claim_seconds"] = 3.0
