@@ -37,10 +37,15 @@ def _start(script: ScriptedGame, make: Callable[[], Any], prefix: str) -> None:
         )
         signed = script.reply(player.box, ident, f"{power}'s signed_on", f"{GAME}: you play")
         assert player.reply_address and player.reply_address in signed.body
+    # The last SIGNON's one answer holds the start; every other reader, the GM and the observer too,
+    # is told in a mail of its own.
+    last = script.players[POWERS[-1]]
+    assert signed.subject == f"{GAME}: you play {last.power}; the game has started (JAN1885M)"
     started = script.take(
         {
-            p.box: (lambda m: m.subject == f"{GAME}: the game has started (JAN1885M)")
-            for p in script.players.values()
+            box: (lambda m: m.subject == f"{GAME}: the game has started (JAN1885M)")
+            for box in [*(p.box for p in script.players.values() if p is not last), script.gm]
+            + [script.observer]
         },
         "game_started",
     )

@@ -118,10 +118,15 @@ def _start(script: ScriptedGame, make: Callable[[], Any], prefix: str) -> None:
         )
         signed = script.reply(player.box, ident, f"{power}'s signed_on", f"{GAME}: you play")
         assert player.reply_address and player.reply_address in signed.body
+    # The last SIGNON's one answer holds the start; every other reader, the GM and the observer too,
+    # is told in a mail of its own.
+    last = script.players[POWERS[-1]]
+    assert signed.subject == f"{GAME}: you play {last.power}; the game has started (S1901M)"
     script.take(
         {
-            p.box: (lambda m: m.subject == f"{GAME}: the game has started (S1901M)")
-            for p in script.players.values()
+            box: (lambda m: m.subject == f"{GAME}: the game has started (S1901M)")
+            for box in [*(p.box for p in script.players.values() if p is not last), script.gm]
+            + [script.observer]
         },
         "game_started",
     )
@@ -195,12 +200,18 @@ def _winter_1901(script: ScriptedGame) -> None:
 def _spring_1902(script: ScriptedGame) -> None:
     turkey = script.players["Turkey"]
     ident = script.send(turkey.box.account, "LEAVE ALLIANCE OF CURRENCY", to=turkey.reply_address)
-    echo = script.reply(turkey.box, ident, "Turkey's echo", f"{GAME}: Turkey orders for")
-    assert "= Turkey has left its Alliance of Currency with Italy (rule 8 c), at once." in echo.body
+    # Turkey's one answer is the announcement and the echo of its line; the others are told.
+    answer = script.reply(turkey.box, ident, "Turkey's answer", f"{GAME}: Turkey has left its")
+    assert answer.subject.endswith("; Turkey orders for S1902M"), answer.subject
+    assert (
+        "= Turkey has left its Alliance of Currency with Italy (rule 8 c), at once." in answer.body
+    )
     told = script.take_everyone(
         lambda m: m.subject.startswith(f"{GAME}: Turkey has left its Alliance of Currency"),
         "the announcement of Turkey's leaving",
+        readers=[box for box in script.boxes() if box is not turkey.box],
     )
+    told["Turkey"] = answer
     for name, mail in told.items():
         assert "The Alliance of Currency is ended: Italy is in none now." in mail.body, name
         assert "Italian 2/3, Russian 5/6, Turkish 2/3" in mail.body, name
