@@ -80,6 +80,9 @@ def _check(script: ScriptedGame, phase: str) -> None:
 
 @pytest.mark.e2e
 @pytest.mark.slow
+# One backend each: the store is the same code on both, and the standard game's script plays
+# on both; the variants share them out so the suite keeps its time.
+@pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)
 def test_a_scripted_1885_year_by_mail(
     mail_servers: Any,
     new_account: Callable[[], Any],

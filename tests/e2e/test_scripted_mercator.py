@@ -176,6 +176,9 @@ def _april(script: ScriptedGame) -> None:
 
 @pytest.mark.e2e
 @pytest.mark.slow
+# One backend each: the store is the same code on both, and the standard game's script plays
+# on both; the variants share them out so the suite keeps its time.
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
 def test_a_scripted_mercator_game_by_mail(
     mail_servers: Any,
     new_account: Callable[[], Any],
@@ -366,6 +369,9 @@ def _world_phase(script: ScriptedGame, phase: str) -> None:
 
 @pytest.mark.e2e
 @pytest.mark.slow
+# One backend each: the store is the same code on both, and the standard game's script plays
+# on both; the variants share them out so the suite keeps its time.
+@pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)
 def test_a_scripted_year_on_the_world_board(
     mail_servers: Any,
     new_account: Callable[[], Any],
