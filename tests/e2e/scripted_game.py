@@ -18,7 +18,7 @@ import re
 import smtplib
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from email.message import EmailMessage
 from email.parser import BytesParser
@@ -188,6 +188,35 @@ class ScriptedGame:
         player = Player(power, self.mailbox(power, account, power), password)
         self.players[power] = player
         return player
+
+    def sign_on_everyone(
+        self, powers: Sequence[str], make: Callable[[], Any], prefix: str, first_phase: str
+    ) -> dict[str, Received]:
+        """Each power's player signs on in turn (a new account and password each), and the game
+        starts: the last SIGNON's one answer holds the start, every other reader (the GM and the
+        observer too) is told in a mail of its own. Each player's start mail, by power."""
+        for power in powers:
+            player = self.add_player(power, make(), f"{prefix}-{power.lower()}-pw")
+            ident = self.send(
+                player.box.account,
+                f"SIGNON {power} {self.game} {player.password}",
+                subject="sign on",
+            )
+            signed = self.reply(player.box, ident, f"{power}'s signed_on", f"{self.game}: you play")
+            assert player.reply_address and player.reply_address in signed.body
+        last = self.players[powers[-1]]
+        started = f"the game has started ({first_phase})"
+        assert signed.subject == f"{self.game}: you play {last.power}; {started}", signed.subject
+        told = self.take(
+            {
+                box: (lambda m: m.subject == f"{self.game}: {started}")
+                for box in [*(p.box for p in self.players.values() if p is not last), self.gm]
+                + [self.observer]
+            },
+            "game_started",
+        )
+        return {**{p.power: told[p.box] for p in self.players.values() if p is not last},
+                last.power: signed}  # fmt: skip
 
     def add_second_address(self, power: str, account: Any) -> Mailbox:
         """Another address of a power's player, not on record: mail from it acts only with the

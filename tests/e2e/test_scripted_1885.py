@@ -30,26 +30,8 @@ def _start(script: ScriptedGame, make: Callable[[], Any], prefix: str) -> None:
     created = script.reply(script.gm, ident, "game_created")
     assert "Game script1885 is created" in created.body and "1885" in created.body
     script.observe()
-    for power in POWERS:
-        player = script.add_player(power, make(), f"{prefix}-{power.lower()}-pw")
-        ident = script.send(
-            player.box.account, f"SIGNON {power} {GAME} {player.password}", subject="sign on"
-        )
-        signed = script.reply(player.box, ident, f"{power}'s signed_on", f"{GAME}: you play")
-        assert player.reply_address and player.reply_address in signed.body
-    # The last SIGNON's one answer holds the start; every other reader, the GM and the observer too,
-    # is told in a mail of its own.
-    last = script.players[POWERS[-1]]
-    assert signed.subject == f"{GAME}: you play {last.power}; the game has started (JAN1885M)"
-    started = script.take(
-        {
-            box: (lambda m: m.subject == f"{GAME}: the game has started (JAN1885M)")
-            for box in [*(p.box for p in script.players.values() if p is not last), script.gm]
-            + [script.observer]
-        },
-        "game_started",
-    )
-    assert "You play Spain, with" in started[script.players["Spain"].box].body
+    started = script.sign_on_everyone(POWERS, make, prefix, "JAN1885M")
+    assert "You play Spain, with" in started["Spain"].body
 
 
 def _refused(script: ScriptedGame, phase: str) -> None:

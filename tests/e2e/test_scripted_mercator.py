@@ -72,26 +72,8 @@ def _start(script: ScriptedGame, make: Callable[[], Any], prefix: str) -> None:
     created = script.reply(script.gm, ident, "game_created")
     assert "Mercator, on the board of Standard Diplomacy" in created.body
     script.observe()
-    for power in POWERS:
-        player = script.add_player(power, make(), f"{prefix}-{power.lower()}-pw")
-        ident = script.send(
-            player.box.account, f"SIGNON {power} {GAME} {player.password}", subject="sign on"
-        )
-        signed = script.reply(player.box, ident, f"{power}'s signed_on", f"{GAME}: you play")
-        assert player.reply_address and player.reply_address in signed.body
-    # The last SIGNON's one answer holds the start; every other reader, the GM and the observer
-    # too, is told in a mail of its own.
-    last = script.players[POWERS[-1]]
-    assert signed.subject == f"{GAME}: you play {last.power}; the game has started (JAN1901M)"
-    started = script.take(
-        {
-            box: (lambda m: m.subject == f"{GAME}: the game has started (JAN1901M)")
-            for box in [*(p.box for p in script.players.values() if p is not last), script.gm]
-            + [script.observer]
-        },
-        "game_started",
-    )
-    assert "You play France, with" in started[script.players["France"].box].body
+    started = script.sign_on_everyone(POWERS, make, prefix, "JAN1901M")
+    assert "You play France, with" in started["France"].body
 
 
 def _results(script: ScriptedGame, phase: str) -> dict[str, str]:
@@ -325,22 +307,9 @@ def _start_world(script: ScriptedGame, make: Callable[[], Any], prefix: str) -> 
     created = script.reply(script.gm, ident, "game_created")
     assert "Mercator, on the board of Mercator World" in created.body
     script.observe()
-    for power in WORLD_POWERS:
-        player = script.add_player(power, make(), f"{prefix}-{power.lower()}-pw")
-        ident = script.send(
-            player.box.account, f"SIGNON {power} {WORLD_GAME} {player.password}", subject="sign on"
-        )
-        signed = script.reply(player.box, ident, f"{power}'s signed_on", f"{WORLD_GAME}: you play")
-        assert player.reply_address and player.reply_address in signed.body
-    started = script.take(
-        {
-            p.box: (lambda m: m.subject == f"{WORLD_GAME}: the game has started (JAN1901M)")
-            for p in script.players.values()
-        },
-        "game_started",
-    )
-    assert "You play Brazil, with" in started[script.players["Brazil"].box].body
-    assert "You play Australia, with" in started[script.players["Australia"].box].body
+    started = script.sign_on_everyone(WORLD_POWERS, make, prefix, "JAN1901M")
+    assert "You play Brazil, with" in started["Brazil"].body
+    assert "You play Australia, with" in started["Australia"].body
 
 
 def _world_phase(script: ScriptedGame, phase: str) -> None:

@@ -111,25 +111,7 @@ def _start(script: ScriptedGame, make: Callable[[], Any], prefix: str) -> None:
     created = script.reply(script.gm, ident, "game_created")
     assert "Mercenary" in created.body
     script.observe()
-    for power in POWERS:
-        player = script.add_player(power, make(), f"{prefix}-{power.lower()}-pw")
-        ident = script.send(
-            player.box.account, f"SIGNON {power} {GAME} {player.password}", subject="sign on"
-        )
-        signed = script.reply(player.box, ident, f"{power}'s signed_on", f"{GAME}: you play")
-        assert player.reply_address and player.reply_address in signed.body
-    # The last SIGNON's one answer holds the start; every other reader, the GM and the observer too,
-    # is told in a mail of its own.
-    last = script.players[POWERS[-1]]
-    assert signed.subject == f"{GAME}: you play {last.power}; the game has started (S1901M)"
-    script.take(
-        {
-            box: (lambda m: m.subject == f"{GAME}: the game has started (S1901M)")
-            for box in [*(p.box for p in script.players.values() if p is not last), script.gm]
-            + [script.observer]
-        },
-        "game_started",
-    )
+    script.sign_on_everyone(POWERS, make, prefix, "S1901M")
     assert _adds_up(script) == {p.upper(): {p.upper(): 1000} for p in POWERS}
 
 
