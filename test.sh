@@ -20,7 +20,9 @@ fi
 # With the compiler installed above the build must have compiled (tests/test_compiled.py).
 if command -v gcc >/dev/null 2>&1; then export JUDGE_REQUIRE_COMPILED=1; fi
 status=0
-.venv/bin/python -m pytest "$@" || status=$?
+# Two workers (JUDGE_TEST_WORKERS), a test file to a worker: each starts its own Postfix, Dovecot
+# and PostgreSQL on free ports, and the e2e tests wait on mail far more than on the processor.
+.venv/bin/python -m pytest -n "${JUDGE_TEST_WORKERS:-2}" --dist loadfile "$@" || status=$?
 if [ "$status" -eq 5 ]; then
     echo "test.sh: pytest collected no tests" >&2
     exit 1
