@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import ssl
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
@@ -198,7 +199,17 @@ def _set(section: Any, name: str, option: str, value: Any, where: str) -> None:
         value = value.strip().lower()
         if value not in allowed:
             raise ConfigError(f"{where}: expected one of {', '.join(allowed)}, got {value!r}")
+    if option == "ca_file" and value:
+        _check_certificates(value, where)
     setattr(section, option, value)
+
+
+def _check_certificates(path: str, where: str) -> None:
+    """A `ca_file` must hold certificates TLS can load: said at start-up, not at the first login."""
+    try:
+        ssl.create_default_context(cafile=path)
+    except (OSError, ssl.SSLError) as exc:
+        raise ConfigError(f"{where}: no certificates can be read from {path!r} ({exc})") from None
 
 
 def _convert(value: Any, default: Any, where: str) -> Any:

@@ -113,3 +113,16 @@ def test_the_mail_connections_tls_and_reconnect_options() -> None:
             from_mapping({section: {"starttls": "yes"}})
         with pytest.raises(ConfigError, match="JUDGE_.*expected one of"):
             from_mapping({}, env={f"JUDGE_{section.upper()}_STARTTLS": "on"})
+
+
+def test_a_ca_file_must_hold_certificates(tmp_path: Path) -> None:
+    for section in ("imap", "relay"):
+        with pytest.raises(ConfigError, match=r"ca_file.*no certificates can be read from"):
+            from_mapping({section: {"ca_file": str(tmp_path / "absent.pem")}})
+        junk = tmp_path / "junk.pem"
+        junk.write_text("not a certificate\n")
+        with pytest.raises(ConfigError, match="no certificates can be read"):
+            from_mapping({section: {"ca_file": str(junk)}})
+    system = "/etc/ssl/certs/ca-certificates.crt"
+    if Path(system).exists():
+        assert from_mapping({"imap": {"ca_file": system}}).imap.ca_file == system
