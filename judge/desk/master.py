@@ -284,7 +284,9 @@ def _seat_given(state: MailState, game: Game, seat: Seat, address: str, password
     if game.position is not None:
         game_map, position, _, _ = read_case(game.position, rules=game.rules)
         units = [
-            unit_name(game_map, u.kind, u.loc) for u in position.units if u.power == seat.power
+            unit_name(game, game_map, u.kind, u.loc)
+            for u in position.units
+            if u.power == seat.power
         ]
     seat_address = reply_address(state, seat)
     context = {

@@ -32,8 +32,10 @@ from judge.store.games import Game, GameStatus, Seat
 from judge.variants import DeskLine, variant
 
 
-def unit_name(game_map: Map, kind: str, loc: str) -> str:
-    word = {"A": "Army", "F": "Fleet", "AF": "Army/Fleet"}.get(kind, kind)
+def unit_name(game: Game, game_map: Map, kind: str, loc: str) -> str:
+    """A unit as the desk's sentences name it, in its game's words (Army Venice; an Algernon
+    rat is a rat)."""
+    word = variant(game.variant).unit_words.get(kind, kind)
     return f"{word} {game_map.provinces[province_of(loc)].name}"
 
 
@@ -171,7 +173,7 @@ def never_succeeds_here(
             return None
         unit = position.unit_in(province_of(order.loc))  # type: ignore[union-attr]
         assert unit is not None
-        who = unit_name(game_map, unit.kind, unit.loc)
+        who = unit_name(game, game_map, unit.kind, unit.loc)
         if isinstance(order, Move) and province_of(order.dest) not in reachable(game_map, unit):
             places = ", ".join(game_map.provinces[p].name for p in reachable(game_map, unit))
             where = game_map.provinces[province_of(order.dest)].name
@@ -183,7 +185,7 @@ def never_succeeds_here(
         )
         if waiting is None or province_of(order.dest) in {province_of(r) for r in waiting.retreats}:
             return None
-        who = unit_name(game_map, waiting.unit.kind, waiting.unit.loc)
+        who = unit_name(game, game_map, waiting.unit.kind, waiting.unit.loc)
         options = ", ".join(game_map.provinces[province_of(r)].name for r in waiting.retreats)
         return f"{who} cannot retreat to {game_map.provinces[province_of(order.dest)].name}; " + (
             f"it may retreat to {options} or disband" if options else "it can only disband"
@@ -244,7 +246,7 @@ def units_without_orders(session: Session, seat: Seat) -> list[str]:
     # Mercator's "ts2 eng").
     ordered = {key.split()[-1] for key in current_orders(session, game).get(seat.power, {})}
     return [
-        unit_name(game_map, u.kind, u.loc)
+        unit_name(game, game_map, u.kind, u.loc)
         for u in orderable(position, game.phase)
         if u.power == seat.power and u.province not in ordered
     ]

@@ -548,7 +548,9 @@ def start_game(state: MailState, game: Game, *, tell_readers: bool = True) -> No
                 )
             continue
         units = [
-            unit_name(game_map, u.kind, u.loc) for u in position.units if u.power == reader.power
+            unit_name(game, game_map, u.kind, u.loc)
+            for u in position.units
+            if u.power == reader.power
         ]
         state.replies.append(
             Reply(

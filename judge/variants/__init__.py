@@ -15,6 +15,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any
 
 from judge.engine.geography import Map
@@ -103,6 +104,8 @@ class SecretBoard:
 
 OBSERVERS = "*observers*"
 MASTER = "*master*"
+# What the desk's sentences call each unit kind ("Army Venice cannot reach Munich").
+UNIT_WORDS: Mapping[str, str] = MappingProxyType({"A": "Army", "F": "Fleet", "AF": "Army/Fleet"})
 
 
 @dataclass(frozen=True)
@@ -118,6 +121,8 @@ class Variant:
     adjudicate: Adjudicator
     rule_sets: tuple[str, ...] = ()  # named rule sets always on (judge.engine.rules)
     unit_kinds: tuple[str, ...] = ("A", "F")
+    # Each kind as the desk's sentences name it.
+    unit_words: Mapping[str, str] = field(default_factory=lambda: UNIT_WORDS)
     rules_text: str = ""  # where a player reads the rules (a path under docs/ or a title)
     # Extra lines for the results of a phase, after the orders: (result) -> lines. The
     # standard game adds none; Mercator names the time scale of each dislodgement.

@@ -139,6 +139,7 @@ ALGERNON = Variant(
     read_orders=read_maze_orders,
     adjudicate=adjudicate_algernon,  # type: ignore[arg-type]
     unit_kinds=("A",),
+    unit_words={"A": "Rat"},  # the maze's pieces stand on the board as armies (phases.RAT)
     rules_text="Algernon Diplomacy (um01) by Thomas Galloway, with the readings in docs/RULES.md",
     read_desk_line=read_desk_line,
     board_in_case=case_board,

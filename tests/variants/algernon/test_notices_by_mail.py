@@ -88,6 +88,8 @@ def test_reminders_and_late_notices_name_the_reader_alone(engine: Engine) -> Non
         assert (
             f"order of {power.title()}" in " ".join(body.split()) and "Still without orders" in body
         )
+        # The maze's pieces are rats in every sentence, never the engine's armies.
+        assert "Rat " in body and "Army" not in body, body
     no_leak(engine, told)
 
     told = by_reader(scheduled(engine, DEADLINE), seats)
