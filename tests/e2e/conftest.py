@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from harness import JudgeProcess
+from scripted_game import played
 
 
 @pytest.fixture
@@ -28,3 +29,28 @@ def judge_process(tmp_path: Path) -> Iterator[Callable[..., JudgeProcess]]:
     yield make
     for process in made:
         process.close()
+
+
+@pytest.fixture
+def scripted(
+    mail_servers: Any,
+    new_account: Callable[[], Any],
+    database_url: str,
+    tmp_path: Path,
+    judge_process: Callable[..., JudgeProcess],
+) -> Callable[..., Any]:
+    """`with scripted(GAME, "title") as (script, prefix):` plays a scripted game by mail on this
+    test's store (scripted_game.played: every mail checked at the end, kept under tmp_path)."""
+
+    def play(game: str, title: str) -> Any:
+        return played(
+            game,
+            title,
+            mail_servers=mail_servers,
+            new_account=new_account,
+            database_url=database_url,
+            tmp_path=tmp_path,
+            judge_process=judge_process,
+        )
+
+    return play

@@ -13,12 +13,13 @@ game's mails thread to one root (`check_threading`).
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import re
 import smtplib
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from email.message import EmailMessage
 from email.parser import BytesParser
@@ -27,6 +28,7 @@ from email.utils import getaddresses
 from pathlib import Path
 from typing import Any
 
+import pytest
 from harness import JudgeProcess, judge_sections
 from sqlalchemy import select
 
@@ -566,6 +568,45 @@ def _token(reply_address: str) -> str:
     match = re.fullmatch(r"[^+@]+\+([a-z2-7]+)@.+", reply_address)
     assert match is not None, reply_address
     return match.group(1)
+
+
+def on_backend(name: str) -> pytest.MarkDecorator:
+    """A scripted game on one store only ("sqlite" or "postgresql"): the store is the same code
+    on both and the standard game's script plays on both, so the variants' scripts share the
+    backends out and the suite keeps its time."""
+    return pytest.mark.parametrize("database_url", [name], indirect=True)
+
+
+@contextlib.contextmanager
+def played(
+    game: str,
+    title: str,
+    *,
+    mail_servers: Any,
+    new_account: Callable[[], Any],
+    database_url: str,
+    tmp_path: Path,
+    judge_process: Callable[..., Any],
+) -> Iterator[tuple[ScriptedGame, str]]:
+    """A scripted game by mail (the tests' `scripted` fixture): the game's judge and script
+    (scripted_judge) and this run's password prefix for the block; when the block ends, every
+    mail checked (ScriptedGame.check_every_mail), all of them kept under tmp_path/mail, pass or
+    fail, and the time the game took printed."""
+    started_at = time.monotonic()
+    script, prefix = scripted_judge(
+        game,
+        mail_servers=mail_servers,
+        new_account=new_account,
+        database_url=database_url,
+        tmp_path=tmp_path,
+        judge_process=judge_process,
+    )
+    try:
+        yield script, prefix
+        script.check_every_mail()
+    finally:
+        script.dump(tmp_path / "mail")
+    print(f"scripted {title}: {time.monotonic() - started_at:.1f} s")
 
 
 def scripted_judge(

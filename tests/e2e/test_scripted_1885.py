@@ -13,13 +13,11 @@ January results.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
-from scripted_game import ScriptedGame, scripted_judge
+from scripted_game import ScriptedGame, on_backend
 from year_1885 import BETWEEN, MONTHS, MOVES, POWERS, REFUSED, SAYS
 
 GAME = "script1885"
@@ -62,26 +60,11 @@ def _check(script: ScriptedGame, phase: str) -> None:
 
 @pytest.mark.e2e
 @pytest.mark.slow
-# One backend each: the store is the same code on both, and the standard game's script plays
-# on both; the variants share them out so the suite keeps its time.
-@pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)
+@on_backend("postgresql")
 def test_a_scripted_1885_year_by_mail(
-    mail_servers: Any,
-    new_account: Callable[[], Any],
-    database_url: str,
-    tmp_path: Path,
-    judge_process: Callable[..., Any],
+    scripted: Callable[..., Any], new_account: Callable[[], Any]
 ) -> None:
-    started_at = time.monotonic()
-    script, prefix = scripted_judge(
-        GAME,
-        mail_servers=mail_servers,
-        new_account=new_account,
-        database_url=database_url,
-        tmp_path=tmp_path,
-        judge_process=judge_process,
-    )
-    try:
+    with scripted(GAME, "1885 year") as (script, prefix):
         _start(script, new_account, prefix)
         for month in MONTHS:
             assert script.phase() == f"{month} active"
@@ -106,7 +89,3 @@ def test_a_scripted_1885_year_by_mail(
                     "the GM's missed-turn notice",
                 )
         assert script.phase() == "JAN1886M active"
-        script.check_every_mail()
-    finally:
-        script.dump(tmp_path / "mail")
-    print(f"scripted 1885 year: {time.monotonic() - started_at:.1f} s")

@@ -31,17 +31,15 @@ reminder. Results are public: every reader sees every power's orders in them.
 from __future__ import annotations
 
 import re
-import time
 from collections.abc import Callable
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from email.parser import BytesParser
 from email.policy import default
-from pathlib import Path
 from typing import Any
 
 import pytest
-from scripted_game import JUDGE_NAME, POWERS, Player, Received, ScriptedGame, scripted_judge
+from scripted_game import JUDGE_NAME, POWERS, Player, Received, ScriptedGame
 
 GAME = "scripted"
 
@@ -697,22 +695,9 @@ def _the_record(script: ScriptedGame) -> None:
 @pytest.mark.e2e
 @pytest.mark.slow
 def test_a_scripted_game_from_create_through_the_years(
-    mail_servers: Any,
-    new_account: Callable[[], Any],
-    database_url: str,
-    tmp_path: Path,
-    judge_process: Callable[..., Any],
+    scripted: Callable[..., Any], new_account: Callable[[], Any]
 ) -> None:
-    started_at = time.monotonic()
-    script, prefix = scripted_judge(
-        GAME,
-        mail_servers=mail_servers,
-        new_account=new_account,
-        database_url=database_url,
-        tmp_path=tmp_path,
-        judge_process=judge_process,
-    )
-    try:
+    with scripted(GAME, "game") as (script, prefix):
         _start(script, new_account, prefix)
         _forged_observe_of_a_player(script)
         _press_settings(script)
@@ -724,10 +709,6 @@ def test_a_scripted_game_from_create_through_the_years(
         _set_names(script)
         _the_record(script)
         _unobserve(script)
-        script.check_every_mail()
-    finally:
-        script.dump(tmp_path / "mail")
-    print(f"scripted game: {time.monotonic() - started_at:.1f} s")
 
 
 class _Account:

@@ -31,13 +31,11 @@ none, and nobody's secrets in it.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
-from scripted_game import POWERS, ScriptedGame, scripted_judge
+from scripted_game import POWERS, ScriptedGame, on_backend
 
 GAME = "mercscript"
 
@@ -158,35 +156,16 @@ def _april(script: ScriptedGame) -> None:
 
 @pytest.mark.e2e
 @pytest.mark.slow
-# One backend each: the store is the same code on both, and the standard game's script plays
-# on both; the variants share them out so the suite keeps its time.
-@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+@on_backend("sqlite")
 def test_a_scripted_mercator_game_by_mail(
-    mail_servers: Any,
-    new_account: Callable[[], Any],
-    database_url: str,
-    tmp_path: Path,
-    judge_process: Callable[..., Any],
+    scripted: Callable[..., Any], new_account: Callable[[], Any]
 ) -> None:
-    started_at = time.monotonic()
-    script, prefix = scripted_judge(
-        GAME,
-        mail_servers=mail_servers,
-        new_account=new_account,
-        database_url=database_url,
-        tmp_path=tmp_path,
-        judge_process=judge_process,
-    )
-    try:
+    with scripted(GAME, "Mercator game") as (script, prefix):
         _start(script, new_account, prefix)
         _january(script)
         _february(script)
         _march(script)
         _april(script)
-        script.check_every_mail()
-    finally:
-        script.dump(tmp_path / "mail")
-    print(f"scripted Mercator game: {time.monotonic() - started_at:.1f} s")
 
 
 # --- the world board: thirteen players for a year ----------------------------------------------
@@ -338,31 +317,12 @@ def _world_phase(script: ScriptedGame, phase: str) -> None:
 
 @pytest.mark.e2e
 @pytest.mark.slow
-# One backend each: the store is the same code on both, and the standard game's script plays
-# on both; the variants share them out so the suite keeps its time.
-@pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)
+@on_backend("postgresql")
 def test_a_scripted_year_on_the_world_board(
-    mail_servers: Any,
-    new_account: Callable[[], Any],
-    database_url: str,
-    tmp_path: Path,
-    judge_process: Callable[..., Any],
+    scripted: Callable[..., Any], new_account: Callable[[], Any]
 ) -> None:
-    started_at = time.monotonic()
-    script, prefix = scripted_judge(
-        WORLD_GAME,
-        mail_servers=mail_servers,
-        new_account=new_account,
-        database_url=database_url,
-        tmp_path=tmp_path,
-        judge_process=judge_process,
-    )
-    try:
+    with scripted(WORLD_GAME, "Mercator year on the world board") as (script, prefix):
         _start_world(script, new_account, prefix)
         for phase in WORLD_MONTHS:
             _world_phase(script, phase)
         assert script.phase() == "JAN1902M active"
-        script.check_every_mail()
-    finally:
-        script.dump(tmp_path / "mail")
-    print(f"scripted Mercator year on the world board: {time.monotonic() - started_at:.1f} s")

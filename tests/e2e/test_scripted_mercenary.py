@@ -19,13 +19,11 @@ below zero. Every mail every reader receives is checked as in the standard scrip
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
-from scripted_game import POWERS, ScriptedGame, scripted_judge
+from scripted_game import POWERS, ScriptedGame, on_backend
 from sqlalchemy import select
 
 from judge.store.db import session_scope
@@ -228,33 +226,14 @@ def _autumn_1902(script: ScriptedGame) -> None:
 
 @pytest.mark.e2e
 @pytest.mark.slow
-# One backend each: the store is the same code on both, and the standard game's script plays
-# on both; the variants share them out so the suite keeps its time.
-@pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)
+@on_backend("postgresql")
 def test_a_scripted_mercenary_game_by_mail(
-    mail_servers: Any,
-    new_account: Callable[[], Any],
-    database_url: str,
-    tmp_path: Path,
-    judge_process: Callable[..., Any],
+    scripted: Callable[..., Any], new_account: Callable[[], Any]
 ) -> None:
-    started_at = time.monotonic()
-    script, prefix = scripted_judge(
-        GAME,
-        mail_servers=mail_servers,
-        new_account=new_account,
-        database_url=database_url,
-        tmp_path=tmp_path,
-        judge_process=judge_process,
-    )
-    try:
+    with scripted(GAME, "Mercenary game") as (script, prefix):
         _start(script, new_account, prefix)
         _spring_1901(script)
         _autumn_1901(script)
         _winter_1901(script)
         _spring_1902(script)
         _autumn_1902(script)
-        script.check_every_mail()
-    finally:
-        script.dump(tmp_path / "mail")
-    print(f"scripted Mercenary game: {time.monotonic() - started_at:.1f} s")
