@@ -9,16 +9,16 @@ from typing import Any
 
 from judge.engine.calendar import ADJUSTMENTS, MOVEMENT
 from judge.engine.position import Position, province_of
-from judge.engine.results import FAILURE, ILLEGAL, SUCCESS, VOID
+from judge.engine.results import SUCCESS
 from judge.language.format import location_name
-from judge.reports.judge_style import deadline_text, power_title
+from judge.reports.judge_style import power_title
 from judge.reports.phase import PhaseReport, centre_lines, power_order
+from judge.reports.variant_text import closing_line, failure_mark
+from judge.variants import UNIT_WORDS
 from judge.variants.mercator.adjustments import due as due_adjustments
 from judge.variants.mercator.language import format_scaled
 from judge.variants.mercator.orders import Board, Disembark, Embark, Land, Scaled
 from judge.variants.mercator.ownership import home_provinces, special_provinces
-
-_UNIT = {"A": "Army", "F": "Fleet", "AF": "Army/Fleet"}
 
 
 def _mark(result: Any) -> str:
@@ -28,8 +28,7 @@ def _mark(result: Any) -> str:
         # A success worth a word: a premium build, a spare placed, an army dumped in the ice.
         words = result.reason
         return f"  ({words})" if words and words not in ("landed", "disembarked") else ""
-    word = {FAILURE: "fails", ILLEGAL: "void", VOID: "void"}.get(result.result, result.result)
-    return f"  (*{word}*: {result.reason})" if result.reason else f"  (*{word}*)"
+    return failure_mark(result)
 
 
 def _place_in_report(order: Any) -> tuple[int, int]:
@@ -49,11 +48,6 @@ def _provinces_named(order: Any) -> set[str]:
             out.add(province_of(loc))
     out.update(province_of(f) for f in getattr(value, "fleet_locs", ()))
     return out
-
-
-def _and(powers: tuple[str, ...]) -> str:
-    names = [power_title(p) for p in powers]
-    return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else "".join(names)
 
 
 def mercator_text(report: PhaseReport) -> str:
@@ -86,7 +80,9 @@ def mercator_text(report: PhaseReport) -> str:
             for unit in report.before.units:
                 if unit.power == power and unit.province not in named:
                     where = location_name(unit.loc, game_map)
-                    out.append(f"  {_UNIT.get(unit.kind, unit.kind)} {where}: no orders, holds.")
+                    out.append(
+                        f"  {UNIT_WORDS.get(unit.kind, unit.kind)} {where}: no orders, holds."
+                    )
         if power in report.general_orders:
             out.append(f"  ({power_title(power)} sent no orders: its general orders were played.)")
     if report.result.dislodged:
@@ -97,7 +93,7 @@ def mercator_text(report: PhaseReport) -> str:
             owner = power_title(unit.power)
             if unit.kind == "AF" and unit.army_power:
                 owner += f" with {power_title(unit.army_power)}'s army"
-            line = f"  {_UNIT.get(unit.kind, unit.kind)} {where} ({owner})"
+            line = f"  {UNIT_WORDS.get(unit.kind, unit.kind)} {where} ({owner})"
             if d.time_scale:
                 line += f", in time scale {d.time_scale}"
             if d.attacker_from:
@@ -109,7 +105,7 @@ def mercator_text(report: PhaseReport) -> str:
         out += ["", "Removed:"]
         for unit in report.result.disbanded:
             out.append(
-                f"  {power_title(unit.power)} {_UNIT.get(unit.kind, unit.kind)} "
+                f"  {power_title(unit.power)} {UNIT_WORDS.get(unit.kind, unit.kind)} "
                 f"{location_name(unit.loc, game_map)}"
             )
     # A power's own home and special provinces are its own from the start (rules 5.2, 6.3):
@@ -145,19 +141,7 @@ def mercator_text(report: PhaseReport) -> str:
             change = f"  builds {due}" if due > 0 else (f"  removes {-due}" if due < 0 else "")
             out.append(f"  {power_title(line.power)} ({len(line.owned)}): {names}.{change}")
     out.append("")
-    if report.result.victory:
-        out.append(f"The game is won by {_and(report.result.victory)}.")
-    elif report.claimed:
-        out.append(
-            f"The game is won by {_and(report.claimed)}, who claimed the win together (rule 10)."
-        )
-    elif report.draw:
-        out.append(f"The game ends in a draw between {_and(report.draw)}.")
-    elif report.concession:
-        out.append(f"The game is conceded to {power_title(report.concession)}.")
-    elif not report.game_over:
-        nxt = f"The next phase is {report.next_phase.long_name()}"
-        if report.next_deadline:
-            nxt += f"; orders are due {deadline_text(report.next_deadline)}"
-        out.append(nxt + ".")
+    ending = closing_line(report, ", who claimed the win together (rule 10)")
+    if ending:
+        out.append(ending)
     return "\n".join(out) + "\n"

@@ -10,15 +10,15 @@ from typing import Any
 
 from judge.engine.calendar import ADJUSTMENTS, MOVEMENT, RETREATS
 from judge.engine.position import province_of
-from judge.engine.results import FAILURE, ILLEGAL, SUCCESS, VOID
+from judge.engine.results import SUCCESS
 from judge.language.format import location_name
-from judge.reports.judge_style import deadline_text, power_title
+from judge.reports.judge_style import power_title
 from judge.reports.phase import PhaseReport, power_order
+from judge.reports.variant_text import closing_line, failure_mark
+from judge.variants import UNIT_WORDS
 from judge.variants.v1885.language import format_full
 from judge.variants.v1885.orders import Board, ChooseUnit, Disembark
 from judge.variants.v1885.removals import unit_counts
-
-_UNIT = {"A": "Army", "F": "Fleet", "AF": "Army/Fleet"}
 
 
 def _mark(result: Any) -> str:
@@ -26,8 +26,7 @@ def _mark(result: Any) -> str:
         return ""
     if result.result == SUCCESS:
         return f"  ({result.reason})" if result.reason else ""
-    word = {FAILURE: "fails", ILLEGAL: "void", VOID: "void"}.get(result.result, result.result)
-    return f"  (*{word}*: {result.reason})" if result.reason else f"  (*{word}*)"
+    return failure_mark(result)
 
 
 def _named(order: Any) -> set[str]:
@@ -50,11 +49,6 @@ def _in_turn(order: Any) -> int:
     if isinstance(order, Disembark):
         return 3
     return 2
-
-
-def _and(powers: tuple[str, ...]) -> str:
-    names = [power_title(p) for p in powers]
-    return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else "".join(names)
 
 
 def results_text(report: PhaseReport) -> str:
@@ -81,7 +75,7 @@ def results_text(report: PhaseReport) -> str:
         for unit in holding:
             if unit.province not in named:
                 where = location_name(unit.loc, game_map)
-                out.append(f"    {_UNIT[unit.kind]} {where}: no order, holds.")
+                out.append(f"    {UNIT_WORDS[unit.kind]} {where}: no order, holds.")
         if power in report.general_orders:
             out.append(f"  ({power_title(power)} sent no orders: its general orders were played.)")
     if report.result.dislodged:
@@ -89,7 +83,7 @@ def results_text(report: PhaseReport) -> str:
         for d in report.result.dislodged:
             unit = d.unit
             line = (
-                f"  {power_title(unit.power)} {_UNIT[unit.kind]} "
+                f"  {power_title(unit.power)} {UNIT_WORDS[unit.kind]} "
                 f"{location_name(unit.loc, game_map)}"
             )
             if d.attacker_from:
@@ -108,7 +102,7 @@ def results_text(report: PhaseReport) -> str:
         out += ["", "Removed:"]
         for unit in report.result.disbanded:
             out.append(
-                f"  {power_title(unit.power)} {_UNIT[unit.kind]} "
+                f"  {power_title(unit.power)} {UNIT_WORDS[unit.kind]} "
                 f"{location_name(unit.loc, game_map)}"
             )
     owners = report.result.owners_after or {}
@@ -134,20 +128,7 @@ def results_text(report: PhaseReport) -> str:
             )
             out.append(f"  {power_title(power)} ({count}): {names}.")
     out.append("")
-    if report.result.victory:
-        out.append(f"The game is won by {_and(report.result.victory)}.")
-    elif report.claimed:
-        out.append(
-            f"The game is won by {_and(report.claimed)}, an alliance victory claimed by both "
-            "(rule 5 b)."
-        )
-    elif report.draw:
-        out.append(f"The game ends in a draw between {_and(report.draw)}.")
-    elif report.concession:
-        out.append(f"The game is conceded to {power_title(report.concession)}.")
-    elif not report.game_over:
-        nxt = f"The next phase is {report.next_phase.long_name()}"
-        if report.next_deadline:
-            nxt += f"; orders are due {deadline_text(report.next_deadline)}"
-        out.append(nxt + ".")
+    ending = closing_line(report, ", an alliance victory claimed by both (rule 5 b)")
+    if ending:
+        out.append(ending)
     return "\n".join(out) + "\n"
