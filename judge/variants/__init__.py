@@ -170,6 +170,11 @@ class Variant:
     # less units, as in the standard game. (Mercator counts army/fleets twice and keeps spare
     # units until the third build season.)
     adjustments_due: Callable[[Map, Position], Mapping[str, int]] | None = None
+    # How many of those builds or removals one of a power's stored order lines uses (Mercator's
+    # build at a premium uses two, its rule 5.3): (board, position, power, the stored line) ->
+    # count. The desk asks it to know when a power's adjustment orders are complete; None: one
+    # an order.
+    adjustments_used: Callable[[Map, Position, str, str], int] | None = None
     # A game master's change to a power's holding (Mercenary's rule 11, LEDGER by mail): (the
     # stored case, power, currency, change in whole pounds, why) -> (the case after, the ledger
     # entry as a payment object, the announcement); ValueError: why not. None: no money.

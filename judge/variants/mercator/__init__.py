@@ -9,7 +9,11 @@ from __future__ import annotations
 from judge.engine.calendar import MONTHLY
 from judge.variants import Variant
 from judge.variants.mercator.adjustments import adjustments_due
-from judge.variants.mercator.language import read_desk_line, read_mercator_orders
+from judge.variants.mercator.language import (
+    adjustments_used,
+    read_desk_line,
+    read_mercator_orders,
+)
 from judge.variants.mercator.phases import adjudicate_mercator, decide_claims
 from judge.variants.mercator.picture import picture_order
 
@@ -43,4 +47,5 @@ MERCATOR = Variant(
     results_text=_results_text,
     picture_order=picture_order,
     adjustments_due=adjustments_due,
+    adjustments_used=adjustments_used,
 )
