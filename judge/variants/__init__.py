@@ -145,6 +145,10 @@ class Variant:
     adjustments_due: Callable[[Map, Position], Mapping[str, int]] | None = None
     # How the desk reads one order line of a mail; None: one standard order a line.
     read_desk_line: DeskLineReader | None = None
+    # The grammar its order lines are written in (grammar/NAME.lark) beside the standard
+    # language's, which the desk asks to tell one of its order lines from a mistyped command
+    # (Mercator's `Place A Mun` is no PHASE); None: the standard language alone.
+    order_grammar: str | None = None
     # A board that travels with each game and case instead of a file in maps/ (Algernon's
     # maze, a case's "maze"): (case) -> the board; None: the board is maps/NAME.
     board_in_case: Callable[[Mapping[str, Any]], Map] | None = None

@@ -10,6 +10,7 @@ from judge.engine.calendar import MONTHLY
 from judge.variants import Variant
 from judge.variants.mercator.adjustments import adjustments_due
 from judge.variants.mercator.language import (
+    GRAMMAR,
     adjustments_used,
     read_desk_line,
     read_mercator_orders,
@@ -38,6 +39,7 @@ MERCATOR = Variant(
     unit_kinds=("A", "F", "AF"),
     rules_text="Mercator Rules (1985 edition), with the readings in docs/RULES.md",
     read_desk_line=read_desk_line,
+    order_grammar=GRAMMAR,
     decide_claims=decide_claims,
     claim_terms=(
         "together they hold the centres the board asks for. A single win on the board comes "

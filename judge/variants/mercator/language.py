@@ -124,6 +124,7 @@ class _MercatorCallbacks(LocationCallbacks):  # type: ignore[misc, valid-type]
         return FastFerry(c[0][2], c[2][2], c[4], c[2][0])
 
 
+GRAMMAR = "mercator"  # grammar/mercator.lark, the record's `order_grammar`
 _PARSERS: dict[int, tuple[weakref.ref[Map], tuple[Any, Any]]] = {}
 _LOCK = threading.Lock()
 
@@ -139,7 +140,7 @@ def _parser(game_map: Map) -> tuple[Any, Any]:
     builder = type("_MercatorBuilder", (_MercatorCallbacks, Transformer), {})
     grammar = data_dir("grammar")
     lark = Lark(
-        (grammar / "mercator.lark").read_text(encoding="utf-8"),
+        (grammar / f"{GRAMMAR}.lark").read_text(encoding="utf-8"),
         parser="lalr",
         lexer="basic",
         transformer=builder(name_table(game_map)),
