@@ -254,18 +254,25 @@ def units_without_orders(session: Session, seat: Seat) -> list[str]:
 
 def _owed_state(state: MailState, seat: Seat, missing: list[str]) -> OrdersState:
     """How much of what the seat owes this phase is in: the scheduler's early processing reads
-    `Seat.orders_state` alone. In adjustments a seat owes one order per build or removal due."""
+    `Seat.orders_state` alone. In adjustments a seat owes orders for the builds or removals due,
+    one each unless the variant says an order uses more (Mercator's premium build uses two)."""
     game = seat.game
     ordered = current_orders(state.session, game).get(seat.power, {})
     if game.phase is not None and game.phase.endswith("A"):
         game_map, position = game_position(game)
-        counted = variant(game.variant).adjustments_due
-        if counted is not None:
-            owed = abs(counted(game_map, position).get(seat.power, 0))
+        record = variant(game.variant)
+        if record.adjustments_due is not None:
+            owed = abs(record.adjustments_due(game_map, position).get(seat.power, 0))
         else:
             units = sum(1 for u in position.units if u.power == seat.power)
             owed = abs(len(position.centers.get(seat.power, ())) - units)
-        if len(ordered) >= owed and not missing:  # retreats sent with the builds (1885)
+        used = record.adjustments_used
+        given = (
+            sum(used(game_map, position, seat.power, text) for text in ordered.values())
+            if used is not None
+            else len(ordered)
+        )
+        if given >= owed and not missing:  # retreats sent with the builds (1885)
             return OrdersState.COMPLETE
     elif not missing:
         return OrdersState.COMPLETE

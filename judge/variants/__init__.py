@@ -145,6 +145,10 @@ class Variant:
     adjustments_due: Callable[[Map, Position], Mapping[str, int]] | None = None
     # How the desk reads one order line of a mail; None: one standard order a line.
     read_desk_line: DeskLineReader | None = None
+    # The grammar its order lines are written in (grammar/NAME.lark) beside the standard
+    # language's, which the desk asks to tell one of its order lines from a mistyped command
+    # (Mercator's `Place A Mun` is no PHASE); None: the standard language alone.
+    order_grammar: str | None = None
     # A board that travels with each game and case instead of a file in maps/ (Algernon's
     # maze, a case's "maze"): (case) -> the board; None: the board is maps/NAME.
     board_in_case: Callable[[Mapping[str, Any]], Map] | None = None
@@ -170,6 +174,11 @@ class Variant:
     # less units, as in the standard game. (Mercator counts army/fleets twice and keeps spare
     # units until the third build season.)
     adjustments_due: Callable[[Map, Position], Mapping[str, int]] | None = None
+    # How many of those builds or removals one of a power's stored order lines uses (Mercator's
+    # build at a premium uses two, its rule 5.3): (board, position, power, the stored line) ->
+    # count. The desk asks it to know when a power's adjustment orders are complete; None: one
+    # an order.
+    adjustments_used: Callable[[Map, Position, str, str], int] | None = None
     # A game master's change to a power's holding (Mercenary's rule 11, LEDGER by mail): (the
     # stored case, power, currency, change in whole pounds, why) -> (the case after, the ledger
     # entry as a payment object, the announcement); ValueError: why not. None: no money.
