@@ -871,7 +871,7 @@ def _order_start(grammar: str) -> re.Pattern[str]:
 
 def opens_an_order(word: str, grammar: str = "orders") -> bool:
     """Whether an order line of grammar/GRAMMAR.lark may open with `word` (any letter case; a
-    dot after it left out): one of the keywords of its first token, not a name."""
+    full stop after it left out): one of the keywords of its first token, not a name."""
     return _order_start(grammar).fullmatch(_compact(word)) is not None
 
 
