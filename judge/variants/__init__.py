@@ -140,8 +140,9 @@ class Variant:
     claim_terms: str = ""
     # Builds (+) or removals (-) each power is due in an adjustment phase, where the variant
     # counts otherwise than centres less units (1885: an army/fleet is two units, build
-    # centres, rule 11, retreats still to come): (board, position) -> {power: n}. What the
-    # desk asks to know who owes orders; None: centres less units, capped by free homes.
+    # centres, rule 11, retreats still to come; Mercator: army/fleets twice, spare units kept
+    # until the third build season): (board, position) -> {power: n}. What the desk asks to
+    # know who owes orders; None: centres less units, capped by free homes.
     adjustments_due: Callable[[Map, Position], Mapping[str, int]] | None = None
     # How the desk reads one order line of a mail; None: one standard order a line.
     read_desk_line: DeskLineReader | None = None
@@ -169,11 +170,6 @@ class Variant:
     picture_order: Callable[[Any], tuple[str, tuple[str, ...]] | None] | None = None
     # Fields of its own in a case and a result (Mercenary's money); None: the board alone.
     case_fields: CaseFields | None = None
-    # The builds (positive) or removals (negative) each power is due in an adjustment phase,
-    # which the desk asks to know who owes orders: (board, position) -> counts. None: centres
-    # less units, as in the standard game. (Mercator counts army/fleets twice and keeps spare
-    # units until the third build season.)
-    adjustments_due: Callable[[Map, Position], Mapping[str, int]] | None = None
     # How many of those builds or removals one of a power's stored order lines uses (Mercator's
     # build at a premium uses two, its rule 5.3): (board, position, power, the stored line) ->
     # count. The desk asks it to know when a power's adjustment orders are complete; None: one
