@@ -46,7 +46,7 @@ from judge.desk.mail_state import (
 from judge.desk.orders import unit_name, units_without_orders
 from judge.desk.phase_clock import deadline_words, start_phase_clock
 from judge.desk.seating import player_name, seat_changed_hands, start_game, takeover_refusal
-from judge.desk.secret_boards import board_of_game
+from judge.desk.secret_boards import board_of_game, seat_knowledge
 from judge.engine.position import province_of
 from judge.games.seats import OrdersState, SeatStatus
 from judge.identity import TOKEN_ALPHABET, normalise_address
@@ -298,6 +298,7 @@ def _seat_given(state: MailState, game: Game, seat: Seat, address: str, password
         "reply_address": seat_address,
         "units": units,
         "deadline": _deadline(game),
+        "board": seat_knowledge(game, seat.power),
     }
     return Reply("seat_given", "seat_given", context, to=address, reply_to=seat_address)
 

@@ -59,7 +59,12 @@ from judge.desk.mail_state import (
 )
 from judge.desk.passwords import new_password_hash
 from judge.desk.phase_terms import missed_turn_policy
-from judge.desk.secret_boards import board_of_game, power_written, secret_board_of
+from judge.desk.secret_boards import (
+    board_of_game,
+    power_written,
+    seat_knowledge,
+    secret_board_of,
+)
 from judge.engine.geography import Map
 from judge.games.missed_turns import (
     PostalPolicy,
@@ -638,6 +643,7 @@ def _hand_to_standby(state: MailState, seat: Seat) -> None:
                     "power": _title(seat.power),
                     "phase": seat.game.phase or "",
                     "reply_address": reply_address(state, seat) or "",
+                    "board": seat_knowledge(seat.game, seat.power),
                 },
                 address,
                 reply_address(state, seat),

@@ -42,7 +42,13 @@ from judge.desk.passwords import (
     verify_for,
 )
 from judge.desk.phase_clock import deadline_words, start_phase_clock
-from judge.desk.secret_boards import OPENING, board_of_game, power_written, secret_board_of
+from judge.desk.secret_boards import (
+    OPENING,
+    board_of_game,
+    power_written,
+    seat_knowledge,
+    secret_board_of,
+)
 from judge.engine.geography import Map
 from judge.engine.rules import UnknownRuleSet, rules_from_names
 from judge.games.missed_turns import PostalPolicy, SeatRecord, SeatRefused, take_over
@@ -332,6 +338,16 @@ def _join(state: MailState, command: cv.Join) -> None:
     game = game_named(state, command.game, command.line_no)
     if game is None:
         return
+    person = sender_person(state)
+    held = next((s for s in game.seats if s.person_id == person.id), None)
+    if held is not None:
+        # One player, one seat (REPLACE refuses a second too): on a secret board a second seat,
+        # taken or stood by for, would give one player two seats' knowledge of the maze.
+        state.problems.append(
+            f"line {command.line_no}: JOIN {game.name} not taken: you play "
+            f"{held.power.title()} in {game.name} already, and a player holds one seat"
+        )
+        return
     if game.status in (GameStatus.ACTIVE, GameStatus.PAUSED):
         _join_running(state, game, command)
         return
@@ -362,7 +378,16 @@ def _join_running(state: MailState, game: Game, command: cv.Join) -> None:
     for a power whose replacement is sought (seed 004: a first missed move), and takes it if the
     power misses another move (judge.desk.settlement hands it over, with a new reply address)."""
     game_map = board_of_game(game)
+    secret = secret_board_of(game) is not None
     wanted = [power_written(game, game_map, p, None) for p in command.preferences]
+    if secret and command.preferences:
+        # As before the start: a preference taken or passed over would tell a stranger whether
+        # the power exists, and whose replacement is sought.
+        wanted = []
+        state.problems.append(
+            f"line {command.line_no}: the preferences {', '.join(command.preferences)} were "
+            f"not read: the board of {game.name} is secret, so no seat is chosen by its power"
+        )
     person = sender_person(state)
 
     def preferred(seats: list[Seat]) -> Seat | None:
@@ -387,11 +412,7 @@ def _join_running(state: MailState, game: Game, command: cv.Join) -> None:
         ]
     )
     if sought is None:
-        asked = (
-            f" for {', '.join(p.title() for p in command.preferences)}"
-            if command.preferences
-            else ""
-        )
+        asked = f" for {', '.join(p.title() for p in command.preferences)}" if wanted else ""
         state.problems.append(
             f"line {command.line_no}: game {game.name} has no open seat and seeks no "
             f"replacement{asked}; LIST {game.name} shows its seats"
@@ -399,7 +420,10 @@ def _join_running(state: MailState, game: Game, command: cv.Join) -> None:
         return
     sought.standby = person
     context = {"game": game.name, "power": sought.power.title(), "phase": game.phase or ""}
-    state.replies.append(Reply("standing_by", "standing_by", context))
+    # A secret board's seat is not named to the volunteer, who does not hold it yet: he learns
+    # it, and what its player knows, in the mail that hands it to him (settlement).
+    told = {**context, "power": ""} if secret else context
+    state.replies.append(Reply("standing_by", "standing_by", told))
     if game.gm is not None and game.gm.address_of_record:
         notice = {**context, "player": player_name(person), "address": state.sender}
         state.replies.append(
@@ -449,7 +473,9 @@ def _take_over(state: MailState, game: Game, seat: Seat, password: str) -> None:
     sign_on(state.session, seat, sender_person(state), password, new_password_hash(state, password))
     state.acting = seat
     state.refusal = None
-    state.replies.append(_signed_on_reply(state, game, seat, started=False))
+    # The taker is told what the seat's player knew of a secret board, now his to know.
+    board = seat_knowledge(game, seat.power)
+    state.replies.append(_signed_on_reply(state, game, seat, started=False, board=board))
     state.replies.extend(seat_changed_hands(state, game, seat, old=None, by_gm=False))
 
 
@@ -485,7 +511,9 @@ def seat_changed_hands(
     ]
 
 
-def _signed_on_reply(state: MailState, game: Game, seat: Seat, *, started: bool) -> Reply:
+def _signed_on_reply(
+    state: MailState, game: Game, seat: Seat, *, started: bool, board: str = ""
+) -> Reply:
     # Open seats matter to a forming game only; a running game just says its phase. A secret
     # board's are counted, not named (LIST counts them too).
     open_seats = [s.power.title() for s in game.seats if s.person_id is None]
@@ -503,6 +531,7 @@ def _signed_on_reply(state: MailState, game: Game, seat: Seat, *, started: bool)
             "open_seats": len(open_seats),
             "started": started,
             "phase": game.phase or "",
+            "board": board,
         },
         reply_to=reply_address(state, seat),
     )

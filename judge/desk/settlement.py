@@ -35,7 +35,7 @@ from judge.desk.general_orders import standing_orders
 from judge.desk.mail_state import game_readers, gm_reply_address, seat_reply_address
 from judge.desk.phase_clock import phase_kind
 from judge.desk.phase_terms import WAITING, missed_turn_policy
-from judge.desk.secret_boards import board_of_game, secret_board_of
+from judge.desk.secret_boards import board_of_game, seat_knowledge, secret_board_of
 from judge.engine.calendar import ADJUSTMENTS, RETREATS
 from judge.engine.geography import Map
 from judge.engine.position import Position
@@ -217,6 +217,7 @@ def _standby_takes_over(
         "old_player": (old.name or "") if old is not None else "",
         "reply_address": "",
         "for_holder": False,
+        "board": "",
     }
     reply_to = seat_reply_address(judge_address, seat)
     mails: list[Reply] = []
@@ -225,7 +226,12 @@ def _standby_takes_over(
             Reply(
                 "standby_takes_seat",
                 "standby_replaces",
-                {**context, "reply_address": reply_to, "for_holder": True},
+                {
+                    **context,
+                    "reply_address": reply_to,
+                    "for_holder": True,
+                    "board": seat_knowledge(game, seat.power),
+                },
                 to=standby.address_of_record,
                 reply_to=reply_to,
             )

@@ -219,3 +219,59 @@ def test_an_abandoned_seat_is_told_to_its_player_and_taken_with_join(engine: Eng
         restarted = dict(told[power])["deadline_restarted"]
         assert "A seat has been taken over" in restarted and late.title() not in restarted
     assert late.title() in dict(told["GM"])["deadline_restarted"]
+
+
+def text_of(row: OutboxMessage) -> str:
+    """A mail as its reader reads it: the subject, then the body."""
+    return f"{message_from_bytes(row.raw)['Subject']}\n{mail.body_of(row)}"
+
+
+def test_a_volunteer_learns_the_seat_he_stands_by_for_only_when_it_is_his(engine: Engine) -> None:
+    """A stranger who JOINs to stand by for a seat whose replacement is sought is told nothing
+    of it, not even its initials (rule 3: nobody learns more than the rules give), also when he
+    guessed them as a preference; the GM is told which seat. The mail that hands him the seat at
+    its second missed move names it and tells him what its player knew (his map). A player of
+    the game never stands by for a second seat."""
+    seats = started(engine, 3)
+    maze = board(engine)
+    on_time, missing, other = sorted(seats)
+    for power in (on_time, other):
+        mail.send(engine, holds(engine, power), sender=seats[power][0], to=seats[power][1])
+    scheduled(engine, GRACE_ENDS)  # a first missed move: a replacement is sought for `missing`
+
+    rows = mail.send(engine, "JOIN maze pwx", sender=seats[on_time][0])
+    answer = text_of(rows[0])
+    assert [r.kind for r in rows] == ["desk_problems"]
+    assert f"you play {on_time.title()} in maze already" in answer
+    assert leakcheck.leaks(maze, leakcheck.start(maze)[on_time], answer) == []
+
+    volunteer = "volunteer@example.org"
+    rows = mail.send(engine, f"LIST maze\nJOIN maze vpw {missing}", sender=volunteer)
+    assert {(r.kind, r.to_addr) for r in rows} == {
+        ("game_detail+standing_by+desk_problems", volunteer),
+        ("standby_notice", GM),
+    }
+    answer = text_of(next(r for r in rows if r.to_addr == volunteer))
+    assert "You stand by in game maze" in " ".join(answer.split())
+    assert f"the preferences {missing} were not read" in answer
+    stranger = leakcheck.Allowed("a stranger")  # knows no space and no player
+    assert leakcheck.leaks(maze, stranger, answer.replace(f"preferences {missing} ", "")) == []
+    gm = text_of(next(r for r in rows if r.to_addr == GM))
+    assert missing.title() in gm  # the GM knows which seat the volunteer stands by for
+
+    with session_scope(engine) as session:
+        game = find_game(session, "maze")
+        assert game is not None and game.deadline is not None
+        second_grace = game.deadline + timedelta(days=8)
+    for power in (on_time, other):
+        mail.send(engine, holds(engine, power), sender=seats[power][0], to=seats[power][1])
+    rows = scheduled(engine, second_grace)
+    handed = [r for r in rows if r.to_addr == volunteer and r.kind == "standby_takes_seat"]
+    assert len(handed) == 1
+    text = text_of(handed[0])
+    knows = leakcheck.start(maze)[missing]
+    knows.players.update(maze.powers)  # the fall's supply-centre counts are public (rule 7)
+    assert leakcheck.leaks(maze, knows, text) == []
+    assert f"you now play {missing.title()}" in text
+    assert "Your map of the maze" in text
+    assert all(home.upper() in text for home in maze.powers[missing].home_centres)
