@@ -204,6 +204,8 @@ class Played:
     pictures: int = 0  # the pictures the players and the observer were sent, every one read
     stood_by: bool = False  # the stranger was told he stands by, and was later handed the seat
     handed_over: bool = False
+    # Space ids and initials written name-cased (Hac for HAC) in any mail, the GM's too.
+    name_cased: list[str] = field(default_factory=list)
 
 
 # Readers who hold no seat, each checked against what he may know: an observer (the public
@@ -211,6 +213,16 @@ class Played:
 # the seat whose player misses the first two moves and takes it over at the second.
 OBSERVER = "*observer*"
 STRANGER = "*stranger*"
+
+
+def _name_cased(board: Any, rows: list[OutboxMessage]) -> list[str]:
+    """Every space id or initials written name-cased in the mails of `rows`, whoever reads them
+    (the GM and the observers too), with the kind of mail it is in."""
+    found: list[str] = []
+    for row in rows:
+        text = f"{message_from_bytes(row.raw)['Subject']}\n{mail.body_of(row)}"
+        found += [f"{row.kind}: {word}" for word in leakcheck.name_cased(board, text)]
+    return found
 
 
 def _seats_and_tokens(engine: Engine, name: str) -> tuple[dict[str, str], dict[str, str]]:
@@ -247,6 +259,7 @@ def play_and_check(engine: Engine, players: int, seed: int, years: int = YEARS) 
     allowed[OBSERVER] = leakcheck.Allowed(OBSERVER)
     allowed[STRANGER] = leakcheck.Allowed(STRANGER)
     absent = sorted(seats)[0]  # sends nothing for the first two moves: replaced by the stranger
+    played.name_cased += _name_cased(board, start_rows)
     for who, text in _rows_to(start_rows, _readers(seats, watchers)):
         found += leakcheck.leaks(board, allowed[who], text)
     found += _picture_leaks(engine, board, allowed, start_rows, _readers(seats, watchers), played)
@@ -269,10 +282,12 @@ def play_and_check(engine: Engine, players: int, seed: int, years: int = YEARS) 
                 sender=seats[power],
                 to=f"judge+{tokens[power]}@example.org",
             )
+            played.name_cased += _name_cased(board, rows)
             for who, text in _rows_to(rows, _readers(seats, watchers)):
                 found += leakcheck.leaks(board, allowed[who], text)
             found += _picture_leaks(engine, board, allowed, rows, _readers(seats, watchers), played)
         rows = mail.send(engine, f"SIGNON MASTER {name} secret\nPROCESS", sender=GM)
+        played.name_cased += _name_cased(board, rows)
         with session_scope(engine) as session:
             game = find_game(session, name)
             assert game is not None
@@ -313,6 +328,7 @@ def play_and_check(engine: Engine, players: int, seed: int, years: int = YEARS) 
             )
             rows += mail.send(engine, f"LIST {name}\nJOIN {name} lpw", sender=latecomer)
             played.stood_by = any("standing_by" in r.kind.split("+") for r in rows)
+            played.name_cased += _name_cased(board, rows)
             for who, text in _rows_to(rows, _readers(seats, watchers)):
                 found += leakcheck.leaks(board, allowed[who], text)
     # The other paths a player can ask for: his map, the history, the summary, the list; and
@@ -326,6 +342,7 @@ def play_and_check(engine: Engine, players: int, seed: int, years: int = YEARS) 
         )
         kinds = {part for r in rows for part in r.kind.split("+")}  # one answer of several parts
         assert kinds >= {"own_map", "history", "summary", "game_detail"}
+        played.name_cased += _name_cased(board, rows)
         for who, text in _rows_to(rows, _readers(seats, watchers)):
             found += leakcheck.leaks(board, allowed[who], text)
         found += _picture_leaks(engine, board, allowed, rows, _readers(seats, watchers), played)
@@ -335,6 +352,7 @@ def play_and_check(engine: Engine, players: int, seed: int, years: int = YEARS) 
             f"MAP {name}\nHISTORY {name}\nSUMMARY {name}\nLIST {name}\nJOIN {name} pw",
             sender=asker,
         )
+        played.name_cased += _name_cased(board, rows)
         for who, text in _rows_to(rows, _readers(seats, watchers)):
             found += leakcheck.leaks(board, allowed[who], text)
         found += _picture_leaks(engine, board, allowed, rows, _readers(seats, watchers), played)
@@ -347,6 +365,7 @@ def play_and_check(engine: Engine, players: int, seed: int, years: int = YEARS) 
 def test_no_mail_tells_a_player_more_than_his_rats_found(engine: Engine, players: int) -> None:
     played = play_and_check(engine, players, seed=players)
     assert played.leaks == []
+    assert played.name_cased == []  # every id and initials as the maze writes them
     assert played.swaps > 0 and played.removals > 0  # both were played and checked
 
 
