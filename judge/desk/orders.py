@@ -11,7 +11,7 @@ from judge.adjudicate_json import read_case
 from judge.clock import now
 from judge.desk.commands import Reply
 from judge.desk.ledger import apply_at_once
-from judge.desk.mail_state import MailState, lock_game, reply_address
+from judge.desk.mail_state import MailState, lock_game, power_title, reply_address
 from judge.desk.phase_clock import deadline_words
 from judge.engine.adjustments import adjustment_counts, build_problem
 from judge.engine.calendar import ADJUSTMENTS, MOVEMENT, RETREATS
@@ -96,12 +96,12 @@ def _order_line(state: MailState, line: cv.OrderLine) -> None:
         entry["error"] = str(parsed.error) if parsed.error is not None else "not an order"
     elif parsed.power is not None and parsed.power != seat.power:
         entry["error"] = (
-            f"line {line.line_no}, column 1: you play {seat.power.title()}, "
-            f"not {parsed.power.title()}"
+            f"line {line.line_no}, column 1: you play {power_title(game, seat.power)}, "
+            f"not {power_title(game, parsed.power)}"
         )
     else:
         loc = getattr(order, "loc", None)
-        unit_problem = _unit_problem(game_map, position, seat.power, loc, game.phase)
+        unit_problem = _unit_problem(game, game_map, position, seat.power, loc)
         if not unit_problem:
             unit_problem = never_succeeds_here(state, game, game_map, position, seat, order)
         if unit_problem:
@@ -195,7 +195,7 @@ def never_succeeds_here(
         stored = current_orders(state.session, game).get(power, {})
         if isinstance(order, Build | Waive):
             if owed <= 0:
-                return f"{power.title()} has no builds due"
+                return f"{power_title(game, power)} has no builds due"
             if isinstance(order, Build):
                 occupied = {u.province for u in position.units}
                 why = build_problem(
@@ -206,7 +206,7 @@ def never_succeeds_here(
             if province_of(getattr(order, "loc", "") or "-") not in stored and len(stored) >= owed:
                 return f"only {owed} build{'' if owed == 1 else 's'} due, and {len(stored)} ordered"
         elif owed >= 0:
-            return f"{power.title()} has no removals due"
+            return f"{power_title(game, power)} has no removals due"
     return None
 
 
@@ -219,16 +219,17 @@ def orderable(position: Position, phase: str) -> list[Unit]:
 
 
 def _unit_problem(
-    game_map: Map, position: Position, power: str, loc: str | None, phase: str
+    game: Game, game_map: Map, position: Position, power: str, loc: str | None
 ) -> str | None:
     """Why the order cannot be the power's (no unit of it there), or None."""
+    phase = game.phase or ""
     if loc is None or phase.endswith("A"):
         return None  # adjustments: the engine checks build sites and removals
     province = province_of(loc)
     if any(u.power == power and u.province == province for u in orderable(position, phase)):
         return None
     name = game_map.provinces[province].name if province in game_map.provinces else loc
-    return f"{power.title()} has no unit to order in {name} this phase"
+    return f"{power_title(game, power)} has no unit to order in {name} this phase"
 
 
 def _without_orders(state: MailState, seat: Seat) -> list[str]:
@@ -292,7 +293,7 @@ def orders_reply(state: MailState, seat: Seat) -> Reply:
         "orders_read",
         {
             "game": seat.game.name,
-            "power": seat.power.title(),
+            "power": power_title(seat.game, seat.power),
             "phase": seat.game.phase or "",
             "lines": lines,
             "errors": sum(1 for line in lines if line["error"]),
@@ -326,7 +327,7 @@ def _set_wait(state: MailState, command: cv.SetWait) -> None:
             "wait_set",
             {
                 "game": game.name,
-                "power": seat.power.title(),
+                "power": power_title(game, seat.power),
                 "phase": game.phase,
                 "wait": command.wait,
                 "deadline": deadline_words(game, game.deadline) if game.deadline else "",

@@ -108,6 +108,11 @@ MASTER = "*master*"
 UNIT_WORDS: Mapping[str, str] = MappingProxyType({"A": "Army", "F": "Fleet", "AF": "Army/Fleet"})
 
 
+def name_cased(power: str) -> str:
+    """A power of the boards in maps/ as a sentence names it: ENGLAND -> England."""
+    return power.title()
+
+
 @dataclass(frozen=True)
 class Variant:
     name: str  # as players write it in CREATE and cases in "variant"
@@ -123,6 +128,9 @@ class Variant:
     unit_kinds: tuple[str, ...] = ("A", "F")
     # Each kind as the desk's sentences name it.
     unit_words: Mapping[str, str] = field(default_factory=lambda: UNIT_WORDS)
+    # A power (the board's name, in capitals) as the desk's sentences write it: England for
+    # ENGLAND; Algernon's initials as the maze writes them (TAG, never Tag).
+    power_title: Callable[[str], str] = name_cased
     rules_text: str = ""  # where a player reads the rules (a path under docs/ or a title)
     # Extra lines for the results of a phase, after the orders: (result) -> lines. The
     # standard game adds none; Mercator names the time scale of each dislodgement.
@@ -225,6 +233,11 @@ def variant(name: str) -> Variant:
     module = importlib.import_module(where[0])
     found: Variant = getattr(module, where[1])
     return found
+
+
+def power_title(name: str, power: str) -> str:
+    """`power` as the sentences of a game of the variant called `name` write it."""
+    return variant(name).power_title(power)
 
 
 def board_of(name: str, board: str | None = None) -> Map:
