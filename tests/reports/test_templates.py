@@ -62,6 +62,7 @@ KNOWN: dict[str, dict[str, Any]] = {
         "open_seats": 1,
         "started": False,
         "phase": "",
+        "board": "",
     },
     "game_started": {
         "game": "alpha",
