@@ -22,7 +22,7 @@ from typing import Any
 from judge.engine.calendar import ADJUSTMENTS, MONTHLY, MOVEMENT, RETREATS, parse_phase
 from judge.engine.geography import Map, Terrain
 from judge.engine.orders import Build, Convoy, Disband, Hold, Move, Retreat, Support, Waive
-from judge.engine.position import Position, province_of
+from judge.engine.position import Dislodged, Position, province_of
 from judge.engine.results import ILLEGAL, OrderResult
 from judge.language.errors import OrderError
 from judge.language.format import format_order, location_name
@@ -38,7 +38,7 @@ from judge.language.orders import (
     syntax_error,
 )
 from judge.resources import data_dir
-from judge.variants import DeskLine, ReadOrders
+from judge.variants import DeskLine, ReadOrders, RetreatTerms
 from judge.variants.v1885.orders import Board, ChooseUnit, ContingentBuild, Disembark, RetreatIf
 
 ARMY, FLEET, ARMY_FLEET = "A", "F", "AF"
@@ -531,3 +531,16 @@ def arrival_problem(
                     "more than one sea only aboard an army/fleet (rule 8)"
                 )
     return None
+
+
+def retreat_terms(game_map: Map, position: Position, d: Dislodged) -> RetreatTerms:
+    """What the desk tells a player of his dislodged unit (the Variant record's
+    `retreat_terms`): the places 1885's rules leave it (an army/fleet to a sea while one is
+    open), and that without an order the right-hand rule retreats it (rule 10 a)."""
+    from judge.variants.v1885.moves import retreat_places
+
+    occupied = {u.province for u in position.units}
+    places = retreat_places(game_map, d, occupied, position.contested)
+    if not places:
+        return RetreatTerms(places, "is removed: it has nowhere to go (rule 10 b)")
+    return RetreatTerms(places, "retreats by the right-hand rule (rule 10 a)")

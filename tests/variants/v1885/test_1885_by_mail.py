@@ -239,3 +239,33 @@ def test_a_build_where_none_can_be_is_refused_with_the_line_named(engine: Engine
     )
     assert "ERROR: line 1: Turkey does not own Levant" in text
     assert "ERROR: line 2: Ireland is not a place Turkey may build in (rule 6)" in text
+
+
+def test_the_echo_of_a_build_month_names_the_retreats_owed_and_the_builds_due(
+    engine: Engine,
+) -> None:
+    """Rule 4 and 10 a: March's adjustment phase takes the retreats with the builds, so the echo
+    tells a player both which of his units must retreat, and where to, and the builds due."""
+    seats = start_1885(engine)
+    set_position(
+        engine,
+        "MAR1885M",
+        ["AUSTRIA A ser", "AUSTRIA A vie", "TURKEY A bul", "TURKEY A mac", "RUSSIA A rum"],
+        centers={"AUSTRIA": ["vie", "bud", "clu"], "TURKEY": ["con", "smy"], "RUSSIA": ["rum"]},
+    )
+    send(engine, "A Bul - Ser\nA Mac S A Bul - Ser\n", sender=player("Turkey"), to=seats["Turkey"])
+    process(engine, "MAR1885M")
+    text = echo(send(engine, "Build A Bud\n", sender=player("Austria"), to=seats["Austria"]))
+    text = " ".join(text.split())
+    assert (
+        "Still to retreat: Army Serbia: may retreat to Albania, Budapest, Cluj or Split; "
+        "without a retreat order it retreats by the right-hand rule (rule 10 a)." in text
+    )
+    # Three centres and Vienna's army on the board; Serbia's army will count if it survives.
+    assert (
+        "Austria is due 2 builds as the board stands before the retreats: a unit that "
+        "survives its retreat counts as well" in text
+    )
+    # Once the retreat is ordered the echo owes nothing more for it.
+    text = echo(send(engine, "A Ser R Alb\n", sender=player("Austria"), to=seats["Austria"]))
+    assert "Still to retreat" not in text
