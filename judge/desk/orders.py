@@ -236,7 +236,8 @@ def _without_orders(state: MailState, seat: Seat) -> list[str]:
 
 
 def units_without_orders(session: Session, seat: Seat) -> list[str]:
-    """The units of the seat that have no order yet (they hold if the phase is processed so)."""
+    """The units of the seat that have no order yet (they hold if the phase is processed so; a
+    dislodged unit whose variant keeps an order standing for it owes none)."""
     game = seat.game
     assert game.phase is not None
     game_map, position = game_position(game)
@@ -245,11 +246,21 @@ def units_without_orders(session: Session, seat: Seat) -> list[str]:
     # An order's key ends with its unit's province (a variant may put more before it:
     # Mercator's "ts2 eng").
     ordered = {key.split()[-1] for key in current_orders(session, game).get(seat.power, {})}
+    ordered |= standing_retreats(game, game_map, position)
     return [
         unit_name(game, game_map, u.kind, u.loc)
         for u in orderable(position, game.phase)
         if u.power == seat.power and u.province not in ordered
     ]
+
+
+def standing_retreats(game: Game, game_map: Map, position: Position) -> set[str]:
+    """The provinces of the dislodged units for which the variant keeps a retreat order
+    standing already (1885: one sent with the move), so that they owe none."""
+    terms_of = variant(game.variant).retreat_terms
+    if terms_of is None:
+        return set()
+    return {d.unit.province for d in position.dislodged if terms_of(game_map, position, d).standing}
 
 
 def _places(game_map: Map, places: tuple[str, ...]) -> str:

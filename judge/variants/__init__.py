@@ -83,6 +83,9 @@ class RetreatTerms:
 
     places: tuple[str, ...]
     without_order: str = "is disbanded"
+    # An order for it stands already (1885: a retreat order sent with the move), so its player
+    # owes none: the unit is not counted among those still without orders.
+    standing: bool = False
 
 
 OrderReader = Callable[[Map, Mapping[str, Sequence[str]]], ReadOrders]

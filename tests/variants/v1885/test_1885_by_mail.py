@@ -9,6 +9,8 @@ from by_mail import GAME, POWERS, echo, process, set_position, start_1885
 from sqlalchemy import Engine
 from test_games_by_mail import body_of, player, send
 
+from judge.adjudicate_json import read_case
+from judge.desk.settlement import seat_orders
 from judge.store import session_scope
 from judge.store.game_queries import current_orders, find_game, history
 
@@ -269,3 +271,67 @@ def test_the_echo_of_a_build_month_names_the_retreats_owed_and_the_builds_due(
     # Once the retreat is ordered the echo owes nothing more for it.
     text = echo(send(engine, "A Ser R Alb\n", sender=player("Austria"), to=seats["Austria"]))
     assert "Still to retreat" not in text
+
+
+def test_a_retreat_sent_with_the_move_stands_for_the_retreat(engine: Engine) -> None:
+    """Rule 10 a: the right-hand rule retreats a unit "if a player fails to submit a retreat
+    order", which after a spring-type move has no season of its own by post; so the order may
+    come with the move, and is the unit's retreat order if the move dislodges it. The right-hand
+    rule would take Serbia's army to Albania (rule 10 a's worked example, docs/RULES.md)."""
+    seats = start_1885(engine)
+    set_position(
+        engine,
+        "JAN1885M",
+        ["AUSTRIA A ser", "AUSTRIA F spl", "TURKEY A bul", "TURKEY A mac"],
+    )
+    text = echo(
+        send(
+            engine, "A Ser H; if dislodged R Cluj\n", sender=player("Austria"), to=seats["Austria"]
+        )
+    )
+    assert "= Army Serbia holds; Army Serbia retreats to Cluj if dislodged" in text
+    assert "Still without orders (they hold unless ordered): Fleet Split." in text
+    send(engine, "A Bul - Ser\nA Mac S A Bul - Ser\n", sender=player("Turkey"), to=seats["Turkey"])
+    told = process(engine, "JAN1885M")[player("France")]
+    assert "Army Serbia retreats to Cluj if dislodged.  (dislodged: the unit's retreat" in told
+    assert "Fleet Split: no order, holds." in told
+    # Austria owes nothing in the retreat phase: its order stands.
+    with session_scope(engine) as session:
+        game = find_game(session, GAME)
+        assert game is not None and game.phase == "JAN1885R"
+        game_map, position, _, _ = read_case(game.position)
+        austria = next(s for s in game.seats if s.power == "AUSTRIA")
+        assert not seat_orders(game_map, position, game.phase, austria).owes_orders
+    # A retreat refused in the retreat phase leaves the one sent with the move, and says so.
+    text = echo(send(engine, "A Ser R Ven\n", sender=player("Austria"), to=seats["Austria"]))
+    assert "ERROR: line 1: Austrian Army Serbia cannot retreat to Venice" in text
+    assert (
+        "without a retreat order it retreats to Cluj, as ordered with the move (rule 10 a)."
+        in " ".join(text.split())
+    )
+    told = process(engine, "JAN1885R")[player("France")]
+    assert (
+        "Austrian Army Serbia retreats to Cluj by the retreat order sent with the move "
+        "(rule 10 a)." in told
+    )
+    with session_scope(engine) as session:
+        game = find_game(session, GAME)
+        assert game is not None
+        assert {"power": "AUSTRIA", "type": "A", "loc": "clu"} in game.position["units"]
+
+
+def test_a_retreat_sent_with_the_move_may_be_changed_in_the_retreat_phase(engine: Engine) -> None:
+    seats = start_1885(engine)
+    set_position(engine, "JAN1885M", ["AUSTRIA A ser", "TURKEY A bul", "TURKEY A mac"])
+    send(engine, "A Ser R Cluj if dislodged\n", sender=player("Austria"), to=seats["Austria"])
+    send(engine, "A Bul - Ser\nA Mac S A Bul - Ser\n", sender=player("Turkey"), to=seats["Turkey"])
+    told = process(engine, "JAN1885M")[player("France")]
+    # A retreat order is no order for the move: the army held.
+    assert "Army Serbia: no order, holds." in told
+    assert "Army Serbia retreats to Cluj if dislodged." in told
+    text = echo(send(engine, "A Ser R Rum\n", sender=player("Austria"), to=seats["Austria"]))
+    assert "= Army Serbia retreats to Rumania" in text
+    assert "Still to retreat" not in text
+    told = process(engine, "JAN1885R")[player("France")]
+    assert "Army Serbia retreats to Rumania." in told
+    assert "sent with the move" not in told
