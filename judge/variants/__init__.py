@@ -90,7 +90,10 @@ class RetreatTerms:
 
 OrderReader = Callable[[Map, Mapping[str, Sequence[str]]], ReadOrders]
 # (board, line, line number, the mail's reading context for this seat, mutable) -> DeskLine;
-# None: a standard order line, which the desk reads and checks as in the standard game.
+# None: a standard order line, which the desk reads and checks as in the standard game. The
+# desk reads the lines of general orders with it too: when filed the context has "general"
+# True and no phase (nothing to check against a board yet; "position" is the board now, or
+# None), when played the phase they are played in.
 DeskLineReader = Callable[[Map, str, int, dict[str, Any]], DeskLine | None]
 Adjudicator = Callable[[Map, Position, Mapping[str, Sequence[Order]], Rules], PhaseResult]
 

@@ -335,3 +335,51 @@ def test_a_retreat_sent_with_the_move_may_be_changed_in_the_retreat_phase(engine
     told = process(engine, "JAN1885R")[player("France")]
     assert "Army Serbia retreats to Rumania." in told
     assert "sent with the move" not in told
+
+
+def test_general_orders_are_read_and_played_in_davis_notation(engine: Engine) -> None:
+    """General orders (GENERAL ... ENDGENERAL) are read in the game's own order language, on its
+    monthly calendar, and played for a power that sends nothing."""
+    seats = start_1885(engine)
+    set_position(engine, "JAN1885M", ["FRANCE A mar", "FRANCE F lyo", "FRANCE A par"])
+    block = (
+        "GENERAL FROM JAN1885M TO 1885\n"
+        "A Mar boards F GoL; A/F GoL - WMed; A disembarks Tun\n"
+        "IF French Army in Paris\n"
+        "  A Par - Bur, retreat to Pic\n"
+        "ENDIF\n"
+        "ENDGENERAL\n"
+    )
+    rows = send(engine, block, sender=player("France"), to=seats["France"])
+    filed = body_of(next(r for r in rows if r.kind == "general_orders_filed"))
+    assert "NOT filed" not in filed, filed
+    assert "Army Marseilles boards Fleet Gulf of Lyon" in filed
+    assert "Army Paris retreats to Picardy if dislodged" in filed
+    assert "If France sent nothing for JAN1885M, the general orders would play:" in filed
+    told = process(engine, "JAN1885M")[player("England")]
+    assert "Army Marseilles boards Fleet Gulf of Lyon." in told
+    assert "Army Gulf of Lyon disembarks in Tunis." in told
+    assert "Army Paris -> Burgundy." in told
+    assert "(France sent no orders: its general orders were played.)" in told
+    with session_scope(engine) as session:
+        game = find_game(session, GAME)
+        assert game is not None
+        units = {(u["type"], u["loc"]) for u in game.position["units"]}
+        record = history(session, game)[-1]
+    assert units == {("A", "tun"), ("F", "wes"), ("A", "bur")}
+    assert record.orders["FRANCE"] == [
+        "A MAR BOARDS F LYO",
+        "A/F LYO - WES",
+        "A LYO DISEMBARKS TUN",
+        "A PAR - BUR",
+        "A PAR R PIC IF DISLODGED",
+    ]
+    # February: Paris is empty, so that branch plays nothing, and the lines for units gone from
+    # Marseilles and the Gulf of Lyon are refused as a mail's would be: dropped.
+    rows = send(engine, "GENERAL LIST\n", sender=player("France"), to=seats["France"])
+    listing = body_of(next(r for r in rows if r.kind == "general_orders_list"))
+    assert "from JAN1885M to W1885A" in listing
+    told = process(engine, "FEB1885M")[player("England")]
+    assert "Army Marseilles boards" not in told
+    assert "Army/Fleet Gulf of Lyon" not in told
+    assert "Army Burgundy: no order, holds." in told
