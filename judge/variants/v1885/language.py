@@ -525,6 +525,8 @@ def arrival_problem(
             return None
         if phase.kind == RETREATS:
             return f"{power.title()} has no dislodged unit in {name(prov)}"
+    if phase.kind == RETREATS:
+        return "only the retreats of dislodged units in this phase"
     if phase.kind == ADJUSTMENTS:
         if isinstance(order, Disband):
             return own(province_of(order.loc))

@@ -383,3 +383,24 @@ def test_general_orders_are_read_and_played_in_davis_notation(engine: Engine) ->
     assert "Army Marseilles boards" not in told
     assert "Army/Fleet Gulf of Lyon" not in told
     assert "Army Burgundy: no order, holds." in told
+
+
+def test_an_order_of_a_move_in_a_retreat_phase_is_refused_on_arrival(engine: Engine) -> None:
+    seats = start_1885(engine)
+    set_position(
+        engine,
+        "JAN1885R",
+        ["TURKEY A ser", "TURKEY A mac", "AUSTRIA A vie"],
+        dislodged=[
+            {
+                "power": "AUSTRIA",
+                "type": "A",
+                "loc": "ser",
+                "attacker_from": "bul",
+                "attacker_convoyed": False,
+            }
+        ],
+    )
+    text = echo(send(engine, "A Vie H\n", sender=player("Austria"), to=seats["Austria"]))
+    assert "ERROR: line 1: only the retreats of dislodged units in this phase" in text
+    assert "Still to retreat:" in text
