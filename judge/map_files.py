@@ -7,6 +7,7 @@ the files, and the summaries GMs ask for, live here.
 from __future__ import annotations
 
 import functools
+import json
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -39,6 +40,33 @@ def load_map(name: str) -> Map:
     if the_map.name != name:
         raise MapError(f"maps/{path.name}: [map] name is {the_map.name!r}, not {name!r}")
     return the_map
+
+
+LAND_SUFFIX = ".land.json"
+Outline = tuple[tuple[float, float], ...]
+
+
+def land_outlines(board: Map) -> tuple[Outline, ...]:
+    """The land a board's picture draws under its markers (maps/NAME.land.json: outlines on the
+    board's canvas, traced from published coastline data by a script in tools/), or () for a
+    board without one or whose canvas the file does not fit."""
+    return _land_file(board.name, tuple(board.canvas))
+
+
+@functools.cache
+def _land_file(name: str, canvas: tuple[int, ...]) -> tuple[Outline, ...]:
+    path = maps_dir() / f"{name}{LAND_SUFFIX}"
+    if not name or "/" in name or not path.is_file():
+        return ()
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if tuple(data["canvas"]) != canvas:
+            return ()
+        return tuple(
+            tuple((float(x), float(y)) for x, y in outline) for outline in data["outlines"]
+        )
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise MapError(f"maps/{path.name}: cannot be read ({exc})") from exc
 
 
 def load_map_file(path: Path) -> Map:

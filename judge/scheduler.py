@@ -25,7 +25,12 @@ from sqlalchemy.orm import Session, selectinload
 from judge.adjudicate_json import read_case
 from judge.clock import now
 from judge.desk import Reply
-from judge.desk.mail_state import game_readers, gm_reply_address, seat_reply_address
+from judge.desk.mail_state import (
+    game_readers,
+    gm_reply_address,
+    power_title,
+    seat_reply_address,
+)
 from judge.desk.orders import units_without_orders
 from judge.desk.phase_clock import deadline_words, game_timing, phase_kind
 from judge.desk.phase_terms import (
@@ -392,7 +397,7 @@ def _restart_for_takers(
     context = {
         "game": game.name,
         "phase": game.phase,
-        "powers": [p.title() for p in taken],
+        "powers": [power_title(game, p) for p in taken],
         "deadline": deadline_words(game, game.deadline),
     }
     return [
@@ -422,7 +427,7 @@ def _reminders(session: Session, game: Game, action: Reminder, identity: Identit
         reply_to = seat_reply_address(identity.address, seat)
         context = {
             "game": game.name,
-            "power": seat.power.title(),
+            "power": power_title(game, seat.power),
             "phase": game.phase,
             "deadline": deadline_words(game, action.deadline),
             "missing": units_without_orders(session, seat),
@@ -436,16 +441,16 @@ def _late_notices(game: Game, action: LateNotice, identity: Identity) -> list[Re
     """A late notice to each late seat, naming the other late powers; the players on time and
     the GM get the list of who is late, so everyone knows why the phase waits."""
     grace_ends = deadline_words(game, action.grace_ends)
-    late = [p.title() for p in action.powers]
+    late = [power_title(game, p) for p in action.powers]
     mails: list[Reply] = []
     for seat, address in _holders(game, action.powers):
         reply_to = seat_reply_address(identity.address, seat)
         context = {
             "game": game.name,
-            "power": seat.power.title(),
+            "power": power_title(game, seat.power),
             "phase": game.phase,
             "grace_ends": grace_ends,
-            "others": [p for p in late if p != seat.power.title()],
+            "others": [p for p in late if p != power_title(game, seat.power)],
             "reply_address": reply_to,
         }
         mails.append(Reply("late", "late_notice", context, to=address, reply_to=reply_to))

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from judge.desk.commands import Reply
-from judge.desk.mail_state import MailState, gm_reply_address, reply_address
+from judge.desk.mail_state import MailState, gm_reply_address, power_title, reply_address
 from judge.desk.secret_boards import board_of_game, secret_board_of
 from judge.language import command_values as cv
 from judge.pictures.source import PictureSource
@@ -103,9 +103,11 @@ def board_words(game: Game, case: Mapping[str, Any]) -> dict[str, list[str]]:
         )
     centres = case.get("centers") or {}
     return {
-        "units": [f"{p.title()}: {', '.join(sorted(u))}" for p, u in sorted(units.items())],
+        "units": [
+            f"{power_title(game, p)}: {', '.join(sorted(u))}" for p, u in sorted(units.items())
+        ],
         "centres": [
-            f"{p.title()} ({len(c)}): {', '.join(sorted(c))}"
+            f"{power_title(game, p)} ({len(c)}): {', '.join(sorted(c))}"
             for p, c in sorted(centres.items())
             if c
         ],

@@ -27,7 +27,7 @@ Readings where njudge's text is silent or this judge is simpler:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -57,13 +57,16 @@ class Ending:
             return {"claimed": list(self.claimed)}
         return {"concession": self.concession}
 
-    def sentence(self) -> str:
-        """How the game ended, for SUMMARY."""
+    def sentence(self, title: Callable[[str], str]) -> str:
+        """How the game ended, for SUMMARY, each power written by `title` (the variant's
+        Variant.power_title)."""
         if self.draw:
-            return f"The game ended in a draw between {_names(self.draw)}."
+            return f"The game ended in a draw between {_names(self.draw, title)}."
         if self.claimed:
-            return f"The game was won by {_names(self.claimed)}, who claimed the win together."
-        return f"The game was conceded to {(self.concession or '').title()}."
+            return (
+                f"The game was won by {_names(self.claimed, title)}, who claimed the win together."
+            )
+        return f"The game was conceded to {title(self.concession or '')}."
 
     @classmethod
     def from_settings(cls, kept: object) -> Ending | None:
@@ -79,8 +82,8 @@ class Ending:
         return None
 
 
-def _names(powers: tuple[str, ...]) -> str:
-    titled = [p.title() for p in powers]
+def _names(powers: tuple[str, ...], title: Callable[[str], str]) -> str:
+    titled = [title(p) for p in powers]
     return ", ".join(titled[:-1]) + " and " + titled[-1] if len(titled) > 1 else "".join(titled)
 
 

@@ -56,6 +56,7 @@ from judge.desk.mail_state import (
     game_readers,
     gm_reply_address,
     gm_required,
+    power_title,
     reply_address,
 )
 from judge.desk.phase_clock import START, TIMING, deadline_words, game_timing, phase_kind
@@ -472,14 +473,21 @@ def _day(game: Game, when: cv.When) -> date:
 
 def _absences(game: Game) -> list[Absence]:
     return [
-        Absence(s.power.title(), date.fromisoformat(a["first"]), date.fromisoformat(a["last"]))
+        Absence(
+            power_title(game, s.power),
+            date.fromisoformat(a["first"]),
+            date.fromisoformat(a["last"]),
+        )
         for s in game.seats
         for a in s.absences or ()
     ]
 
 
 def _store_absences(seat: Seat, absences: list[Absence]) -> None:
-    own = sorted((a for a in absences if a.power == seat.power.title()), key=lambda a: a.first)
+    own = sorted(
+        (a for a in absences if a.power == power_title(seat.game, seat.power)),
+        key=lambda a: a.first,
+    )
     seat.absences = [{"first": a.first.isoformat(), "last": a.last.isoformat()} for a in own]
 
 
@@ -488,7 +496,7 @@ def _absence_replies(state: MailState, seat: Seat, action: str, first: date, las
     game = seat.game
     context: dict[str, Any] = {
         "game": game.name,
-        "power": seat.power.title(),
+        "power": power_title(game, seat.power),
         "phase": game.phase or "",
         "action": action,
         "first": first.isoformat(),
@@ -532,7 +540,7 @@ def _set_absence(state: MailState, command: cv.SetAbsence) -> None:
         return
     try:
         granted = grant_absence(
-            _absences(game), Absence(seat.power.title(), first, last), today, timing
+            _absences(game), Absence(power_title(game, seat.power), first, last), today, timing
         )
     except AbsenceRefused as refused:
         state.problems.append(
@@ -549,7 +557,7 @@ def _clear_absence(state: MailState, command: cv.ClearAbsence) -> None:
     if seat is None:
         return
     game = seat.game
-    power = seat.power.title()
+    power = power_title(game, seat.power)
     today = now().astimezone(game_timing(game).tz).date()
     own = [a for a in _absences(game) if a.power == power]
     if command.start is None:

@@ -42,10 +42,11 @@ from judge.desk.secret_boards import reading_words, secret_game_names
 from judge.desk.secret_notices import reader_view
 from judge.identity import authenticate, token_from_recipients
 from judge.language import command_values as cv
-from judge.language.commands import read_mail_commands
+from judge.language.commands import opens_an_order, read_mail_commands
 from judge.mail.mime import ReadMail
 from judge.map_files import available_maps, load_map
 from judge.store.game_queries import observer_for_token, seat_for_token
+from judge.variants import variant
 
 # The map whose names tell order lines from mistyped commands before any game is known; the
 # names of the judge's other boards count too (a 1885 player signs on as Spain or Sweden).
@@ -171,8 +172,11 @@ def handle(mail: ReadMail, where: Where) -> list[Reply] | None:
 def _apply(state: MailState, value: cv.CommandLine) -> None:
     """Apply one command, order line or error of the mail."""
     if isinstance(value, cv.CommandError):
-        state.problems.append(str(value))
-        return
+        own = _own_order_line(state, value)
+        if own is None:
+            state.problems.append(str(value))
+            return
+        value = own
     if isinstance(value, cv.Help):
         state.replies.append(Reply("help", "help"))
         return
@@ -186,6 +190,19 @@ def _apply(state: MailState, value: cv.CommandLine) -> None:
         )
         return
     handler(state, value)
+
+
+def _own_order_line(state: MailState, error: cv.CommandError) -> cv.OrderLine | None:
+    """The line the command reader took for a mistyped command, as an order line after all
+    where its first word opens an order of the acting seat's own variant (Mercator's
+    `Place A Mun`, near PHASE to a reader that knows no game); None: the error stands."""
+    seat = state.acting
+    if not error.order_word or seat is None or not state.mail.text:
+        return None
+    grammar = variant(seat.game.variant).order_grammar
+    if grammar is None or not opens_an_order(error.order_word, grammar):
+        return None
+    return cv.OrderLine(error.line_no, state.mail.text.splitlines()[error.line_no - 1].rstrip())
 
 
 def _answers(state: MailState) -> list[Reply]:

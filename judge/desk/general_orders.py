@@ -23,7 +23,7 @@ from sqlalchemy.orm import Session
 
 from judge.adjudicate_json import read_case
 from judge.desk.commands import Reply
-from judge.desk.mail_state import MailState, power_named, reply_address
+from judge.desk.mail_state import MailState, power_named, power_title, reply_address
 from judge.desk.secret_boards import board_of_game, game_case, secret_board_of
 from judge.engine.geography import Map
 from judge.engine.position import Position
@@ -108,7 +108,7 @@ def _file(state: MailState, command: cv.GeneralOrders) -> None:
         )
     context: dict[str, Any] = {
         "game": game.name,
-        "power": seat.power.title(),
+        "power": power_title(game, seat.power),
         "phase": game.phase or "",
         "validity": go.Validity(command.valid_from, command.valid_to).words(),
         "filed": False,
@@ -181,7 +181,7 @@ def _clear(state: MailState, command: cv.ClearGeneral) -> None:
             "general_orders_cleared",
             {
                 "game": seat.game.name,
-                "power": seat.power.title(),
+                "power": power_title(seat.game, seat.power),
                 "validity": go.Validity(command.valid_from, command.valid_to).words()
                 if exact
                 else None,
@@ -217,12 +217,12 @@ def _list(state: MailState, command: cv.ListGeneral) -> None:
         game_map, position = _board(game)
         if command.power is not None and power_named(game_map, command.power) != seat.power:
             state.problems.append(
-                f"{where}: you play {seat.power.title()}: a player reads only his own general "
+                f"{where}: you play {power_title(game, seat.power)}: a player reads only his own general "
                 "orders (the GM reads every power's)"
             )
             return
         powers = [seat.power]
-        reader = seat.power.title()
+        reader = power_title(game, seat.power)
         reply_to = reply_address(state, seat)
     else:
         state.problems.append(f"{where}: {command.keyword} not taken: {state.refusal or _NO_SEAT}")
@@ -244,7 +244,7 @@ def _power_listing(
     filed = filed_orders(session, game, power, game_map)
     current = go.applicable(filed, game.phase) if game.phase is not None else None
     return {
-        "power": power.title(),
+        "power": power_title(game, power),
         "orders": [
             {
                 "validity": general.validity.words(),

@@ -33,7 +33,7 @@ from judge.adjudicate_json import CaseError
 from judge.clock import now
 from judge.desk.commands import Reply
 from judge.desk.endings import Ending
-from judge.desk.mail_state import MailState
+from judge.desk.mail_state import MailState, power_title
 from judge.desk.phase_clock import deadline_words
 from judge.desk.phase_records import phase_order, phase_report
 from judge.desk.press import may_read, release_view
@@ -209,7 +209,7 @@ def _press_by_phase(
             published = row.published_at
             assert published is not None
             record = next((r for r in records if published <= r.processed_at), None)
-        view = release_view(row, number, master=False)
+        view = release_view(game, row, number, master=False)
         out.setdefault(record.id if record is not None else None, []).append(view)
     return out
 
@@ -260,13 +260,13 @@ def _year_end_centres(records: list[PhaseRecord]) -> list[tuple[str, dict[str, i
     return counts
 
 
-def _column_labels(powers: list[str]) -> list[str]:
+def _column_labels(game: Game, powers: list[str]) -> list[str]:
     """Short headings for the centre table, one year a row: the first three letters of each
-    power (Aus, Eng ...) when those tell the powers apart, else the names in full."""
-    short = [power[:3].title() for power in powers]
-    if len(set(short)) == len(short):
-        return short
-    return [power.title() for power in powers]
+    power as the game writes it (Aus, Eng ...) when those tell the powers apart, else the
+    names in full."""
+    names = [power_title(game, power) for power in powers]
+    short = [name[:3] for name in names]
+    return short if len(set(short)) == len(short) else names
 
 
 def _outcome(game: Game, records: list[PhaseRecord]) -> str:
@@ -277,9 +277,12 @@ def _outcome(game: Game, records: list[PhaseRecord]) -> str:
         return ""
     victory = records[-1].results.get("victory", []) if records else []
     if victory:
-        return f"The game ended in a victory for {', '.join(p.title() for p in victory)}."
+        return (
+            f"The game ended in a victory for {', '.join(power_title(game, p) for p in victory)}."
+        )
     ending = Ending.from_settings(game.settings.get(ENDING))
-    return ending.sentence() if ending is not None else "The game is over."
+    title = variant(game.variant).power_title
+    return ending.sentence(title) if ending is not None else "The game is over."
 
 
 def _earlier_holders(
@@ -336,7 +339,7 @@ def _summary(state: MailState, command: cv.Summary) -> None:
             player = "open" if seat.status == SeatStatus.OPEN else "nobody"
         players.append(
             {
-                "power": power.title(),
+                "power": power_title(game, power),
                 "player": player,
                 "since": _since(game, records, seat.signed_on_at) if holder is not None else "",
                 "standing": standing,
@@ -344,7 +347,7 @@ def _summary(state: MailState, command: cv.Summary) -> None:
             }
         )
     table = _year_end_centres(records)
-    columns = _column_labels(powers)
+    columns = _column_labels(game, powers)
     width = max((len(label) for label in columns), default=0) + 2
     context: dict[str, Any] = {
         "game": game.name,

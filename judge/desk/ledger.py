@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from judge.desk.commands import Reply
-from judge.desk.mail_state import MailState, game_readers, gm_required
+from judge.desk.mail_state import MailState, game_readers, gm_required, power_title
 from judge.language import command_values as cv
 from judge.language.names import NameLookupError, name_table
 from judge.store.game_queries import add_ledger_entries
@@ -75,7 +75,7 @@ def _ledger(state: MailState, command: cv.Ledger) -> None:
     game.position = position
     assert game.phase is not None
     add_ledger_entries(state.session, game, game.phase, [entry])
-    announce(state, game, f"the game master changed {power.title()}'s money", text)
+    announce(state, game, f"the game master changed {power_title(game, power)}'s money", text)
 
 
 HANDLERS = {cv.Ledger: _ledger}

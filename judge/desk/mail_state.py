@@ -34,6 +34,7 @@ from judge.store.game_queries import (
     players_of,
 )
 from judge.store.games import Game, GameStatus, Person, Seat
+from judge.variants import power_title as variant_power_title
 
 
 @dataclass
@@ -79,7 +80,13 @@ class MailState:
 
 def seat_credentials(seat: Seat) -> SeatCredentials:
     """The seat's credentials with the power spelled for people, as authenticate's reasons quote it."""
-    return replace(seat.credentials(), power=seat.power.title())
+    return replace(seat.credentials(), power=power_title(seat.game, seat.power))
+
+
+def power_title(game: Game, power: str) -> str:
+    """`power` as the sentences about `game` write it, asked of its variant (England for
+    ENGLAND; Algernon's initials as the maze writes them, TAG)."""
+    return variant_power_title(game.variant, power)
 
 
 def seats_held_by(session: Session, address: str) -> list[Seat]:

@@ -41,12 +41,13 @@ from judge.desk.mail_state import (
     gm_reply_address,
     gm_required,
     power_named,
+    power_title,
     reply_address,
 )
 from judge.desk.orders import unit_name, units_without_orders
 from judge.desk.phase_clock import deadline_words, start_phase_clock
 from judge.desk.seating import player_name, seat_changed_hands, start_game, takeover_refusal
-from judge.desk.secret_boards import board_of_game
+from judge.desk.secret_boards import board_of_game, seat_knowledge
 from judge.engine.position import province_of
 from judge.games.seats import OrdersState, SeatStatus
 from judge.identity import TOKEN_ALPHABET, normalise_address
@@ -154,7 +155,7 @@ def _force_begin(state: MailState, command: cv.ForceBegin) -> None:
         "game": game.name,
         "phase": game.phase or "",
         "deadline": _deadline(game),
-        "civil_disorder": [seat.power.title() for seat in disorder],
+        "civil_disorder": [power_title(game, seat.power) for seat in disorder],
     }
     _announce(state, game, "game_forced", context)
 
@@ -163,7 +164,7 @@ def _seat_named(state: MailState, game: Game, written: str, command: cv.Command)
     power = power_named(board_of_game(game), written)
     seat = next((s for s in game.seats if s.power == power), None)
     if seat is None:
-        powers = ", ".join(s.power.title() for s in game.seats)
+        powers = ", ".join(power_title(game, s.power) for s in game.seats)
         _refuse(state, command, f"game {game.name} has no power {written}; its powers are {powers}")
     return seat
 
@@ -198,7 +199,7 @@ def _eject(state: MailState, command: cv.Eject) -> None:
         if seat is None:
             return
         if seat.person is None:
-            _refuse(state, command, f"nobody holds {seat.power.title()} in {game.name}")
+            _refuse(state, command, f"nobody holds {power_title(game, seat.power)} in {game.name}")
             return
         seats = [seat]
     for seat in seats:
@@ -217,7 +218,7 @@ def _vacate(state: MailState, game: Game, seat: Seat) -> None:
     context = {
         "game": game.name,
         "phase": game.phase or "",
-        "power": seat.power.title(),
+        "power": power_title(game, seat.power),
         "civil_disorder": disorder,
         "forming": game.status == GameStatus.FORMING,
     }
@@ -229,7 +230,7 @@ def _removed(game: Game, seat: Seat | None, person: Person, how: str) -> Reply:
     assert person.address_of_record is not None
     context = {
         "game": game.name,
-        "power": seat.power.title() if seat is not None else "",
+        "power": power_title(game, seat.power) if seat is not None else "",
         "how": how,
     }
     return Reply("removed_from_game", "removed_from_game", context, to=person.address_of_record)
@@ -260,7 +261,7 @@ def _replace(state: MailState, command: cv.Replace) -> None:
     person = find_person_by_address(state.session, address)
     held = [s for s in game.seats if person is not None and s.person_id == person.id]
     if held:
-        _refuse(state, command, f"{address} plays {held[0].power.title()} already")
+        _refuse(state, command, f"{address} plays {power_title(game, held[0].power)} already")
         return
     if person is None:
         person = create_person(state.session, address)
@@ -291,13 +292,14 @@ def _seat_given(state: MailState, game: Game, seat: Seat, address: str, password
     seat_address = reply_address(state, seat)
     context = {
         "game": game.name,
-        "power": seat.power.title(),
+        "power": power_title(game, seat.power),
         "phase": game.phase or "",
         "status": str(game.status),
         "password": password,
         "reply_address": seat_address,
         "units": units,
         "deadline": _deadline(game),
+        "board": seat_knowledge(game, seat.power),
     }
     return Reply("seat_given", "seat_given", context, to=address, reply_to=seat_address)
 
@@ -311,14 +313,18 @@ def _become(state: MailState, command: cv.Become) -> None:
     if seat is None:
         return
     if seat.status in (SeatStatus.CIVIL_DISORDER, SeatStatus.ELIMINATED):
-        _refuse(state, command, f"{seat.power.title()} is in {seat.status}: it takes no orders")
+        _refuse(
+            state,
+            command,
+            f"{power_title(game, seat.power)} is in {seat.status}: it takes no orders",
+        )
         return
     state.acting = seat
     state.became = seat.id
     state.refusal = None
     context = {
         "game": game.name,
-        "power": seat.power.title(),
+        "power": power_title(game, seat.power),
         "phase": game.phase or "",
         "holder": player_name(seat.person, "its player"),
     }
@@ -372,8 +378,8 @@ def _rollback(state: MailState, command: cv.Rollback) -> None:
         "game": game.name,
         "phase": game.phase,
         "dropped": dropped,
-        "restored": sorted(p.title() for p in restored),
-        "seats_restored": sorted(p.title() for p in seats_restored),
+        "restored": sorted(power_title(game, p) for p in restored),
+        "seats_restored": sorted(power_title(game, p) for p in seats_restored),
         "deadline": _deadline(game),
         "displaced": "",
     }
@@ -384,7 +390,7 @@ def _rollback(state: MailState, command: cv.Rollback) -> None:
             Reply(
                 "rolled_back",
                 "rolled_back",
-                {**context, "displaced": power.title()},
+                {**context, "displaced": power_title(game, power)},
                 to=person.address_of_record,
             )
         )

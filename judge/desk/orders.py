@@ -11,7 +11,7 @@ from judge.adjudicate_json import read_case
 from judge.clock import now
 from judge.desk.commands import Reply
 from judge.desk.ledger import apply_at_once
-from judge.desk.mail_state import MailState, lock_game, reply_address
+from judge.desk.mail_state import MailState, lock_game, power_title, reply_address
 from judge.desk.phase_clock import deadline_words
 from judge.engine.adjustments import adjustment_counts, build_problem, free_build_sites
 from judge.engine.calendar import ADJUSTMENTS, MOVEMENT, RETREATS
@@ -96,12 +96,12 @@ def _order_line(state: MailState, line: cv.OrderLine) -> None:
         entry["error"] = str(parsed.error) if parsed.error is not None else "not an order"
     elif parsed.power is not None and parsed.power != seat.power:
         entry["error"] = (
-            f"line {line.line_no}, column 1: you play {seat.power.title()}, "
-            f"not {parsed.power.title()}"
+            f"line {line.line_no}, column 1: you play {power_title(game, seat.power)}, "
+            f"not {power_title(game, parsed.power)}"
         )
     else:
         loc = getattr(order, "loc", None)
-        unit_problem = _unit_problem(game_map, position, seat.power, loc, game.phase)
+        unit_problem = _unit_problem(game, game_map, position, seat.power, loc)
         if not unit_problem:
             unit_problem = never_succeeds_here(state, game, game_map, position, seat, order)
         if unit_problem:
@@ -195,7 +195,7 @@ def never_succeeds_here(
         stored = current_orders(state.session, game).get(power, {})
         if isinstance(order, Build | Waive):
             if owed <= 0:
-                return f"{power.title()} has no builds due"
+                return f"{power_title(game, power)} has no builds due"
             if isinstance(order, Build):
                 occupied = {u.province for u in position.units}
                 why = build_problem(
@@ -206,7 +206,7 @@ def never_succeeds_here(
             if province_of(getattr(order, "loc", "") or "-") not in stored and len(stored) >= owed:
                 return f"only {owed} build{'' if owed == 1 else 's'} due, and {len(stored)} ordered"
         elif owed >= 0:
-            return f"{power.title()} has no removals due"
+            return f"{power_title(game, power)} has no removals due"
     return None
 
 
@@ -219,16 +219,17 @@ def orderable(position: Position, phase: str) -> list[Unit]:
 
 
 def _unit_problem(
-    game_map: Map, position: Position, power: str, loc: str | None, phase: str
+    game: Game, game_map: Map, position: Position, power: str, loc: str | None
 ) -> str | None:
     """Why the order cannot be the power's (no unit of it there), or None."""
+    phase = game.phase or ""
     if loc is None or phase.endswith("A"):
         return None  # adjustments: the engine checks build sites and removals
     province = province_of(loc)
     if any(u.power == power and u.province == province for u in orderable(position, phase)):
         return None
     name = game_map.provinces[province].name if province in game_map.provinces else loc
-    return f"{power.title()} has no unit to order in {name} this phase"
+    return f"{power_title(game, power)} has no unit to order in {name} this phase"
 
 
 def _without_orders(state: MailState, seat: Seat) -> list[str]:
@@ -310,7 +311,7 @@ def adjustments_owed(game: Game, power: str) -> str:
         due = adjustment_counts(position.units, position.centers).get(power, 0)
         if due > 0:
             due = min(due, len(free_build_sites(game_map, power, position.units, position.centers)))
-    name = power.title()
+    name = power_title(game, power)
     if due > 0:
         text = f"{name} is due {due} build{'' if due == 1 else 's'}"
     elif due < 0:
@@ -327,18 +328,25 @@ def adjustments_owed(game: Game, power: str) -> str:
 
 def _owed_state(state: MailState, seat: Seat, missing: list[str]) -> OrdersState:
     """How much of what the seat owes this phase is in: the scheduler's early processing reads
-    `Seat.orders_state` alone. In adjustments a seat owes one order per build or removal due."""
+    `Seat.orders_state` alone. In adjustments a seat owes orders for the builds or removals due,
+    one each unless the variant says an order uses more (Mercator's premium build uses two)."""
     game = seat.game
     ordered = current_orders(state.session, game).get(seat.power, {})
     if game.phase is not None and game.phase.endswith("A"):
         game_map, position = game_position(game)
-        counted = variant(game.variant).adjustments_due
-        if counted is not None:
-            owed = abs(counted(game_map, position).get(seat.power, 0))
+        record = variant(game.variant)
+        if record.adjustments_due is not None:
+            owed = abs(record.adjustments_due(game_map, position).get(seat.power, 0))
         else:
             units = sum(1 for u in position.units if u.power == seat.power)
             owed = abs(len(position.centers.get(seat.power, ())) - units)
-        if len(ordered) >= owed and not missing:  # retreats sent with the builds (1885)
+        used = record.adjustments_used
+        given = (
+            sum(used(game_map, position, seat.power, text) for text in ordered.values())
+            if used is not None
+            else len(ordered)
+        )
+        if given >= owed and not missing:  # retreats sent with the builds (1885)
             return OrdersState.COMPLETE
     elif not missing:
         return OrdersState.COMPLETE
@@ -360,7 +368,7 @@ def orders_reply(state: MailState, seat: Seat) -> Reply:
         "orders_read",
         {
             "game": seat.game.name,
-            "power": seat.power.title(),
+            "power": power_title(seat.game, seat.power),
             "phase": seat.game.phase or "",
             "lines": lines,
             "errors": sum(1 for line in lines if line["error"]),
@@ -397,7 +405,7 @@ def _set_wait(state: MailState, command: cv.SetWait) -> None:
             "wait_set",
             {
                 "game": game.name,
-                "power": seat.power.title(),
+                "power": power_title(game, seat.power),
                 "phase": game.phase,
                 "wait": command.wait,
                 "deadline": deadline_words(game, game.deadline) if game.deadline else "",

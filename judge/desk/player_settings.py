@@ -54,12 +54,18 @@ from judge.desk.mail_state import (
     lock_game,
     master_game,
     power_named,
+    power_title,
     reply_address,
     seat_reply_address,
 )
 from judge.desk.passwords import new_password_hash
 from judge.desk.phase_terms import missed_turn_policy
-from judge.desk.secret_boards import board_of_game, power_written, secret_board_of
+from judge.desk.secret_boards import (
+    board_of_game,
+    power_written,
+    seat_knowledge,
+    secret_board_of,
+)
 from judge.engine.geography import Map
 from judge.games.missed_turns import (
     PostalPolicy,
@@ -116,7 +122,7 @@ def _players_own(state: MailState, command: cv.Command, seat: Seat) -> bool:
         return True
     state.problems.append(
         f"line {command.line_no}: {command.redacted()} not taken: it is the player's own "
-        f"choice; the GM acting for {_title(seat.power)} (BECOME) may not make it"
+        f"choice; the GM acting for {power_title(seat.game, seat.power)} (BECOME) may not make it"
     )
     return False
 
@@ -152,12 +158,8 @@ def _tell_seat(state: MailState, seat: Seat, reply: Reply) -> None:
         state.replies.append(Reply(reply.kind, reply.template, reply.context, copy, reply.reply_to))
 
 
-def _title(power: str) -> str:
-    return power.title()
-
-
-def _and(powers: Iterable[str]) -> str:
-    names = [_title(p) for p in powers]
+def _and(game: Game, powers: Iterable[str]) -> str:
+    names = [power_title(game, p) for p in powers]
     if len(names) <= 1:
         return "".join(names)
     return f"{', '.join(names[:-1])} and {names[-1]}"
@@ -178,7 +180,7 @@ def _set_password(state: MailState, command: cv.SetPassword) -> None:
     by_gm = state.became == seat.id
     context = {
         "game": game.name,
-        "power": _title(seat.power),
+        "power": power_title(seat.game, seat.power),
         "reply_address": "" if by_gm else reply_address(state, seat) or "",
         "by_gm": by_gm,
     }
@@ -256,7 +258,7 @@ def _set_name(state: MailState, command: cv.SetName) -> None:
     assert shown is not None
     context = {
         "game": shown.name,
-        "power": seat.power.title() if seat is not None else "",
+        "power": power_title(shown, seat.power) if seat is not None else "",
         "new_name": name,
         "old_name": old or "",
     }
@@ -292,7 +294,7 @@ def _set_address(state: MailState, command: cv.SetAddress) -> None:
     state.session.flush()
     context = {
         "game": seat.game.name,
-        "power": _title(seat.power),
+        "power": power_title(seat.game, seat.power),
         "old_address": old or "",
         "new_address": new,
         "also": addresses[1:],
@@ -337,7 +339,7 @@ def _voter(state: MailState, command: cv.Command) -> tuple[Seat, Map, frozenset[
     survivors = surviving_powers(game.position)
     if seat.power not in survivors:
         state.problems.append(
-            f"line {command.line_no}: {command.redacted()} not taken: {_title(seat.power)} has "
+            f"line {command.line_no}: {command.redacted()} not taken: {power_title(seat.game, seat.power)} has "
             "no unit and no supply centre left, so it has no vote"
         )
         return None
@@ -371,7 +373,7 @@ def _no_power(seat: Seat, game_map: Map, written: str) -> str:
     unknown to the player whether or not such a power exists."""
     if secret_board_of(seat.game) is not None:
         return f"{written} unknown to you (you name the players you have met, by their initials)"
-    known = ", ".join(_title(p) for p in game_map.powers)
+    known = ", ".join(power_title(seat.game, p) for p in game_map.powers)
     return f"game {seat.game.name} has no power {written}; its powers are {known}"
 
 
@@ -391,13 +393,13 @@ def _set_draw(state: MailState, command: cv.SetDraw) -> None:
         gone = [p for p in named if p not in survivors]
         if gone:
             state.problems.append(
-                f"{where}: {_and(gone)} {'has' if len(gone) == 1 else 'have'} no unit and no "
+                f"{where}: {_and(seat.game, gone)} {'has' if len(gone) == 1 else 'have'} no unit and no "
                 "supply centre left; a draw is shared by powers still in the game"
             )
             return
         if seat.power not in named:
             state.problems.append(
-                f"{where}: a draw you vote for must include {_title(seat.power)}; to give the "
+                f"{where}: a draw you vote for must include {power_title(seat.game, seat.power)}; to give the "
                 "game to another power, SET CONCEDE that power"
             )
             return
@@ -420,12 +422,12 @@ def _set_draw(state: MailState, command: cv.SetDraw) -> None:
             "draw_vote",
             {
                 "game": game.name,
-                "power": _title(seat.power),
+                "power": power_title(seat.game, seat.power),
                 "phase": game.phase,
                 "draw": command.draw,
                 "all_survivors": not powers,
                 # A secret board's survivors are not named: the reader may not have met them.
-                "powers": "" if not powers and secret_board_of(game) else _and(in_draw),
+                "powers": "" if not powers and secret_board_of(game) else _and(seat.game, in_draw),
                 "had_vote": had_vote,
             },
             reply_to=reply_address(state, seat),
@@ -463,7 +465,7 @@ def _set_claim(state: MailState, command: cv.SetClaim) -> None:
             return
         gone = [p for p in named if p not in survivors]
         if gone:
-            state.problems.append(f"{where}: {_and(gone)} no longer in the game")
+            state.problems.append(f"{where}: {_and(seat.game, gone)} no longer in the game")
             return
         combine = [p for p in game_map.powers if p in named]
     if command.claim:
@@ -479,11 +481,11 @@ def _set_claim(state: MailState, command: cv.SetClaim) -> None:
             "claim_made",
             {
                 "game": game.name,
-                "power": _title(seat.power),
+                "power": power_title(seat.game, seat.power),
                 "phase": game.phase,
                 "claim": command.claim,
-                "powers": _and(combine),
-                "partners": _and(p for p in combine if p != seat.power),
+                "powers": _and(seat.game, combine),
+                "partners": _and(seat.game, (p for p in combine if p != seat.power)),
                 "had_claim": had_claim,
                 "terms": variant(game.variant).claim_terms,
             },
@@ -508,13 +510,13 @@ def _set_concede(state: MailState, command: cv.SetConcede) -> None:
             return
         if power == seat.power:
             state.problems.append(
-                f"{where}: you play {_title(power)}; a power concedes to another one (to end "
+                f"{where}: you play {power_title(seat.game, power)}; a power concedes to another one (to end "
                 "the game among several powers, SET DRAW)"
             )
             return
         if power not in survivors:
             state.problems.append(
-                f"{where}: {_title(power)} has no unit and no supply centre left; the game "
+                f"{where}: {power_title(seat.game, power)} has no unit and no supply centre left; the game "
                 "can only be conceded to a power still in it"
             )
             return
@@ -529,10 +531,10 @@ def _set_concede(state: MailState, command: cv.SetConcede) -> None:
             "concession_vote",
             {
                 "game": game.name,
-                "power": _title(seat.power),
+                "power": power_title(seat.game, seat.power),
                 "phase": game.phase,
-                "to": _title(to) if to else "",
-                "had": _title(had) if had else "",
+                "to": power_title(seat.game, to) if to else "",
+                "had": power_title(seat.game, had) if had else "",
             },
             reply_to=reply_address(state, seat),
         ),
@@ -555,7 +557,7 @@ def _resign(state: MailState, command: cv.Resign) -> None:
     holder = seat.person
     assert holder is not None  # an acting seat is held
     player = holder.address_of_record
-    power = _title(seat.power)
+    power = power_title(seat.game, seat.power)
     reply_to = reply_address(state, seat)
     copies = state.copies.get(seat.id, ())
     context = {
@@ -635,9 +637,10 @@ def _hand_to_standby(state: MailState, seat: Seat) -> None:
                 "standby_takes_seat",
                 {
                     "game": seat.game.name,
-                    "power": _title(seat.power),
+                    "power": power_title(seat.game, seat.power),
                     "phase": seat.game.phase or "",
                     "reply_address": reply_address(state, seat) or "",
+                    "board": seat_knowledge(seat.game, seat.power),
                 },
                 address,
                 reply_address(state, seat),

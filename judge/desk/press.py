@@ -91,6 +91,7 @@ from judge.desk.mail_state import (
     gm_required,
     is_master_word,
     master_game,
+    power_title,
     reply_address,
     sender_person,
 )
@@ -369,7 +370,7 @@ def _recipients(
         )
         return None
     if unknown:
-        powers = ", ".join(p.title() for p in game_map.powers)
+        powers = ", ".join(power_title(writer.game, p) for p in game_map.powers)
         state.problems.append(
             f"line {command.line_no}: PRESS not sent: game {writer.game.name} has no power "
             f"{', '.join(unknown)}; its powers are {powers} (M for the GM)"
@@ -515,8 +516,8 @@ def _press(state: MailState, command: cv.Press | cv.Broadcast) -> None:
             {
                 "game": game.name,
                 "phase": game.phase or "",
-                "release": release_view(row, number, master=False, writer_view=True),
-                "readers": _readers_words(row),
+                "release": release_view(game, row, number, master=False, writer_view=True),
+                "readers": _readers_words(game, row),
                 "pending": pending,
                 "note": dateline.note,
             },
@@ -621,32 +622,36 @@ def may_read(row: Press, power: str | None, *, master: bool = False) -> bool:
     return power is not None and power in (row.to_powers or [])
 
 
-def _writer_words(row: Press) -> str:
+def _writer_words(game: Game, row: Press) -> str:
     if row.from_power == MASTER:
         return "the GM"
     if row.from_power == OBSERVER:
         return "an observer"
-    return (row.from_power or "someone").title()
+    return power_title(game, row.from_power) if row.from_power else "Someone"
 
 
-def _readers_words(row: Press) -> str:
+def _readers_words(game: Game, row: Press) -> str:
     if _to_all(row):
         return "everyone in the game (players, observers and the GM)"
-    names = [p.title() for p in row.to_powers or [] if not p.startswith("+")]
+    names = [power_title(game, p) for p in row.to_powers or [] if not p.startswith("+")]
     return ", ".join(names) + " and the GM" if names else "the GM alone"
 
 
 def release_view(
-    row: Press, number: int, *, master: bool, writer_view: bool = False
+    game: Game, row: Press, number: int, *, master: bool, writer_view: bool = False
 ) -> dict[str, Any]:
     """One release as a reader may see it: the writer is named only for white press (and to the
     GM, who also sees an observer's address); partial press names its recipients."""
     grey = GREY in (row.to_powers or [])
     shown = master or writer_view or not grey
-    to = [] if _to_all(row) else [p.title() for p in row.to_powers or [] if not p.startswith("+")]
+    to = (
+        []
+        if _to_all(row)
+        else [power_title(game, p) for p in row.to_powers or [] if not p.startswith("+")]
+    )
     if not _to_all(row) and TO_MASTER in (row.to_powers or []):
         to.append("the GM")
-    writer = _writer_words(row)
+    writer = _writer_words(game, row)
     if master and row.from_power == OBSERVER and row.author is not None:
         writer = f"an observer (From: {row.author.address_of_record}, unproven)"
     body = f"{row.dateline}{row.text}" if row.dateline else row.text
@@ -676,7 +681,7 @@ def _release_mails(
             row, reader.power, master=reader.master
         ):
             continue
-        view = release_view(row, number, master=reader.master)
+        view = release_view(game, row, number, master=reader.master)
         context = {
             "game": game.name,
             "phase": game.phase or "",
@@ -698,7 +703,7 @@ def _master_copy(
     context = {
         "game": game.name,
         "phase": game.phase or "",
-        "release": release_view(row, number, master=True),
+        "release": release_view(game, row, number, master=True),
         "master": True,
         "pending": pending,
     }
@@ -810,7 +815,9 @@ def press_with_results(session: Session, game: Game, judge_address: str) -> list
             "game": game.name,
             "phase": game.phase or "",
             "master": reader.master,
-            "releases": [release_view(r, numbers[r.id], master=reader.master) for r in readable],
+            "releases": [
+                release_view(game, r, numbers[r.id], master=reader.master) for r in readable
+            ],
         }
         mails.append(
             Reply("press", "press_digest", context, to=reader.address, reply_to=reader.reply_to)

@@ -25,6 +25,7 @@ from judge.desk.mail_state import (
     gm_reply_address,
     is_master_word,
     power_named,
+    power_title,
     reply_address,
     seat_credentials,
     sender_person,
@@ -42,7 +43,13 @@ from judge.desk.passwords import (
     verify_for,
 )
 from judge.desk.phase_clock import deadline_words, start_phase_clock
-from judge.desk.secret_boards import OPENING, board_of_game, power_written, secret_board_of
+from judge.desk.secret_boards import (
+    OPENING,
+    board_of_game,
+    power_written,
+    seat_knowledge,
+    secret_board_of,
+)
 from judge.engine.geography import Map
 from judge.engine.rules import UnknownRuleSet, rules_from_names
 from judge.games.missed_turns import PostalPolicy, SeatRecord, SeatRefused, take_over
@@ -155,7 +162,7 @@ def _create(state: MailState, command: cv.Create) -> None:
                 if chosen.default_map == chosen.name or chosen.new_game is not None
                 else f"{chosen.title}, on the board of {game_map.title}",
                 "rules": list(rule_sets),
-                "powers": [power.title() for power in game_map.powers],
+                "powers": [power_title(game, power) for power in game_map.powers],
                 "reply_address": gm_reply_address(state.where.judge_address, game),
             },
             reply_to=gm_reply_address(state.where.judge_address, game),
@@ -200,7 +207,7 @@ def _sign_on(state: MailState, command: cv.SignOn) -> None:
     power = power_named(game_map, command.power)
     seat = seat_of(state.session, game, power) if power else None
     if seat is None:
-        powers = ", ".join(p.title() for p in game_map.powers)
+        powers = ", ".join(power_title(game, p) for p in game_map.powers)
         state.problems.append(
             f"{where}: game {game.name} has no power {command.power}; its powers are {powers}"
         )
@@ -219,7 +226,7 @@ def _sign_on(state: MailState, command: cv.SignOn) -> None:
     refusal = password_refusal(
         state,
         seat_key(seat),
-        f"the password of {seat.power.title()} in game {game.name}",
+        f"the password of {power_title(game, seat.power)} in game {game.name}",
         "the seat's reply address",
     )
     if refusal:
@@ -312,7 +319,7 @@ def _held_refusal(state: MailState, game: Game, seat: Seat, reason: str) -> str:
     addresses = {a.address.lower() for a in holder.addresses} if holder is not None else set()
     if state.sender.lower() in addresses:
         return reason
-    power = seat.power.title()
+    power = power_title(game, seat.power)
     join = (
         f"JOIN {game.name} <a password of your own> takes one"
         if game.status == GameStatus.FORMING
@@ -331,6 +338,16 @@ def _join(state: MailState, command: cv.Join) -> None:
     """The first open seat of the sender's preferences, else one drawn with the game's seed."""
     game = game_named(state, command.game, command.line_no)
     if game is None:
+        return
+    person = sender_person(state)
+    held = next((s for s in game.seats if s.person_id == person.id), None)
+    if held is not None:
+        # One player, one seat (REPLACE refuses a second too): on a secret board a second seat,
+        # taken or stood by for, would give one player two seats' knowledge of the maze.
+        state.problems.append(
+            f"line {command.line_no}: JOIN {game.name} not taken: you play "
+            f"{power_title(game, held.power)} in {game.name} already, and a player holds one seat"
+        )
         return
     if game.status in (GameStatus.ACTIVE, GameStatus.PAUSED):
         _join_running(state, game, command)
@@ -362,7 +379,16 @@ def _join_running(state: MailState, game: Game, command: cv.Join) -> None:
     for a power whose replacement is sought (seed 004: a first missed move), and takes it if the
     power misses another move (judge.desk.settlement hands it over, with a new reply address)."""
     game_map = board_of_game(game)
+    secret = secret_board_of(game) is not None
     wanted = [power_written(game, game_map, p, None) for p in command.preferences]
+    if secret and command.preferences:
+        # As before the start: a preference taken or passed over would tell a stranger whether
+        # the power exists, and whose replacement is sought.
+        wanted = []
+        state.problems.append(
+            f"line {command.line_no}: the preferences {', '.join(command.preferences)} were "
+            f"not read: the board of {game.name} is secret, so no seat is chosen by its power"
+        )
     person = sender_person(state)
 
     def preferred(seats: list[Seat]) -> Seat | None:
@@ -388,9 +414,7 @@ def _join_running(state: MailState, game: Game, command: cv.Join) -> None:
     )
     if sought is None:
         asked = (
-            f" for {', '.join(p.title() for p in command.preferences)}"
-            if command.preferences
-            else ""
+            f" for {', '.join(power_title(game, p) for p in command.preferences)}" if wanted else ""
         )
         state.problems.append(
             f"line {command.line_no}: game {game.name} has no open seat and seeks no "
@@ -398,8 +422,15 @@ def _join_running(state: MailState, game: Game, command: cv.Join) -> None:
         )
         return
     sought.standby = person
-    context = {"game": game.name, "power": sought.power.title(), "phase": game.phase or ""}
-    state.replies.append(Reply("standing_by", "standing_by", context))
+    context = {
+        "game": game.name,
+        "power": power_title(game, sought.power),
+        "phase": game.phase or "",
+    }
+    # A secret board's seat is not named to the volunteer, who does not hold it yet: he learns
+    # it, and what its player knows, in the mail that hands it to him (settlement).
+    told = {**context, "power": ""} if secret else context
+    state.replies.append(Reply("standing_by", "standing_by", told))
     if game.gm is not None and game.gm.address_of_record:
         notice = {**context, "player": player_name(person), "address": state.sender}
         state.replies.append(
@@ -434,7 +465,7 @@ def takeover_refusal(seat: Seat) -> str:
     any other seat."""
     if seat.status not in (SeatStatus.CIVIL_DISORDER, SeatStatus.ELIMINATED):
         return ""
-    record = SeatRecord(seat.power.title(), None, status=SeatStatus(seat.status))
+    record = SeatRecord(power_title(seat.game, seat.power), None, status=SeatStatus(seat.status))
     try:
         take_over(PostalPolicy(), record, "a replacement")
     except SeatRefused as refused:
@@ -449,7 +480,9 @@ def _take_over(state: MailState, game: Game, seat: Seat, password: str) -> None:
     sign_on(state.session, seat, sender_person(state), password, new_password_hash(state, password))
     state.acting = seat
     state.refusal = None
-    state.replies.append(_signed_on_reply(state, game, seat, started=False))
+    # The taker is told what the seat's player knew of a secret board, now his to know.
+    board = seat_knowledge(game, seat.power)
+    state.replies.append(_signed_on_reply(state, game, seat, started=False, board=board))
     state.replies.extend(seat_changed_hands(state, game, seat, old=None, by_gm=False))
 
 
@@ -467,7 +500,7 @@ def seat_changed_hands(
     context = {
         "game": game.name,
         "phase": game.phase or "",
-        "power": seat.power.title(),
+        "power": power_title(game, seat.power),
         "player": player_name(seat.person),
         "old_player": player_name(old, "the former player") if old is not None else "",
         "by_gm": by_gm,
@@ -485,10 +518,12 @@ def seat_changed_hands(
     ]
 
 
-def _signed_on_reply(state: MailState, game: Game, seat: Seat, *, started: bool) -> Reply:
+def _signed_on_reply(
+    state: MailState, game: Game, seat: Seat, *, started: bool, board: str = ""
+) -> Reply:
     # Open seats matter to a forming game only; a running game just says its phase. A secret
     # board's are counted, not named (LIST counts them too).
-    open_seats = [s.power.title() for s in game.seats if s.person_id is None]
+    open_seats = [power_title(game, s.power) for s in game.seats if s.person_id is None]
     if game.status != GameStatus.FORMING:
         open_seats = []
     secret = secret_board_of(game) is not None
@@ -497,12 +532,13 @@ def _signed_on_reply(state: MailState, game: Game, seat: Seat, *, started: bool)
         "signed_on",
         {
             "game": game.name,
-            "power": seat.power.title(),
+            "power": power_title(game, seat.power),
             "reply_address": reply_address(state, seat),
             "open_powers": [] if secret else open_seats,
             "open_seats": len(open_seats),
             "started": started,
             "phase": game.phase or "",
+            "board": board,
         },
         reply_to=reply_address(state, seat),
     )
@@ -529,7 +565,10 @@ def start_game(state: MailState, game: Game, *, tell_readers: bool = True) -> No
         "phase": game.phase,
         "deadline": deadline_words(game, game.deadline),
         "players": [
-            {"power": seat.power.title(), "player": player_name(seat.person, "name not given")}
+            {
+                "power": power_title(game, seat.power),
+                "player": player_name(seat.person, "name not given"),
+            }
             for seat in game.seats
             if seat.person is not None
         ],
@@ -558,7 +597,7 @@ def start_game(state: MailState, game: Game, *, tell_readers: bool = True) -> No
                 "game_started",
                 {
                     **context,
-                    "power": reader.power.title(),
+                    "power": power_title(game, reader.power),
                     "reply_address": reader.reply_to,
                     "units": units,
                     "board": secret.board_text(game.position, reader.power) if secret else "",
@@ -649,7 +688,10 @@ def _list(state: MailState, command: cv.ListGames) -> None:
         return
     secret = secret_board_of(game) is not None  # a secret board names no power to anyone
     holders = [
-        (seat.power.title(), (seat.person.name or "taken") if seat.person is not None else "open")
+        (
+            power_title(game, seat.power),
+            (seat.person.name or "taken") if seat.person is not None else "open",
+        )
         for seat in game.seats
     ]
     if secret:

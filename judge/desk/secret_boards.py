@@ -75,6 +75,16 @@ def game_case(game: Game) -> Mapping[str, Any] | None:
     return opening if isinstance(opening, Mapping) else None
 
 
+def seat_knowledge(game: Game, power: str) -> str:
+    """What the new holder of `power` is told of a secret board in the mail that makes the seat
+    his (a stand-by's, a takeover's, the GM's REPLACE): what its player knows, as MAP shows it.
+    Nothing on a public board, or before the start."""
+    secret = secret_board_of(game)
+    if secret is None or game.position is None:
+        return ""
+    return secret.board_text(game.position, power)
+
+
 def board_of_game(game: Game) -> Map:
     """The board the game plays on: its own (a generated maze) or its variant's."""
     return game_board(game.variant, game_case(game))

@@ -32,10 +32,10 @@ from sqlalchemy.orm import Session
 from judge.adjudicate_json import read_case
 from judge.desk.commands import Reply
 from judge.desk.general_orders import standing_orders
-from judge.desk.mail_state import game_readers, gm_reply_address, seat_reply_address
+from judge.desk.mail_state import game_readers, gm_reply_address, power_title, seat_reply_address
 from judge.desk.phase_clock import phase_kind
 from judge.desk.phase_terms import WAITING, missed_turn_policy
-from judge.desk.secret_boards import board_of_game, secret_board_of
+from judge.desk.secret_boards import board_of_game, seat_knowledge, secret_board_of
 from judge.engine.calendar import ADJUSTMENTS, RETREATS
 from judge.engine.geography import Map
 from judge.engine.position import Position
@@ -131,7 +131,7 @@ def settle_missed_turns(
             context = {
                 "game": game.name,
                 "phase": game.phase,
-                "power": event.power.title(),
+                "power": power_title(game, event.power),
                 "player": event.player or "nobody",
                 "reason": event.reason,
                 "general_orders": fallbacks.get(event.power) == Fallback.GENERAL_ORDERS,
@@ -168,7 +168,7 @@ def _replacement_sought(session: Session, seat: Seat, judge_address: str) -> lis
     context = {
         "game": game.name,
         "phase": game.phase,
-        "power": seat.power.title(),
+        "power": power_title(game, seat.power),
         "for_holder": False,
     }
     mails: list[Reply] = []
@@ -212,11 +212,12 @@ def _standby_takes_over(
     context = {
         "game": game.name,
         "phase": game.phase or "",
-        "power": seat.power.title(),
+        "power": power_title(game, seat.power),
         "player": standby.name or "a new player",
         "old_player": (old.name or "") if old is not None else "",
         "reply_address": "",
         "for_holder": False,
+        "board": "",
     }
     reply_to = seat_reply_address(judge_address, seat)
     mails: list[Reply] = []
@@ -225,7 +226,12 @@ def _standby_takes_over(
             Reply(
                 "standby_takes_seat",
                 "standby_replaces",
-                {**context, "reply_address": reply_to, "for_holder": True},
+                {
+                    **context,
+                    "reply_address": reply_to,
+                    "for_holder": True,
+                    "board": seat_knowledge(game, seat.power),
+                },
                 to=standby.address_of_record,
                 reply_to=reply_to,
             )
@@ -253,7 +259,7 @@ def _seat_open(
     context = {
         "game": game.name,
         "phase": game.phase,
-        "power": power.title(),
+        "power": power_title(game, power),
         "signon": f"SIGNON {letter.upper()}{game.name} <a password of your own>",
         "waits": isinstance(policy, NjudgePolicy) and policy.wait_for_takeover,
         "for_holder": False,

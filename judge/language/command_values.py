@@ -774,7 +774,9 @@ class CommandError:
 
     `suggestions` are the nearest known command spellings for a mistyped command word.
     `text` is the line as written, except that a line of a command carrying a password keeps
-    only its command word.
+    only its command word. `order_word` is the first word of a line that opens with no command
+    word but near one: a variant's own order language may open orders with it (Mercator's
+    `Place A Mun`), which the desk, knowing the game, asks before it answers the error.
     """
 
     line_no: int
@@ -783,6 +785,7 @@ class CommandError:
     expected: tuple[str, ...] = ()
     suggestions: tuple[str, ...] = ()
     text: str = ""
+    order_word: str = ""
 
     def __str__(self) -> str:
         return f"line {self.line_no}, column {self.column}: {self.message}"

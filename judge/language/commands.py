@@ -6,8 +6,10 @@ The reader is pure: it knows no game, only the words. Each line is one of:
   - the header of a PRESS or BROADCAST block, whose following lines are kept verbatim up to
     ENDPRESS (or ENDBROADCAST, or SIGNOFF, which also ends the mail);
   - an order line, handed on with its line number to the order reader, unread here;
-  - a mistyped command: a first word that is no command, does not open an order, and is close
-    to a command spelling, answered with the nearest spellings.
+  - a mistyped command: a first word that is no command, does not open an order of the
+    standard language, and is close to a command spelling, answered with the nearest spellings
+    unless the game's own order language opens orders with it (`opens_an_order`, which the
+    desk asks with the game's variant: Mercator's `Place A Mun` is no mistyped PHASE).
 SIGNOFF (or END, or a ``-- `` signature line) stops reading. Blank and comment lines (#, //,
 ;) carry nothing. The rule that tells an order line from a mistyped command is in `_not_a_command`.
 """
@@ -30,7 +32,7 @@ from judge.language.command_values import CommandError, CommandLine, OrderLine, 
 from judge.language.spelling import MARGIN, nearest, scored_nearest
 from judge.resources import data_dir
 
-__all__ = ["COMMAND_SPELLINGS", "read_mail_commands", "suggest_commands"]
+__all__ = ["COMMAND_SPELLINGS", "opens_an_order", "read_mail_commands", "suggest_commands"]
 
 # Every command's canonical spelling, for "did you mean" answers and for HELP.
 COMMAND_SPELLINGS: tuple[str, ...] = (
@@ -46,11 +48,6 @@ COMMAND_SPELLINGS: tuple[str, ...] = (
     "GENERAL", "GENERAL CLEAR", "GENERAL LIST", "ENDGENERAL", "PHASE", "IF", "ELSE", "ENDIF",
 )  # fmt: skip
 
-# Words that open an order line (grammar/orders.lark): unit types and adjustment verbs.
-_ORDER_WORDS = frozenset(
-    ("a", "f", "army", "fleet", "b", "build", "builds", "remove", "removes", "disband",
-     "disbands", "waive", "waives")
-)  # fmt: skip
 # Commands of njudge and DPjudge this judge does not have: told so, not read as orders.
 _UNSUPPORTED: dict[str, str] = {
     "register": "njudge's registration form",
@@ -847,6 +844,37 @@ def _command_start() -> re.Pattern[str]:
     return _START
 
 
+_ORDER_STARTS: dict[str, re.Pattern[str]] = {}
+
+
+def _order_start(grammar: str) -> re.Pattern[str]:
+    """The keywords an order line of grammar/GRAMMAR.lark may open with, from the grammar
+    itself: the terminals its first token may be that outrank a name (WORD, any word: a power's
+    or a province's, which the caller's names decide)."""
+    found = _ORDER_STARTS.get(grammar)
+    if found is None:
+        folder = data_dir("grammar")
+        lark = Lark(
+            (folder / f"{grammar}.lark").read_text(encoding="utf-8"),
+            parser="lalr",
+            lexer="basic",
+            import_paths=[str(folder)],
+        )
+        accepted = lark.parse_interactive("").accepts()
+        patterns = [
+            t.pattern.to_regexp() for t in lark.terminals if t.name in accepted and t.priority > 0
+        ]
+        found = re.compile("|".join(f"(?:{p})" for p in patterns) or r"(?!)")
+        _ORDER_STARTS[grammar] = found
+    return found
+
+
+def opens_an_order(word: str, grammar: str = "orders") -> bool:
+    """Whether an order line of grammar/GRAMMAR.lark may open with `word` (any letter case; a
+    full stop after it left out): one of the keywords of its first token, not a name."""
+    return _order_start(grammar).fullmatch(_compact(word)) is not None
+
+
 _GLUED_SPELLINGS = {_s.replace(" ", "").lower(): _s for _s in COMMAND_SPELLINGS}
 
 
@@ -894,8 +922,9 @@ def _not_a_command(
 ) -> CommandLine:
     """A line that opens with no command word: an order line, or the answer to a mistaken command.
 
-    It is an order line when its first word is a unit type (A, F, Army, Fleet), an adjustment
-    verb (Build, Remove, Disband, Waive), a power or province the caller named (or a prefix of
+    It is an order line when its first word is a keyword an order of the standard language
+    opens with (grammar/orders.lark: A, F, Army, Fleet, Build, Remove, Disband, Waive), a power
+    or province the caller named (or a prefix of
     one of at least three letters), or is followed by a colon (a power prefix); when it opens
     with no word at all (``(F) Nth-Bel``); or when nothing else fits, its first word being far
     from every command spelling. A command of njudge or DPjudge this judge does not have is
@@ -906,7 +935,7 @@ def _not_a_command(
         return OrderLine(line_no, line.rstrip())
     word = match.group(1)
     compact = _compact(word)
-    if compact in _ORDER_WORDS or match.group(2):
+    if match.group(2) or opens_an_order(compact):
         return OrderLine(line_no, line.rstrip())
     for known in (powers, provinces):
         if compact in known or (
@@ -1240,7 +1269,9 @@ def _unknown_command(line: str, line_no: int) -> CommandError:
     two_words = " ".join(line.split()[:2])
     suggestions = _nearest_commands(word, two_words)
     message = f"{word!r} is no command; did you mean {_join_or(suggestions)}?"
-    return CommandError(line_no, match.start(1) + 1, message, suggestions, suggestions, word)
+    return CommandError(
+        line_no, match.start(1) + 1, message, suggestions, suggestions, word, order_word=word
+    )
 
 
 def _join_or(words: Iterable[str]) -> str:

@@ -14,7 +14,7 @@ from judge.engine.geography import Map
 from judge.engine.orders import Build, Convoy, Disband, Hold, Move, Retreat, Support, Waive
 from judge.engine.position import Position, province_of
 from judge.engine.results import SUCCESS
-from judge.pictures.layout import LABEL_ROOM, graph_layout, links_of, spread
+from judge.pictures.layout import LABEL_ROOM, dragged, graph_layout, links_of, spread
 from judge.pictures.scene import (
     BUILD,
     CONVOY,
@@ -146,9 +146,10 @@ def board_scene(
     title: str,
     notes: Sequence[str] = (),
     own_orders: OrderShape | None = None,
+    land: tuple[tuple[tuple[float, float], ...], ...] = (),
 ) -> Scene:
     """The whole board with the position `shown` and the orders (power, order value, result,
-    text) drawn as arrows."""
+    text) drawn as arrows, over the board's `land` where it has outlines of it."""
     at, (width, height) = positions_of(board)
     colours = power_colours(list(board.powers))
     centre_owner = {c: power for power, centres in shown.centers.items() for c in centres}
@@ -216,8 +217,18 @@ def board_scene(
         powers=powers,
         notes=list(notes),
         wraps=board.wraps,
+        land=_memo(board, "_picture_land", lambda: _land_under(board, land)) if land else (),
         static=links,  # the same list for every scene of this board: its layers are kept
     )
+
+
+def _land_under(
+    board: Map, land: tuple[tuple[tuple[float, float], ...], ...]
+) -> tuple[tuple[tuple[float, float], ...], ...]:
+    """The board's land, dragged where its markers were spread apart (layout.dragged)."""
+    at, _ = positions_of(board)
+    given = {c: p.at for c, p in board.provinces.items() if p.at is not None}
+    return dragged(land, given, at)
 
 
 def _known(board: Map, loc: str) -> bool:

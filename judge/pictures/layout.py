@@ -240,3 +240,41 @@ def graph_layout(
         p[1] = margin + (p[1] - min(ys)) / span_y * (height - 2 * margin)
     spread(at, neighbours, size, crowded=LABEL_ROOM)
     return at, size
+
+
+# How far a marker's move drags the land around it (`dragged`), in canvas pixels.
+DRAG_REACH = 60.0
+
+
+def dragged(
+    outlines: Sequence[Sequence[tuple[float, float]]],
+    before: Mapping[str, Sequence[float]],
+    after: Mapping[str, Sequence[float]],
+) -> tuple[tuple[tuple[float, float], ...], ...]:
+    """Outlines of land moved as the markers near them were moved by `spread` (from `before` to
+    `after`), so a marker spread out of a crowded coast still stands on its own side of it:
+    each point moves by the mean of the moves of the markers within DRAG_REACH, the nearest
+    weighing most (a marker that did not move holds its surroundings in place)."""
+    moves = [
+        (before[c][0], before[c][1], after[c][0] - before[c][0], after[c][1] - before[c][1])
+        for c in sorted(before)
+        if c in after
+    ]
+    if not any(dx or dy for _, _, dx, dy in moves):
+        return tuple(tuple((x, y) for x, y in outline) for outline in outlines)
+    reach2 = DRAG_REACH * DRAG_REACH
+    out = []
+    for outline in outlines:
+        moved = []
+        for x, y in outline:
+            sx = sy = sw = 0.0
+            for mx, my, dx, dy in moves:
+                d2 = (x - mx) ** 2 + (y - my) ** 2
+                if d2 <= reach2:
+                    w = (d2 + 4.0) ** -1.5
+                    sx += w * dx
+                    sy += w * dy
+                    sw += w
+            moved.append((x + sx / sw, y + sy / sw) if sw else (x, y))
+        out.append(tuple(moved))
+    return tuple(out)

@@ -103,6 +103,9 @@ class Scene:
     powers: dict[str, tuple[str, str]] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)  # lines under the title
     wraps: bool = False
+    # Outlines of the land under the markers, on the scene's canvas (a board with real
+    # geography: judge.map_files.land_outlines); () draws none.
+    land: tuple[tuple[tuple[float, float], ...], ...] = ()
     # An object standing for the board's unchanging layer (links, labels), the same object for
     # every scene of one board: the drawing keeps that layer's text by it. None: no such layer.
     static: object | None = None

@@ -16,6 +16,7 @@ from typing import Any
 from judge.adjudicate_json import read_variant_case
 from judge.engine.geography import Map
 from judge.engine.position import Dislodged, Position, Unit
+from judge.map_files import land_outlines
 from judge.pictures.board import board_scene
 from judge.pictures.svg import draw
 from judge.variants import MASTER
@@ -118,7 +119,13 @@ def picture_svg(source: PictureSource, reader: str = MASTER) -> str | None:
         ]
     return draw(
         board_scene(
-            board, shown, drawn, title=title, notes=notes, own_orders=the_variant.picture_order
+            board,
+            shown,
+            drawn,
+            title=title,
+            notes=notes,
+            own_orders=the_variant.picture_order,
+            land=land_outlines(board),
         )
     )
 
@@ -131,7 +138,8 @@ def board_picture_svg(board: Map) -> str:
         units=tuple(u for power in board.powers.values() for u in power.starting_units),
         centers={name: frozenset(p.home_centres) for name, p in board.powers.items()},
     )
-    return draw(board_scene(board, start, title=f"{board.title}, {board.start_phase}"))
+    title = f"{board.title}, {board.start_phase}"
+    return draw(board_scene(board, start, title=title, land=land_outlines(board)))
 
 
 def _orders(checked: Any, source: PictureSource) -> list[tuple[str, Any, str, str]]:

@@ -40,6 +40,8 @@ FILL = {
     SPACE: "#f6f1e4",
 }
 LAND_FILL = "#efe6cc"
+LAND = "#e4ebd6"  # the land under the markers, where a board draws its geography
+COAST = "#aab89a"
 LEGEND_ROW = 18
 FAILED = "#c00000"
 
@@ -136,7 +138,8 @@ def _static_layers(scene: Scene, nodes: dict[str, Node]) -> tuple[list[str], lis
         kept = _LAYERS.get(id(scene.static))
         if kept is not None and kept[0] is scene.static:
             return kept[1], kept[2]
-    links = ['<g id="links" stroke="#8a8f98" stroke-width="1.4" fill="none">']
+    links = _land(scene)
+    links.append('<g id="links" stroke="#8a8f98" stroke-width="1.4" fill="none">')
     for link in scene.links:
         a, b = nodes[link.a], nodes[link.b]
         for (x1, y1), (x2, y2) in link_segments((a.x, a.y), (b.x, b.y), scene.width, scene.wraps):
@@ -153,6 +156,19 @@ def _static_layers(scene: Scene, nodes: dict[str, Node]) -> tuple[list[str], lis
             _LAYERS.clear()
         _LAYERS[id(scene.static)] = (scene.static, links, labels)
     return links, labels
+
+
+def _land(scene: Scene) -> list[str]:
+    """The land under everything, one path of every outline (a lake inside land stays sea)."""
+    if not scene.land:
+        return []
+    path = " ".join(
+        "M" + " ".join(f"{x:g},{y:g}" for x, y in outline) + "Z" for outline in scene.land
+    )
+    return [
+        f'<path id="land" d="{path}" fill="{LAND}" stroke="{COAST}" stroke-width="0.8" '
+        'fill-rule="evenodd"/>'
+    ]
 
 
 def _link_ends(scene: Scene, nodes: dict[str, Node]) -> list[str]:

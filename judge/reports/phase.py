@@ -40,9 +40,11 @@ class PhaseReport:
     civil_disorder: frozenset[str] = frozenset()
     # Powers that sent no orders and whose general orders (seed 004 I.C) were played instead.
     general_orders: frozenset[str] = frozenset()
-    # A variant's own results layout (its Variant record's `results_text`), used for every
-    # style; None: the standard game's styles.
+    # A variant's own results layout (its Variant record's `results_text`); None: the standard
+    # game's styles. It reads `style` where its layout follows the reader's style.
     text_writer: Callable[[PhaseReport], str] | None = None
+    # The report style the reader asked for (SET REPORT): "judge" or "postal".
+    style: str = "judge"
 
     @property
     def phase(self) -> Phase:

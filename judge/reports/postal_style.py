@@ -10,7 +10,7 @@ power's home centres when it holds them all. Dislodged units carry their retreat
 from __future__ import annotations
 
 import textwrap
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 
 from judge.engine.calendar import ADJUSTMENTS, MOVEMENT, RETREATS
@@ -205,8 +205,9 @@ def _closing(report: PhaseReport) -> list[str]:
     return [text + "."]
 
 
-def postal_text(report: PhaseReport) -> str:
-    """The results body in zine notation."""
+def postal_text(report: PhaseReport, before_key: Sequence[str] = ()) -> str:
+    """The results body in zine notation; `before_key`: a variant's own lines (Mercenary's
+    money), after the results and before the key to the notation, which stays last."""
     phase = report.phase
     title = f"{phase.long_name()} ({phase.name})"
     out = [f"Game {report.game}: {title}" if report.game else title, ""]
@@ -221,5 +222,6 @@ def postal_text(report: PhaseReport) -> str:
     if report.centres_settled:
         out += [""] + _centre_block(report)
     out += [""] + _closing(report)
+    out += list(before_key)
     out += [""] + textwrap.wrap(KEY, width=_WIDTH)
     return "\n".join(out) + "\n"

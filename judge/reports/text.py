@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Literal
 
 from judge.render import RenderedMail, render_mail
@@ -23,7 +24,7 @@ def report_text(
     """The results body `viewer` reads, in the game's report style."""
     seen = view_for(report, viewer, visibility)
     if seen.text_writer is not None:
-        return seen.text_writer(seen)
+        return seen.text_writer(replace(seen, style=style))
     if style == "judge":
         return judge_text(seen)
     if style == "postal":

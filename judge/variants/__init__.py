@@ -124,6 +124,11 @@ MASTER = "*master*"
 UNIT_WORDS: Mapping[str, str] = MappingProxyType({"A": "Army", "F": "Fleet", "AF": "Army/Fleet"})
 
 
+def name_cased(power: str) -> str:
+    """A power of the boards in maps/ as a sentence names it: ENGLAND -> England."""
+    return power.title()
+
+
 @dataclass(frozen=True)
 class Variant:
     name: str  # as players write it in CREATE and cases in "variant"
@@ -139,6 +144,9 @@ class Variant:
     unit_kinds: tuple[str, ...] = ("A", "F")
     # Each kind as the desk's sentences name it.
     unit_words: Mapping[str, str] = field(default_factory=lambda: UNIT_WORDS)
+    # A power (the board's name, in capitals) as the desk's sentences write it: England for
+    # ENGLAND; Algernon's initials as the maze writes them (TAG, never Tag).
+    power_title: Callable[[str], str] = name_cased
     rules_text: str = ""  # where a player reads the rules (a path under docs/ or a title)
     # Extra lines for the results of a phase, after the orders: (result) -> lines. The
     # standard game adds none; Mercator names the time scale of each dislodgement.
@@ -156,11 +164,16 @@ class Variant:
     claim_terms: str = ""
     # Builds (+) or removals (-) each power is due in an adjustment phase, where the variant
     # counts otherwise than centres less units (1885: an army/fleet is two units, build
-    # centres, rule 11, retreats still to come): (board, position) -> {power: n}. What the
-    # desk asks to know who owes orders; None: centres less units, capped by free homes.
+    # centres, rule 11, retreats still to come; Mercator: army/fleets twice, spare units kept
+    # until the third build season): (board, position) -> {power: n}. What the desk asks to
+    # know who owes orders; None: centres less units, capped by free homes.
     adjustments_due: Callable[[Map, Position], Mapping[str, int]] | None = None
     # How the desk reads one order line of a mail; None: one standard order a line.
     read_desk_line: DeskLineReader | None = None
+    # The grammar its order lines are written in (grammar/NAME.lark) beside the standard
+    # language's, which the desk asks to tell one of its order lines from a mistyped command
+    # (Mercator's `Place A Mun` is no PHASE); None: the standard language alone.
+    order_grammar: str | None = None
     # A board that travels with each game and case instead of a file in maps/ (Algernon's
     # maze, a case's "maze"): (case) -> the board; None: the board is maps/NAME.
     board_in_case: Callable[[Mapping[str, Any]], Map] | None = None
@@ -186,11 +199,11 @@ class Variant:
     retreat_terms: Callable[[Map, Position, Dislodged], RetreatTerms] | None = None
     # Fields of its own in a case and a result (Mercenary's money); None: the board alone.
     case_fields: CaseFields | None = None
-    # The builds (positive) or removals (negative) each power is due in an adjustment phase,
-    # which the desk asks to know who owes orders: (board, position) -> counts. None: centres
-    # less units, as in the standard game. (Mercator counts army/fleets twice and keeps spare
-    # units until the third build season.)
-    adjustments_due: Callable[[Map, Position], Mapping[str, int]] | None = None
+    # How many of those builds or removals one of a power's stored order lines uses (Mercator's
+    # build at a premium uses two, its rule 5.3): (board, position, power, the stored line) ->
+    # count. The desk asks it to know when a power's adjustment orders are complete; None: one
+    # an order.
+    adjustments_used: Callable[[Map, Position, str, str], int] | None = None
     # A game master's change to a power's holding (Mercenary's rule 11, LEDGER by mail): (the
     # stored case, power, currency, change in whole pounds, why) -> (the case after, the ledger
     # entry as a payment object, the announcement); ValueError: why not. None: no money.
@@ -241,6 +254,11 @@ def variant(name: str) -> Variant:
     module = importlib.import_module(where[0])
     found: Variant = getattr(module, where[1])
     return found
+
+
+def power_title(name: str, power: str) -> str:
+    """`power` as the sentences of a game of the variant called `name` write it."""
+    return variant(name).power_title(power)
 
 
 def board_of(name: str, board: str | None = None) -> Map:

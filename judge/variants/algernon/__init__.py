@@ -130,6 +130,12 @@ def case_result_fields(state: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
+def initials_as_written(power: str) -> str:
+    """A player's initials in every sentence as the maze writes them (TAG): name-cased ("Tag")
+    they read as a word of the mail, and are no longer what the player writes in his orders."""
+    return power
+
+
 ALGERNON = Variant(
     name="algernon",
     title="Algernon",
@@ -140,6 +146,7 @@ ALGERNON = Variant(
     adjudicate=adjudicate_algernon,  # type: ignore[arg-type]
     unit_kinds=("A",),
     unit_words={"A": "Rat"},  # the maze's pieces stand on the board as armies (phases.RAT)
+    power_title=initials_as_written,
     rules_text="Algernon Diplomacy (um01) by Thomas Galloway, with the readings in docs/RULES.md",
     read_desk_line=read_desk_line,
     board_in_case=case_board,

@@ -27,9 +27,10 @@ _CONSONANTS = "bcdfghjklmnpqrstvwxz"
 _VOWELS = "aeiou"
 # Ids and initials that are words of the judge's own mails or commands, never drawn.
 _SPACE_STOP = frozenset({"bs", "cd", "gm", "gmt", "hsc", "nmr", "nsc", "pm", "utc", "cst", "pst"})
-# Initials are written in the desk's mails as names are ("You play Hac") and in the reports in
-# capitals ("(HAC s VT4)"), so none may be a word those mails use (tests/variants/algernon/
-# test_initials.py keeps this list up to date with the templates and the desk's sentences).
+# Initials are written in capitals in every mail ("You play HAC", "(HAC s VT4)"), but a word of
+# those mails must still never be drawn: a player reading "FOR" or "For" must not wonder whether
+# it is a player, and the leak test must not take a word of the judge's for one (tests/variants/
+# algernon/test_initials.py keeps this list up to date with the templates and the sentences).
 _INITIALS_STOP = frozenset(
     [
         "bad",

@@ -74,7 +74,7 @@ def _player_scene(known: Knowledge, case: Mapping[str, Any], power: str) -> Scen
         links=links,
         stubs=stubs,
         units=units,
-        powers={power: (colour, f"{power.title()}: your rats ({len(units)})")},
+        powers={power: (colour, f"{power}: your rats ({len(units)})")},
         notes=[
             "The spaces you know, joined by the portals you have passed (their numbers at each "
             "end); dashed: portals you have not passed."
@@ -164,8 +164,5 @@ def _master_scene(board: Map, case: Mapping[str, Any]) -> Scene:
         nodes=nodes,
         links=links,
         units=units,
-        powers={
-            p: (colours[p], f"{p.title()}: {counts.get(p, 0)} centres")
-            for p in sorted(board.powers)
-        },
+        powers={p: (colours[p], f"{p}: {counts.get(p, 0)} centres") for p in sorted(board.powers)},
     )

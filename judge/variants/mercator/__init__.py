@@ -9,7 +9,12 @@ from __future__ import annotations
 from judge.engine.calendar import MONTHLY
 from judge.variants import Variant
 from judge.variants.mercator.adjustments import adjustments_due
-from judge.variants.mercator.language import read_desk_line, read_mercator_orders
+from judge.variants.mercator.language import (
+    GRAMMAR,
+    adjustments_used,
+    read_desk_line,
+    read_mercator_orders,
+)
 from judge.variants.mercator.phases import adjudicate_mercator, decide_claims
 from judge.variants.mercator.picture import picture_order
 
@@ -34,6 +39,7 @@ MERCATOR = Variant(
     unit_kinds=("A", "F", "AF"),
     rules_text="Mercator Rules (1985 edition), with the readings in docs/RULES.md",
     read_desk_line=read_desk_line,
+    order_grammar=GRAMMAR,
     decide_claims=decide_claims,
     claim_terms=(
         "together they hold the centres the board asks for. A single win on the board comes "
@@ -43,4 +49,5 @@ MERCATOR = Variant(
     results_text=_results_text,
     picture_order=picture_order,
     adjustments_due=adjustments_due,
+    adjustments_used=adjustments_used,
 )

@@ -111,6 +111,18 @@ def build_cost(game_map: Map, power: str, prov: str, position: Position) -> tupl
     return 2, None
 
 
+def builds_used(game_map: Map, position: Position, power: str, order: Any) -> int:
+    """How many of the power's builds or removals due one adjustment order uses: two for a
+    build at a premium (5.3), one for any other order (a build that cannot be made included:
+    it was given, and the results say why it fails)."""
+    value = order.order if isinstance(order, Scaled) else order
+    if isinstance(value, Build):
+        cost, why = build_cost(game_map, power, province_of(value.loc), position)
+        if why is None:
+            return cost
+    return 1
+
+
 def resolve_mercator_adjustments(
     game_map: Map, position: Position, orders: Mapping[str, Sequence[Any]], rules: Rules
 ) -> PhaseResult:

@@ -37,6 +37,7 @@ from judge.language.orders import (
 )
 from judge.resources import data_dir
 from judge.variants import DeskLine, ReadOrders
+from judge.variants.mercator.adjustments import builds_used
 from judge.variants.mercator.orders import (
     Board,
     ChainConvoy,
@@ -123,6 +124,7 @@ class _MercatorCallbacks(LocationCallbacks):  # type: ignore[misc, valid-type]
         return FastFerry(c[0][2], c[2][2], c[4], c[2][0])
 
 
+GRAMMAR = "mercator"  # grammar/mercator.lark, the record's `order_grammar`
 _PARSERS: dict[int, tuple[weakref.ref[Map], tuple[Any, Any]]] = {}
 _LOCK = threading.Lock()
 
@@ -138,7 +140,7 @@ def _parser(game_map: Map) -> tuple[Any, Any]:
     builder = type("_MercatorBuilder", (_MercatorCallbacks, Transformer), {})
     grammar = data_dir("grammar")
     lark = Lark(
-        (grammar / "mercator.lark").read_text(encoding="utf-8"),
+        (grammar / f"{GRAMMAR}.lark").read_text(encoding="utf-8"),
         parser="lalr",
         lexer="basic",
         transformer=builder(name_table(game_map)),
@@ -449,3 +451,12 @@ def read_desk_line(game_map: Map, text: str, line_no: int, context: dict[str, An
             (key, format_scaled_short(scaled, game_map), scale + format_scaled(scaled, game_map))
         )
     return DeskLine(orders=orders, note="; ".join(notes) or None)
+
+
+def adjustments_used(game_map: Map, position: Any, power: str, stored: str) -> int:
+    """How many of the builds or removals due one of the power's stored order lines uses (the
+    record's `adjustments_used`): a build at a premium two, any other order one (rule 5.3)."""
+    reading = read_line(game_map, stored, None)
+    if reading.error is not None or not reading.orders:
+        return 1
+    return sum(builds_used(game_map, position, power, scaled) for scaled in reading.orders)

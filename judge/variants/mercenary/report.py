@@ -2,8 +2,9 @@
 order as finally given (a second order that was bought in place of the first), then the money:
 every line of money with what came of it, the payments of the phase (bribes and transfers, bids
 spent, conversions, income and payments by the rules), each power's holdings per currency, each
-currency's value and the Alliances of Currency. One layout for every report style, for all to
-read.
+currency's value and the Alliances of Currency. The board's results follow the reader's report
+style (njudge's layout or the postal zines' notation); the money is written the same in both, for
+all to read.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import Any
 from judge.engine.results import BANK, FAILURE, ILLEGAL, SUCCESS, VOID, OrderResult, Payment
 from judge.reports.judge_style import judge_text, power_title
 from judge.reports.phase import PhaseReport, power_order
+from judge.reports.postal_style import postal_text
 from judge.variants.mercenary.checks import names, pounds
 from judge.variants.mercenary.language import full_text
 from judge.variants.mercenary.money import money_from_json
@@ -143,5 +145,7 @@ def mercenary_text(report: PhaseReport) -> str:
         orders[power] = shown
         results[power] = tuple(outcomes)
     board = replace(report, orders=orders, result=replace(report.result, results=results))
+    if report.style == "postal":
+        return postal_text(board, before_key=money_section(report))
     text = judge_text(board).rstrip("\n")
     return "\n".join([text, *money_section(report)]) + "\n"

@@ -21,8 +21,11 @@ from judge.variants.algernon.language import read_order
 from judge.variants.algernon.orders import Attack, SupportAttack, SupportInto, SupportOut
 
 TOKEN = re.compile(r"\b([A-Z]{2,3})(\d*)\b")
-# Initials as the desk's mails write a power's name (`You play Hac`).
+# Initials name-cased (`You play Hac`): never how the judge writes them (name_cased below), but
+# a leak all the same if a sentence did.
 TITLED = re.compile(r"\b([A-Z][a-z]{2})\b")
+# A word of two or three letters name-cased: a space id (Dn, Kpt) or initials (Hac) so written.
+NAME_CASED = re.compile(r"\b([A-Z][a-z]{1,2})\b")
 SPACE_COUNT = re.compile(r"\b([A-Z]{2,3})(\d+)(?: [HN]SC)? (\d+)\b")
 RETREAT = re.compile(r"retreat out ([A-Z]{2,3})(\d+): ([A-Z]{2,3})\d")
 
@@ -124,6 +127,18 @@ def leaks(board: Map, allowed: Allowed, text: str) -> list[str]:
         if space is not None and int(m.group(3)) != len(board.provinces[space].portals):
             found.append(f"a wrong portal count in {m.group(0)!r}")
     return found
+
+
+def name_cased(board: Map, text: str) -> list[str]:
+    """Every space id or initials that `text` writes name-cased (Hac, Dn) instead of as the
+    maze writes them (HAC, DN): read so, they are a word of the sentence, not the id a player
+    writes in his orders."""
+    words = {space.upper() for space in board.provinces} | set(board.powers)
+    return [
+        f"{m.group(1)} for {m.group(1).upper()}"
+        for m in NAME_CASED.finditer(text)
+        if m.group(1).upper() in words
+    ]
 
 
 # Ids the pictures give their parts (judge/pictures/svg.py): a space's marker, label and centre;

@@ -1,7 +1,8 @@
-"""A generated power's initials are never a word of the judge's own mails: the desk writes them
-as names ("You play Hac") and the reports in capitals ("(HAC s VT4)"), so a player must never
-read "For" or "RAT" and wonder whether it is a player, and the leak test's check of a mail's
-words (leakcheck.py) must never take a word of the judge's for a power's name."""
+"""A generated power's initials are never a word of the judge's own mails: the desk and the
+reports write them in capitals ("You play HAC", "(HAC s VT4)"), so a player must never read
+"FOR" or "RAT" and wonder whether it is a player, and the leak test's check of a mail's words
+(leakcheck.py, which also reads initials name-cased) must never take a word of the judge's for
+a power's name."""
 
 from __future__ import annotations
 

@@ -1,10 +1,13 @@
 """The leak test: generated Algernon games played by random orders for ten years through the
 judge's own mail path (the processor and the desk on a real SQLite store), every outbox row to
-each player, and every text and id of every picture attached to it (drawn by the picture step
-as the daemon draws them), checked against what that player may know by the rules, worked out
-here from the moves (leakcheck.py). The games play attacks, supports of both of section I's forms, swaps and
-removals, and each game must have played a swap and a removal. And the same check catching a
-report that leaks on purpose: the whole maze, a failed swap's space, another player's removal.
+each player, to an observer and to strangers who ask about the game (LIST, SUMMARY, JOIN, a
+SIGNON guess; one stands by for a seat whose player missed a move, not told which, and plays it
+from its second missed move), and every text and id of every picture attached to them (drawn by
+the picture step as the daemon draws them), checked against what that reader may know by the
+rules, worked out here from the moves (leakcheck.py). The games play attacks, supports of both
+of section I's forms, swaps and removals, and each game must have played a swap and a removal.
+And the same check catching a report that leaks on purpose: the whole maze, a failed swap's
+space, another player's removal.
 """
 
 from __future__ import annotations
@@ -50,18 +53,26 @@ def engine(tmp_path: Path) -> Iterator[Engine]:
     made.dispose()
 
 
-def _rows_to(rows: list[OutboxMessage], seats: dict[str, str]) -> list[tuple[str, str]]:
-    """(power, body) of every row addressed to a player."""
-    by_address = {address: power for power, address in seats.items()}
-    return [(by_address[r.to_addr], mail.body_of(r)) for r in rows if r.to_addr in by_address]
+def _readers(seats: dict[str, str], watchers: dict[str, str]) -> dict[str, str]:
+    """Address -> whose allowance its mails are checked against: each seat's holder his power's,
+    and the watchers' (an observer's, a stranger's) their own."""
+    return {address: power for power, address in seats.items()} | watchers
+
+
+def _rows_to(rows: list[OutboxMessage], by_address: dict[str, str]) -> list[tuple[str, str]]:
+    """(reader, subject and body) of every row addressed to a reader checked."""
+    return [
+        (by_address[r.to_addr], f"{message_from_bytes(r.raw)['Subject']}\n{mail.body_of(r)}")
+        for r in rows
+        if r.to_addr in by_address
+    ]
 
 
 def _pictures_to(
-    engine: Engine, rows: list[OutboxMessage], seats: dict[str, str]
+    engine: Engine, rows: list[OutboxMessage], by_address: dict[str, str]
 ) -> list[tuple[str, str]]:
-    """(power, SVG) of every picture attached to a row addressed to a player, drawn by the
-    picture step as the daemon draws them before sending."""
-    by_address = {address: power for power, address in seats.items()}
+    """(reader, SVG) of every picture attached to a row addressed to a reader checked, drawn by
+    the picture step as the daemon draws them before sending."""
     ids = [r.id for r in rows if r.to_addr in by_address and r.picture is not None]
     if not ids:
         return []
@@ -85,12 +96,12 @@ def _picture_leaks(
     board: Any,
     allowed: dict[str, leakcheck.Allowed],
     rows: list[OutboxMessage],
-    seats: dict[str, str],
+    by_address: dict[str, str],
     played: Played,
 ) -> list[str]:
-    """The leaks in the pictures sent to the players with `rows` (every text and id)."""
+    """The leaks in the pictures sent to the readers checked with `rows` (every text and id)."""
     found: list[str] = []
-    for who, svg in _pictures_to(engine, rows, seats):
+    for who, svg in _pictures_to(engine, rows, by_address):
         played.pictures += 1
         found += leakcheck.svg_leaks(board, allowed[who], svg)
     return found
@@ -184,17 +195,48 @@ def _random_orders(
 @dataclass
 class Played:
     """A game's leaks, and what it played that the leak check must have seen: failed swap
-    attempts (told by the other player's initials alone) and removals made as ordered."""
+    attempts (told by the other player's initials alone), removals made as ordered, and a seat
+    handed to a stranger who stood by for it."""
 
     leaks: list[str] = field(default_factory=list)
     swaps: int = 0
     removals: int = 0
-    pictures: int = 0  # the pictures the players were sent, every one read
+    pictures: int = 0  # the pictures the players and the observer were sent, every one read
+    stood_by: bool = False  # the stranger was told he stands by, and was later handed the seat
+    handed_over: bool = False
+    # Space ids and initials written name-cased (Hac for HAC) in any mail, the GM's too.
+    name_cased: list[str] = field(default_factory=list)
+
+
+# Readers who hold no seat, each checked against what he may know: an observer (the public
+# counts), strangers who ask about the game (nothing of it), the first of whom stands by for
+# the seat whose player misses the first two moves and takes it over at the second.
+OBSERVER = "*observer*"
+STRANGER = "*stranger*"
+
+
+def _name_cased(board: Any, rows: list[OutboxMessage]) -> list[str]:
+    """Every space id or initials written name-cased in the mails of `rows`, whoever reads them
+    (the GM and the observers too), with the kind of mail it is in."""
+    found: list[str] = []
+    for row in rows:
+        text = f"{message_from_bytes(row.raw)['Subject']}\n{mail.body_of(row)}"
+        found += [f"{row.kind}: {word}" for word in leakcheck.name_cased(board, text)]
+    return found
+
+
+def _seats_and_tokens(engine: Engine, name: str) -> tuple[dict[str, str], dict[str, str]]:
+    with session_scope(engine) as session:
+        game = find_game(session, name)
+        assert game is not None
+        seats = {s.power: s.person.address_of_record for s in game.seats if s.person is not None}
+        tokens = {s.power: s.reply_token for s in game.seats if s.reply_token is not None}
+    return seats, tokens
 
 
 def play_and_check(engine: Engine, players: int, seed: int, years: int = YEARS) -> Played:
     """Play a generated game by mail (its maze drawn from `seed` too, so a failure replays);
-    every leak found in the players' mails."""
+    every leak found in the mails of the players, of an observer and of strangers."""
     rng = random.Random(seed)
     name = f"maze{players}x{seed}"
     played = Played()
@@ -202,20 +244,25 @@ def play_and_check(engine: Engine, players: int, seed: int, years: int = YEARS) 
     with mock.patch.object(seating, "new_seed", return_value=seed):  # the maze, reproducible
         rows = mail.send(engine, f"CREATE {name} secret algernon {players}", sender=GM)
     assert [r.kind for r in rows] == ["game_created"]
-    seats: dict[str, str] = {}
+    observer, stranger, latecomer = (f"{who}.{name}@example.org" for who in ("o", "s", "l"))
+    watchers = {observer: OBSERVER, stranger: STRANGER, latecomer: STRANGER}
+    mail.observe_by_reply(engine, observer, name)
     start_rows: list[OutboxMessage] = []
     for i in range(players):
         start_rows += mail.send(engine, f"JOIN {name} pw{i}", sender=f"p{i}.{name}@example.org")
+    seats, tokens = _seats_and_tokens(engine, name)
     with session_scope(engine) as session:
         game = find_game(session, name)
         assert game is not None and game.position is not None
-        seats = {s.power: s.person.address_of_record for s in game.seats}
-        tokens = {s.power: s.reply_token for s in game.seats}
         board = case_board(game.position)
     allowed = leakcheck.start(board)
-    for power, text in _rows_to(start_rows, seats):
-        found += leakcheck.leaks(board, allowed[power], text)
-    found += _picture_leaks(engine, board, allowed, start_rows, seats, played)
+    allowed[OBSERVER] = leakcheck.Allowed(OBSERVER)
+    allowed[STRANGER] = leakcheck.Allowed(STRANGER)
+    absent = sorted(seats)[0]  # sends nothing for the first two moves: replaced by the stranger
+    played.name_cased += _name_cased(board, start_rows)
+    for who, text in _rows_to(start_rows, _readers(seats, watchers)):
+        found += leakcheck.leaks(board, allowed[who], text)
+    found += _picture_leaks(engine, board, allowed, start_rows, _readers(seats, watchers), played)
     for _ in range(2 * years):
         with session_scope(engine) as session:
             game = find_game(session, name)
@@ -224,9 +271,10 @@ def play_and_check(engine: Engine, players: int, seed: int, years: int = YEARS) 
             if game.status != "active":
                 break
         turn = _random_orders(rng, case, allowed)
+        missing = absent if case["phase"] in ("S1901M", "F1901M") else None
         for power in sorted(seats):
             lines = turn.get(power, [])
-            if not lines:
+            if not lines or power == missing:
                 continue
             rows = mail.send(
                 engine,
@@ -234,10 +282,12 @@ def play_and_check(engine: Engine, players: int, seed: int, years: int = YEARS) 
                 sender=seats[power],
                 to=f"judge+{tokens[power]}@example.org",
             )
-            for who, text in _rows_to(rows, seats):
+            played.name_cased += _name_cased(board, rows)
+            for who, text in _rows_to(rows, _readers(seats, watchers)):
                 found += leakcheck.leaks(board, allowed[who], text)
-            found += _picture_leaks(engine, board, allowed, rows, seats, played)
+            found += _picture_leaks(engine, board, allowed, rows, _readers(seats, watchers), played)
         rows = mail.send(engine, f"SIGNON MASTER {name} secret\nPROCESS", sender=GM)
+        played.name_cased += _name_cased(board, rows)
         with session_scope(engine) as session:
             game = find_game(session, name)
             assert game is not None
@@ -247,7 +297,12 @@ def play_and_check(engine: Engine, players: int, seed: int, years: int = YEARS) 
         leakcheck.after_turn(
             board, allowed, case["units"], stored, units_after, case["phase"].startswith("F")
         )
-        for who, text in _rows_to(rows, seats):
+        if missing is not None and seats.get(absent) != stranger:
+            seats, tokens = _seats_and_tokens(engine, name)
+            if seats.get(absent) == stranger:  # the second missed move: the seat is his now
+                played.handed_over = True
+                del watchers[stranger]
+        for who, text in _rows_to(rows, _readers(seats, watchers)):
             found += leakcheck.leaks(board, allowed[who], text)
             played.swaps += text.count("(swap with ")
             removed = {
@@ -262,8 +317,22 @@ def play_and_check(engine: Engine, players: int, seed: int, years: int = YEARS) 
                 if line.startswith("Remove ")
             }
             played.removals += len(removed & ordered)  # removed as its player ordered
-        found += _picture_leaks(engine, board, allowed, rows, seats, played)
-    # The other paths a player can ask for: his map, the history, the summary, the list.
+        found += _picture_leaks(engine, board, allowed, rows, _readers(seats, watchers), played)
+        if case["phase"] == "S1901M":
+            # A replacement is sought for the absent player's seat: strangers ask about the
+            # game, one stands by for the seat (not told which), the other finds none to take.
+            rows = mail.send(
+                engine,
+                f"LIST {name}\nSUMMARY {name}\nJOIN {name} spw\nSIGNON ZZZ {name} guess",
+                sender=stranger,
+            )
+            rows += mail.send(engine, f"LIST {name}\nJOIN {name} lpw", sender=latecomer)
+            played.stood_by = any("standing_by" in r.kind.split("+") for r in rows)
+            played.name_cased += _name_cased(board, rows)
+            for who, text in _rows_to(rows, _readers(seats, watchers)):
+                found += leakcheck.leaks(board, allowed[who], text)
+    # The other paths a player can ask for: his map, the history, the summary, the list; and
+    # what an observer and a stranger may ask.
     for power in sorted(seats):
         rows = mail.send(
             engine,
@@ -273,10 +342,22 @@ def play_and_check(engine: Engine, players: int, seed: int, years: int = YEARS) 
         )
         kinds = {part for r in rows for part in r.kind.split("+")}  # one answer of several parts
         assert kinds >= {"own_map", "history", "summary", "game_detail"}
-        for who, text in _rows_to(rows, seats):
+        played.name_cased += _name_cased(board, rows)
+        for who, text in _rows_to(rows, _readers(seats, watchers)):
             found += leakcheck.leaks(board, allowed[who], text)
-        found += _picture_leaks(engine, board, allowed, rows, seats, played)
+        found += _picture_leaks(engine, board, allowed, rows, _readers(seats, watchers), played)
+    for asker in (observer, latecomer):
+        rows = mail.send(
+            engine,
+            f"MAP {name}\nHISTORY {name}\nSUMMARY {name}\nLIST {name}\nJOIN {name} pw",
+            sender=asker,
+        )
+        played.name_cased += _name_cased(board, rows)
+        for who, text in _rows_to(rows, _readers(seats, watchers)):
+            found += leakcheck.leaks(board, allowed[who], text)
+        found += _picture_leaks(engine, board, allowed, rows, _readers(seats, watchers), played)
     assert played.pictures > 0, "no player was sent a picture: the check read none"
+    assert played.stood_by and played.handed_over, "the stranger never stood by and took a seat"
     return played
 
 
@@ -284,6 +365,7 @@ def play_and_check(engine: Engine, players: int, seed: int, years: int = YEARS) 
 def test_no_mail_tells_a_player_more_than_his_rats_found(engine: Engine, players: int) -> None:
     played = play_and_check(engine, players, seed=players)
     assert played.leaks == []
+    assert played.name_cased == []  # every id and initials as the maze writes them
     assert played.swaps > 0 and played.removals > 0  # both were played and checked
 
 
@@ -342,7 +424,7 @@ def _removal_leak(turn: Any, power: str) -> str:
     return "".join(f"Removed: {s.upper()}\n" for ss in turn.removed.values() for s in ss)
 
 
-@pytest.mark.parametrize(("leak", "players", "years"), [(_swap_leak, 3, 3), (_removal_leak, 5, 4)])
+@pytest.mark.parametrize(("leak", "players", "years"), [(_swap_leak, 3, 5), (_removal_leak, 5, 4)])
 def test_the_check_finds_a_swap_or_a_removal_that_leaks(
     engine: Engine, monkeypatch: pytest.MonkeyPatch, leak: Any, players: int, years: int
 ) -> None:

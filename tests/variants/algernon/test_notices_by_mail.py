@@ -6,6 +6,7 @@ player gets is checked against what he may know (leakcheck.py)."""
 
 from __future__ import annotations
 
+import re
 import sys
 from datetime import UTC, datetime, timedelta
 from email import message_from_bytes
@@ -55,6 +56,11 @@ def holds(engine: Engine, power: str) -> str:
     return "\n".join(f"{u.upper()} h" for u in units)
 
 
+def named(power: str, text: str) -> bool:
+    """Whether `text` names the power, as a word of its own, in capitals or name-cased."""
+    return re.search(rf"\b{power}\b", text, re.IGNORECASE) is not None
+
+
 def by_reader(
     rows: list[OutboxMessage], seats: dict[str, tuple[str, str]]
 ) -> dict[str, list[tuple[str, str]]]:
@@ -85,9 +91,7 @@ def test_reminders_and_late_notices_name_the_reader_alone(engine: Engine) -> Non
     for power in late:
         assert [kind for kind, _ in told[power]] == ["reminder"]
         body = told[power][0][1]
-        assert (
-            f"order of {power.title()}" in " ".join(body.split()) and "Still without orders" in body
-        )
+        assert f"order of {power}" in " ".join(body.split()) and "Still without orders" in body
         # The maze's pieces are rats in every sentence, never the engine's armies.
         assert "Rat " in body and "Army" not in body, body
     no_leak(engine, told)
@@ -97,12 +101,12 @@ def test_reminders_and_late_notices_name_the_reader_alone(engine: Engine) -> Non
         kinds = [kind for kind, _ in told[power]]
         assert kinds == ["late"], kinds
         body = told[power][0][1]
-        assert f"order of {power.title()}." in " ".join(body.split()) and "Also late" not in body
+        assert f"order of {power}." in " ".join(body.split()) and "Also late" not in body
     assert [kind for kind, _ in told[on_time]] == ["late_list"]
     assert "as soon as the late orders are in" in told[on_time][0][1]
     assert "Late:" not in told[on_time][0][1]
     gm = dict(told["GM"])["late_list"]
-    assert all(p.title() in gm for p in late)  # the GM reads every late power
+    assert all(p in gm for p in late)  # the GM reads every late power
     no_leak(engine, told)
 
 
@@ -115,7 +119,7 @@ def test_a_missed_move_is_told_to_its_player_alone(engine: Engine) -> None:
     assert "replacement_sought" in [kind for kind, _ in told[missing]]
     for power in (on_time, other):
         assert "replacement_sought" not in [kind for kind, _ in told[power]]
-        assert all(missing.title() not in body for _, body in told[power])
+        assert not any(named(missing, body) for _, body in told[power])
     assert "missed_turn" in [kind for kind, _ in told["GM"]]
     no_leak(engine, told)
 
@@ -145,9 +149,9 @@ def test_a_roll_back_names_only_the_reader_s_own_power(engine: Engine) -> None:
     told = by_reader(rows, seats)
     for power in seats:
         body = dict(told[power])["rolled_back"]
-        assert f"stand again for {power.title()}" in " ".join(body.split())
-        assert all(p.title() not in body for p in seats if p != power)
-    assert all(p.title() in dict(told["GM"])["rolled_back"] for p in seats)
+        assert f"stand again for {power}" in " ".join(body.split())
+        assert not any(named(p, body) for p in seats if p != power)
+    assert all(p in dict(told["GM"])["rolled_back"] for p in seats)
     no_leak(engine, told)
 
 
@@ -166,7 +170,7 @@ def test_a_forced_start_and_the_observer_s_start_name_no_power(engine: Engine) -
     assert player in forced and "civil disorder" not in forced[player]
     for power in powers:
         if power != own:
-            assert power.title() not in forced[player]
+            assert not named(power, forced[player])
 
 
 def test_an_observer_reads_the_start_without_the_players(engine: Engine) -> None:
@@ -180,7 +184,7 @@ def test_an_observer_reads_the_start_without_the_players(engine: Engine) -> None
     start = [mail.body_of(r) for r in rows if r.to_addr == "watcher@example.org"]
     assert len(start) == 1 and "the game has started" in start[0]
     maze = board(engine)
-    assert all(p.title() not in start[0] and p not in start[0] for p in maze.powers)
+    assert not any(named(p, start[0]) for p in maze.powers)
 
 
 def test_the_copy_of_a_player_s_answer_reaches_his_address(engine: Engine) -> None:
@@ -207,7 +211,7 @@ def test_an_abandoned_seat_is_told_to_its_player_and_taken_with_join(engine: Eng
         mail.send(engine, holds(engine, power), sender=seats[power][0], to=seats[power][1])
     told = by_reader(scheduled(engine, GRACE_ENDS), seats)
     opened = dict(told[late]).get("seat_open", "")
-    assert late.title() in opened and "JOIN maze <a password of your own>" in opened
+    assert late in opened and "JOIN maze <a password of your own>" in opened
     for power in others:
         assert "seat_open" not in dict(told.get(power, []))
     no_leak(engine, told)
@@ -217,5 +221,106 @@ def test_an_abandoned_seat_is_told_to_its_player_and_taken_with_join(engine: Eng
     told = by_reader(scheduled(engine, GRACE_ENDS + timedelta(hours=2)), seats)
     for power in others:
         restarted = dict(told[power])["deadline_restarted"]
-        assert "A seat has been taken over" in restarted and late.title() not in restarted
-    assert late.title() in dict(told["GM"])["deadline_restarted"]
+        assert "A seat has been taken over" in restarted and not named(late, restarted)
+    assert late in dict(told["GM"])["deadline_restarted"]
+
+
+def text_of(row: OutboxMessage) -> str:
+    """A mail as its reader reads it: the subject, then the body."""
+    return f"{message_from_bytes(row.raw)['Subject']}\n{mail.body_of(row)}"
+
+
+def test_a_volunteer_learns_the_seat_he_stands_by_for_only_when_it_is_his(engine: Engine) -> None:
+    """A stranger who JOINs to stand by for a seat whose replacement is sought is told nothing
+    of it, not even its initials (rule 3: nobody learns more than the rules give), also when he
+    guessed them as a preference; the GM is told which seat. The mail that hands him the seat at
+    its second missed move names it and tells him what its player knew (his map). A player of
+    the game never stands by for a second seat."""
+    seats = started(engine, 3)
+    maze = board(engine)
+    on_time, missing, other = sorted(seats)
+    for power in (on_time, other):
+        mail.send(engine, holds(engine, power), sender=seats[power][0], to=seats[power][1])
+    scheduled(engine, GRACE_ENDS)  # a first missed move: a replacement is sought for `missing`
+
+    rows = mail.send(engine, "JOIN maze pwx", sender=seats[on_time][0])
+    answer = text_of(rows[0])
+    assert [r.kind for r in rows] == ["desk_problems"]
+    assert f"you play {on_time} in maze already" in answer
+    assert leakcheck.leaks(maze, leakcheck.start(maze)[on_time], answer) == []
+
+    volunteer = "volunteer@example.org"
+    rows = mail.send(engine, f"LIST maze\nJOIN maze vpw {missing}", sender=volunteer)
+    assert {(r.kind, r.to_addr) for r in rows} == {
+        ("game_detail+standing_by+desk_problems", volunteer),
+        ("standby_notice", GM),
+    }
+    answer = text_of(next(r for r in rows if r.to_addr == volunteer))
+    assert "You stand by in game maze" in " ".join(answer.split())
+    assert f"the preferences {missing} were not read" in answer
+    stranger = leakcheck.Allowed("a stranger")  # knows no space and no player
+    assert leakcheck.leaks(maze, stranger, answer.replace(f"preferences {missing} ", "")) == []
+    gm = text_of(next(r for r in rows if r.to_addr == GM))
+    assert missing in gm  # the GM knows which seat the volunteer stands by for
+
+    with session_scope(engine) as session:
+        game = find_game(session, "maze")
+        assert game is not None and game.deadline is not None
+        second_grace = game.deadline + timedelta(days=8)
+    for power in (on_time, other):
+        mail.send(engine, holds(engine, power), sender=seats[power][0], to=seats[power][1])
+    rows = scheduled(engine, second_grace)
+    handed = [r for r in rows if r.to_addr == volunteer and r.kind == "standby_takes_seat"]
+    assert len(handed) == 1
+    text = text_of(handed[0])
+    knows = leakcheck.start(maze)[missing]
+    knows.players.update(maze.powers)  # the fall's supply-centre counts are public (rule 7)
+    assert leakcheck.leaks(maze, knows, text) == []
+    assert f"you now play {missing}" in text
+    assert "Your map of the maze" in text
+    assert all(home.upper() in text for home in maze.powers[missing].home_centres)
+
+
+def test_initials_and_space_ids_read_as_the_maze_writes_them(engine: Engine) -> None:
+    """A player writes HAC and DN in his orders and reads them so in the reports: every
+    sentence of the desk writes them the same way (the variant's Variant.power_title), never
+    name-cased like a word of the sentence ("You play Hac")."""
+    mail.send(engine, "CREATE maze secret algernon 3", sender=GM)
+    rows: list[OutboxMessage] = []
+    for i in range(3):
+        rows += mail.send(engine, f"JOIN maze pw{i}", sender=f"p{i}@example.org")
+    maze = board(engine)
+    with session_scope(engine) as session:
+        game = find_game(session, "maze")
+        assert game is not None
+        seats = {
+            s.power: (s.person.address_of_record, f"judge+{s.reply_token}@example.org")
+            for s in game.seats
+        }
+    power, *others = sorted(seats)
+    home = sorted(maze.powers[power].home_centres)[0].upper()
+    answer = next(
+        r for r in rows if r.to_addr == seats[power][0] and "signed_on" in r.kind.split("+")
+    )
+    assert f"you play {power}" in text_of(answer)  # the subject
+    assert f"You hold {power} in game maze." in text_of(answer)
+    started = next(
+        r for r in rows if r.to_addr == seats[power][0] and "game_started" in r.kind.split("+")
+    )
+    assert f"You play {power}, with" in text_of(started)
+    assert f"Rat {home}" in text_of(started)
+
+    joined = rows
+    rows = mail.send(engine, f"{home} h", sender=seats[power][0], to=seats[power][1])
+    assert f"orders for {power} in game maze" in " ".join(text_of(rows[0]).split())
+    rows += scheduled(engine, DEADLINE - timedelta(hours=23))  # reminders
+    reminder = next(r for r in rows if r.to_addr == seats[others[0]][0] and r.kind == "reminder")
+    assert f"order of {others[0]}" in " ".join(text_of(reminder).split())
+    rows += scheduled(engine, DEADLINE)  # late notices, and the GM's list of the late
+    late = next(r for r in rows if r.to_addr == GM and r.kind == "late_list")
+    assert all(p in text_of(late) for p in others)
+    rows += mail.send(engine, "RESIGN", sender=seats[others[1]][0], to=seats[others[1]][1])
+    resigned = next(r for r in rows if r.to_addr == GM and r.kind == "seat_resigned")
+    assert f"{others[1]} has resigned" in text_of(resigned)
+    for row in joined + rows:
+        assert leakcheck.name_cased(maze, text_of(row)) == [], (row.kind, text_of(row))

@@ -147,3 +147,29 @@ def test_the_desk_counts_an_army_fleet_as_two_units_when_it_asks_who_owes_orders
     due_now = counted(MAP, position)
     assert due_now["ENGLAND"] == 0
     assert not owes(MAP, position, "MAR1901A", "ENGLAND", due_now)
+
+
+def test_the_desk_counts_a_premium_build_as_two_of_the_builds_due() -> None:
+    """5.3: a build in an owned Gascony uses two of Germany's builds due, one at home uses one;
+    a waive, a removal and a build that cannot be made are one order each."""
+    from judge.variants import variant
+
+    position = Position(
+        "MAR1901A",
+        (Unit("GERMANY", "A", "ber"),),
+        centers={"GERMANY": frozenset({"ber", "kie", "mun"})},
+        owners={"gas": "GERMANY"},
+    )
+    used = variant("mercator").adjustments_used
+    assert used is not None
+    counts = {
+        line: used(MAP, position, "GERMANY", line)
+        for line in ("Build A Gas", "Build A Mun", "Waive", "Remove A Ber", "Build A Par")
+    }
+    assert counts == {
+        "Build A Gas": 2,
+        "Build A Mun": 1,
+        "Waive": 1,
+        "Remove A Ber": 1,
+        "Build A Par": 1,
+    }

@@ -199,6 +199,50 @@ def test_the_gm_removes_by_rule_7_for_a_player_who_sends_none(engine: Engine) ->
     assert italian == ["rom", "ven"]
 
 
+def test_one_premium_build_worth_both_builds_due_completes_the_orders(engine: Engine) -> None:
+    """5.3: Germany has two builds due and owns Gascony; one build there costs both (the second
+    withheld to the next adjustment). That one order is all Germany owes: its orders are
+    complete, and with every seat complete the scheduler runs the phase early."""
+    from datetime import UTC, datetime, timedelta
+
+    from judge import clock
+    from judge.scheduler import run_due
+    from judge.store.outbox import Identity
+
+    seats = start_mercator(engine)
+    with session_scope(engine) as session:
+        game = find_game(session, "merc")
+        assert game is not None
+        game.phase = "MAR1901A"
+        game.position = {
+            **game.position,
+            "phase": "MAR1901A",
+            "units": [
+                {"power": "GERMANY", "type": "A", "loc": "ber"},
+                {"power": "FRANCE", "type": "A", "loc": "par"},
+            ],
+            "centers": {"GERMANY": ["ber", "kie", "mun"], "FRANCE": ["par"]},
+            "owners": {"gas": "GERMANY"},
+        }
+    sent_at = datetime(2026, 4, 2, 9, tzinfo=UTC)
+    clock.set_now(sent_at)
+    rows = send(engine, "Build A Gas\n", sender=player("Germany"), to=seats["Germany"])
+    echo = body_of(next(r for r in rows if r.kind == "orders_read"))
+    assert "0 of 1 line had errors." in echo
+    with session_scope(engine) as session:
+        game = find_game(session, "merc")
+        assert game is not None
+        states = {s.power: str(s.orders_state) for s in game.seats}
+    assert states["GERMANY"] == "complete"
+    clock.set_now(sent_at + timedelta(minutes=31))  # after the delay for corrections
+    run_due(engine, Identity("judge@example.org", "Test Judge"))
+    with session_scope(engine) as session:
+        game = find_game(session, "merc")
+        assert game is not None and game.phase == "APR1901M"
+        german = {(u["type"], u["loc"]) for u in game.position["units"] if u["power"] == "GERMANY"}
+    assert german == {("A", "ber"), ("A", "gas")}
+
+
 def test_general_orders_are_read_in_time_scales(engine: Engine) -> None:
     """General orders are read in the game's own order language (time-scale sections) on its
     monthly calendar, and played for a power that sends nothing."""

@@ -20,6 +20,7 @@ from judge.variants.mercator.orders import (
     Embark,
     FastFerry,
     Land,
+    PlaceSpare,
     Scaled,
     SupportLanding,
 )
@@ -59,6 +60,44 @@ def test_the_seeds_notations(text: str, scale: int, value: object) -> None:
     reading = read_line(MAP, text, None)
     assert reading.error is None, reading.error
     assert reading.orders == [Scaled(scale, value, getattr(value, "unit_type", None))]
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("Place A Mun", PlaceSpare("A", "mun")),
+        ("PLACE A(Mun)", PlaceSpare("A", "mun")),
+        ("place army Munich", PlaceSpare("A", "mun")),
+        ("Place F (Kie)", PlaceSpare("F", "kie")),
+        ("Spare A Mun", PlaceSpare("A", "mun")),
+        ("SPARE fleet Kiel", PlaceSpare("F", "kie")),
+    ],
+)
+def test_a_spare_unit_is_placed_by_spare_or_place(text: str, value: PlaceSpare) -> None:
+    """Rule 9: the spare "is placed" by the player: `Place` is the spare's order as `Spare` is,
+    in any letter case, before any heading or in a section (it comes before time scale 1)."""
+    for section in (None, 2):
+        reading = read_line(MAP, text, section)
+        assert reading.error is None, reading.error
+        assert reading.orders == [Scaled(0, value, value.unit_type)]
+
+
+def test_place_opens_an_order_of_mercator_but_not_of_the_standard_language() -> None:
+    """What tells the command reader that `Place A Mun` is an order line of a Mercator game
+    (and not a mistyped PHASE) is grammar/mercator.lark's first token, not a list of words."""
+    from judge.language import command_values as cv
+    from judge.language.commands import opens_an_order, read_mail_commands
+    from judge.variants import variant
+
+    grammar = variant("mercator").order_grammar
+    assert grammar is not None
+    for word in ("Place", "PLACE", "place", "Spare", "A", "Army"):
+        assert opens_an_order(word, grammar), word
+    for word in ("Placement", "Plaice", "Phase"):
+        assert not opens_an_order(word, grammar), word
+    assert not opens_an_order("Place") and opens_an_order("Build")
+    (read,) = read_mail_commands("Place A Mun")
+    assert isinstance(read, cv.CommandError) and read.order_word == "Place"
 
 
 def test_headings_however_written_open_a_section() -> None:

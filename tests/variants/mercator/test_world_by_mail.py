@@ -11,7 +11,7 @@ from sqlalchemy import Engine
 from test_games_by_mail import GM, body_of, player, reply_address, send
 
 from judge.store import session_scope
-from judge.store.game_queries import find_game
+from judge.store.game_queries import current_orders, find_game
 
 WORLD = (
     "England", "France", "Germany", "Italy", "Russia", "Turkey", "America", "Brazil",
@@ -90,6 +90,40 @@ def test_a_spare_placed_and_a_landing_in_a_foreign_home_province(engine: Engine)
     owned = text.split("Provinces owned (not supply centres):\n")[1].split("\n\n")[0]
     assert owned == "  France: Wales"
     assert _position(engine)["owners"]["wal"] == "FRANCE"
+
+
+def test_place_is_the_spare_units_order_not_a_mistyped_command(engine: Engine) -> None:
+    """Rule 9: the spare unit "is placed" by the player, so `Place F Cmr` (any letter case, the
+    place in parentheses or not) is the spare's order as `Spare F Cmr` is, in a Mercator game,
+    after a SIGNON or by the seat's reply address; the command reader takes it for no mistyped
+    PHASE or REPLACE. In a standard game, which has no such order, it still is one."""
+    seats = start_world(engine)
+    rows = send(
+        engine, "PLACE F(Cmr)\nTS2\nF(Cmr) - GoG", sender=player("Germany"), to=seats["Germany"]
+    )
+    assert [r.kind for r in rows] == ["orders_read"]
+    echo = body_of(rows[0])
+    assert "= Spare unit: Fleet Cameroon" in echo and "0 of 3 lines had errors." in echo
+    rows = send(engine, "SIGNON Russia world pw-Russia\nplace a ukr\n", sender=player("Russia"))
+    assert [r.kind for r in rows] == ["signed_on+orders_read"]  # no desk_problems
+    echo = body_of(rows[0])
+    assert "= Spare unit: Army Ukraine" in echo and "0 of 1 line had errors." in echo
+    with session_scope(engine) as session:
+        game = find_game(session, "world")
+        assert game is not None
+        stored = current_orders(session, game)
+    assert stored["GERMANY"]["ts0 cmr"] == "Spare F(CMR)"
+    assert stored["RUSSIA"]["ts0 ukr"] == "Spare A(UKR)"
+    results = send(engine, "SIGNON M world gmsecret\nPROCESS\n", sender=GM)
+    text = next(
+        body_of(r) for r in results if r.kind == "results" and r.to_addr == player("Brazil")
+    ).replace("\r\n", "\n")
+    assert "Germany:\n    Spare unit: Fleet Cameroon.  (placed)" in text
+    assert "Russia:\n    Spare unit: Army Ukraine.  (placed)" in text
+    send(engine, "CREATE std gmsecret standard", sender=GM)
+    rows = send(engine, "SIGNON Germany std pw\nPlace A Mun\n", sender=player("Germany"))
+    told = "\n".join(body_of(r) for r in rows)
+    assert "'Place' is no command; did you mean" in told
 
 
 def test_create_may_name_the_standard_board(engine: Engine) -> None:

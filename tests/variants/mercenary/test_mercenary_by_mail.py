@@ -298,3 +298,34 @@ def test_a_game_with_money_exports_replays_and_imports_with_its_ledger(engine: E
         kept = [(e.phase, e.phase_record_id is not None) for e in ledger_of(session, imported)]
     assert again["ledger"] == document["ledger"]
     assert ("S1901M", True) in kept and ("F1901M", False) in kept
+
+
+def test_postal_report_style_writes_the_board_in_zine_notation_and_keeps_the_money(
+    engine: Engine,
+) -> None:
+    seats = start_mercenary(engine)
+    send(engine, f"SIGNON M {GAME} gmsecret\nSET REPORT POSTAL\n", sender=GM)
+    send(
+        engine,
+        "A Par - Bur IF GERMANY PAYS 200 GERMAN\nA Par H\nCONVERT 300 TO ITALIAN",
+        sender=player("France"),
+        to=seats["France"],
+    )
+    send(
+        engine,
+        "PAY 200 GERMAN TO FRANCE IF A Par - Bur",
+        sender=player("Germany"),
+        to=seats["Germany"],
+    )
+    results = send(engine, f"SIGNON M {GAME} gmsecret\nPROCESS\n", sender=GM)
+    text = next(
+        body_of(r) for r in results if r.kind == "results" and r.to_addr == player("Italy")
+    ).replace("\r\n", "\n")
+    # The board in zine notation, with the order Germany bought in place of France's hold.
+    assert "FRANCE: A Par-Bur, F Bre H (nmr), A Mar H (nmr)." in text
+    assert "France: Army Paris -> Burgundy." not in text  # not njudge's layout
+    # The money as in every style, between the next phase and the key, which stays last.
+    money = text.index("\nMoney:\n")
+    assert text.index("\nNext: Fall 1901 Movement") < money < text.index("\nKey: ")
+    assert "Germany to France: 200 German pounds (rule 5 b: for A PAR - BUR)" in text
+    assert "  France: 1000 French pounds; 200 German pounds, 300 Italian pounds" in text
