@@ -3,8 +3,9 @@ PHASE phase ...), withdrawing them (GENERAL CLEAR), reading them back (GENERAL L
 his own, the GM every power's), and the orders they play for a power that sent nothing.
 
 Filing is the seat's: by its reply token or a SIGNON with its password earlier in the mail, as
-for orders. A block is read against the game's map when it is filed and is filed whole or not
-at all: one bad line refuses it, with every fault named by its line. The store keeps the block
+for orders. A block is read against the game's map when it is filed, its order lines in the
+game's own order language (the variant's line reader, as for an orders mail), and is filed
+whole or not at all: one bad line refuses it, with every fault named by its line. The store keeps the block
 in the judge's own short form (GeneralOrder.text: order lines and IF/ELSE/ENDIF lines), which
 the command reader reads back; `conditions` is left empty, the conditions being in the text.
 Filing again for the same period replaces what was filed for it; the reading of which general
@@ -23,7 +24,7 @@ from sqlalchemy.orm import Session
 from judge.adjudicate_json import read_case
 from judge.desk.commands import Reply
 from judge.desk.mail_state import MailState, power_named, power_title, reply_address
-from judge.desk.secret_boards import board_of_game, secret_board_of
+from judge.desk.secret_boards import board_of_game, game_case, secret_board_of
 from judge.engine.geography import Map
 from judge.engine.position import Position
 from judge.games import general_orders as go
@@ -32,6 +33,7 @@ from judge.language import command_values as cv
 from judge.language.commands import read_mail_commands
 from judge.store.game_queries import add_general_order, general_orders
 from judge.store.games import Game, GameStatus, GeneralOrder, Seat
+from judge.variants import DeskLineReader, variant
 
 log = logging.getLogger(__name__)
 
@@ -64,6 +66,17 @@ def _board(game: Game) -> tuple[Map, Position | None]:
     return game_map, position
 
 
+def _reader(game: Game) -> DeskLineReader | None:
+    """How the game's variant reads an order line (None: the standard language alone)."""
+    return variant(game.variant).read_desk_line
+
+
+def _filing_position(game: Game) -> Position | None:
+    """The board a block is read beside when filed: the game's, or its opening while it forms."""
+    case = game_case(game)
+    return read_case(case, rules=game.rules)[1] if case is not None else None
+
+
 # --- filing -----------------------------------------------------------------------------------
 def _file(state: MailState, command: cv.GeneralOrders) -> None:
     """File the block for the acting seat, replacing what was filed for the same period."""
@@ -80,7 +93,9 @@ def _file(state: MailState, command: cv.GeneralOrders) -> None:
         )
         return
     game_map, position = _board(game)
-    general, problems = go.bind(command, game_map, seat.power)
+    general, problems = go.bind(
+        command, game_map, seat.power, _reader(game), _filing_position(game)
+    )
     end = command.valid_to
     if (
         end is not None
@@ -141,7 +156,9 @@ def _played_now(
     """What the power's general orders would play in the current phase if it sent nothing."""
     if position is None or game.phase is None:
         return None
-    played = go.play(filed_orders(session, game, power, game_map), position, game.phase)
+    played = go.play(
+        filed_orders(session, game, power, game_map), position, game.phase, _reader(game), game_map
+    )
     return None if played is None else [standing.full(game_map) for standing in played]
 
 
@@ -241,12 +258,15 @@ def _power_listing(
 
 
 # --- reading the store ------------------------------------------------------------------------
-def read_filed(row: GeneralOrder, game_map: Map) -> go.GeneralOrder | None:
-    """A stored general order read back; None (and a log line) if the map no longer reads it."""
+def read_filed(
+    row: GeneralOrder, game_map: Map, read_line: DeskLineReader | None = None
+) -> go.GeneralOrder | None:
+    """A stored general order read back (by the variant's line reader where the game's variant
+    has one); None (and a log line) if the map no longer reads it."""
     values = read_mail_commands(f"GENERAL\n{row.text}\nENDGENERAL")
     block = values[0] if len(values) == 1 else None
     if isinstance(block, cv.GeneralOrders):
-        general, problems = go.bind(block, game_map, row.power)
+        general, problems = go.bind(block, game_map, row.power, read_line)
         if general is not None:
             return go.GeneralOrder(
                 row.power, go.Validity(row.valid_from, row.valid_to), general.items
@@ -260,8 +280,9 @@ def read_filed(row: GeneralOrder, game_map: Map) -> go.GeneralOrder | None:
 def filed_orders(session: Session, game: Game, power: str, game_map: Map) -> list[go.GeneralOrder]:
     """The power's general orders on file, oldest first."""
     out = []
+    read_line = _reader(game)
     for row in general_orders(session, game, power):
-        general = read_filed(row, game_map)
+        general = read_filed(row, game_map, read_line)
         if general is not None:
             out.append(general)
     return out
@@ -287,7 +308,9 @@ def standing_orders(
     out: dict[str, list[str]] = {}
     for power in waiting:
         filed = filed_orders(session, game, power, game_map)
-        texts = go.orders_for(filed, position, game.phase, game_map) if filed else None
+        texts = (
+            go.orders_for(filed, position, game.phase, game_map, _reader(game)) if filed else None
+        )
         if texts:  # nothing left to play: the power is left out, as one that sent nothing
             out[power] = texts
     return out

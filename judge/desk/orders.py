@@ -13,7 +13,7 @@ from judge.desk.commands import Reply
 from judge.desk.ledger import apply_at_once
 from judge.desk.mail_state import MailState, lock_game, power_title, reply_address
 from judge.desk.phase_clock import deadline_words
-from judge.engine.adjustments import adjustment_counts, build_problem
+from judge.engine.adjustments import adjustment_counts, build_problem, free_build_sites
 from judge.engine.calendar import ADJUSTMENTS, MOVEMENT, RETREATS
 from judge.engine.geography import Map
 from judge.engine.orders import Build, Disband, Move, Order, Retreat, Waive
@@ -29,7 +29,7 @@ from judge.store.game_queries import (
     set_order,
 )
 from judge.store.games import Game, GameStatus, Seat
-from judge.variants import DeskLine, variant
+from judge.variants import DeskLine, RetreatTerms, variant
 
 
 def unit_name(game: Game, game_map: Map, kind: str, loc: str) -> str:
@@ -237,7 +237,8 @@ def _without_orders(state: MailState, seat: Seat) -> list[str]:
 
 
 def units_without_orders(session: Session, seat: Seat) -> list[str]:
-    """The units of the seat that have no order yet (they hold if the phase is processed so)."""
+    """The units of the seat that have no order yet (they hold if the phase is processed so; a
+    dislodged unit whose variant keeps an order standing for it owes none)."""
     game = seat.game
     assert game.phase is not None
     game_map, position = game_position(game)
@@ -246,11 +247,83 @@ def units_without_orders(session: Session, seat: Seat) -> list[str]:
     # An order's key ends with its unit's province (a variant may put more before it:
     # Mercator's "ts2 eng").
     ordered = {key.split()[-1] for key in current_orders(session, game).get(seat.power, {})}
+    ordered |= standing_retreats(game, game_map, position)
     return [
         unit_name(game, game_map, u.kind, u.loc)
         for u in orderable(position, game.phase)
         if u.power == seat.power and u.province not in ordered
     ]
+
+
+def standing_retreats(game: Game, game_map: Map, position: Position) -> set[str]:
+    """The provinces of the dislodged units for which the variant keeps a retreat order
+    standing already (1885: one sent with the move), so that they owe none."""
+    terms_of = variant(game.variant).retreat_terms
+    if terms_of is None:
+        return set()
+    return {d.unit.province for d in position.dislodged if terms_of(game_map, position, d).standing}
+
+
+def _places(game_map: Map, places: tuple[str, ...]) -> str:
+    names = [game_map.provinces[province_of(p)].name for p in places]
+    if not names:
+        return "nowhere"
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
+
+
+def retreats_owed(session: Session, seat: Seat) -> list[dict[str, str]]:
+    """The seat's dislodged units still without a retreat order, in a retreat phase or an
+    adjustment phase that carries retreats (1885 sends them with the builds, rule 10 a): each
+    with where it may go and what becomes of it without an order, as the variant says."""
+    game = seat.game
+    assert game.phase is not None
+    game_map, position = game_position(game)
+    if not (game.phase.endswith("R") or game.phase.endswith("A")) or not position.dislodged:
+        return []
+    ordered = {key.split()[-1] for key in current_orders(session, game).get(seat.power, {})}
+    terms_of = variant(game.variant).retreat_terms
+    owed = []
+    for d in position.dislodged:
+        if d.unit.power != seat.power or d.unit.province in ordered:
+            continue
+        terms = (
+            terms_of(game_map, position, d) if terms_of is not None else RetreatTerms(d.retreats)
+        )
+        owed.append(
+            {
+                "unit": unit_name(game, game_map, d.unit.kind, d.unit.loc),
+                "places": _places(game_map, terms.places),
+                "otherwise": terms.without_order,
+            }
+        )
+    return owed
+
+
+def adjustments_owed(game: Game, power: str) -> str:
+    """The builds or removals the power is due this adjustment phase, in a sentence: the
+    variant's count where it has one, else centres less units (builds no more than free home
+    centres); with retreats still to come (1885), as the board stands before them."""
+    game_map, position = game_position(game)
+    counted = variant(game.variant).adjustments_due
+    if counted is not None:
+        due = counted(game_map, position).get(power, 0)
+    else:
+        due = adjustment_counts(position.units, position.centers).get(power, 0)
+        if due > 0:
+            due = min(due, len(free_build_sites(game_map, power, position.units, position.centers)))
+    name = power_title(game, power)
+    if due > 0:
+        text = f"{name} is due {due} build{'' if due == 1 else 's'}"
+    elif due < 0:
+        text = f"{name} is due {-due} removal{'' if due == -1 else 's'}"
+    else:
+        text = f"{name} is due no builds or removals"
+    if position.dislodged:
+        text += (
+            " as the board stands before the retreats: a unit that survives its retreat "
+            "counts as well, and one that retreats into a supply centre takes it"
+        )
+    return text + "."
 
 
 def _owed_state(state: MailState, seat: Seat, missing: list[str]) -> OrdersState:
@@ -288,6 +361,8 @@ def orders_reply(state: MailState, seat: Seat) -> Reply:
     ]
     missing = _without_orders(state, seat)
     seat.orders_state = _owed_state(state, seat, missing)
+    adjustment = (seat.game.phase or "").endswith("A")
+    retreats = retreats_owed(state.session, seat)
     return Reply(
         "orders_read",
         "orders_read",
@@ -297,8 +372,11 @@ def orders_reply(state: MailState, seat: Seat) -> Reply:
             "phase": seat.game.phase or "",
             "lines": lines,
             "errors": sum(1 for line in lines if line["error"]),
-            "missing": missing,
-            "adjustment": (seat.game.phase or "").endswith("A"),
+            # Units without orders in a move (the dislodged ones are in `retreats`).
+            "missing": [] if (seat.game.phase or "").endswith("R") else missing,
+            "retreats": retreats,
+            "adjustment": adjustment,
+            "due": adjustments_owed(seat.game, seat.power) if adjustment else "",
         },
         reply_to=reply_address(state, seat),
     )

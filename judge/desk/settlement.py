@@ -279,12 +279,19 @@ def _seat_open(
 def seat_orders(game_map: Map, position: Position, phase: str, seat: Seat) -> SeatOrders:
     """The seat as judge.games.timing and missed_turns see it: who holds it, whether it owes
     anything this phase, and how far its orders are (the desk's judgement when they arrived)."""
-    counted = variant(seat.game.variant).adjustments_due
+    found = variant(seat.game.variant)
+    counted = found.adjustments_due
     due = counted(game_map, position) if counted is not None and phase.endswith("A") else None
+    terms = found.retreat_terms
+    standing = frozenset(
+        d.unit.province
+        for d in position.dislodged
+        if terms is not None and terms(game_map, position, d).standing
+    )
     return SeatOrders(
         power=seat.power,
         status=SeatStatus(seat.status),
-        owes_orders=owes(game_map, position, phase, seat.power, due),
+        owes_orders=owes(game_map, position, phase, seat.power, due, standing),
         orders=OrdersState(seat.orders_state),
         wait=seat.wait,
         changed_at=seat.orders_changed_at,
@@ -297,14 +304,19 @@ def owes(
     phase: str,
     power: str,
     due: Mapping[str, int] | None = None,
+    standing: frozenset[str] = frozenset(),
 ) -> bool:
     """Whether the power has anything to order: units in movement, a dislodged unit in retreats
     (or in an adjustment phase that carries them), a build it can make (a free home centre it
     owns) or a disband due in adjustments; `due` is the variant's count of the builds and
-    removals (its record's `adjustments_due`) where it has its own."""
+    removals (its record's `adjustments_due`) where it has its own; `standing` the provinces of
+    dislodged units with a retreat order standing already (1885's sent with the move), which
+    owe none."""
     kind = phase_kind(phase)
     units = [u for u in position.units if u.power == power]
-    dislodged = sum(1 for d in position.dislodged if d.unit.power == power)
+    dislodged = sum(
+        1 for d in position.dislodged if d.unit.power == power and d.unit.province not in standing
+    )
     adjustment = 0
     if kind == ADJUSTMENTS and dislodged:
         return True

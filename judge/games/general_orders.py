@@ -25,14 +25,26 @@ order texts a phase plays. The readings chosen where seed 004 and njudge are sil
   actually ordered, and an order for a province another power's unit now stands in never
   reaches the engine under the wrong flag. Of two orders for one unit, the later one wins, as
   in an orders mail.
+- **The game's own order language.** Where the game's variant reads order lines its own way
+  (its `read_desk_line`: 1885's Davis notation, Mercator's time-scale sections), a general
+  order's lines are read by it, as a mail's would be: when filed, with no phase and so without
+  the checks against the board (`VariantLine`, kept in the form the variant stores); when
+  played, again in the phase's context, and a line the variant would refuse on arrival then
+  (a unit lost, an order of the wrong kind for the phase) is dropped. Lines the variant hands
+  back are the standard language's, as above.
+- **The monthly calendar** (Mercator, 1885): a year as a bound runs from its January to its
+  December's adjustments; PHASE SPRING holds in the moves and retreats of a month without
+  builds, PHASE FALL in those of a build month (March, June, September, December: centres
+  change hands after them, as after the standard fall), PHASE WINTER in an adjustment phase.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
-from judge.engine.calendar import ANY, parse_phase
+from judge.engine.calendar import ADJUSTMENTS, ANY, MONTHS, Phase, parse_phase
 from judge.engine.geography import Map
 from judge.engine.orders import (
     Build,
@@ -50,16 +62,31 @@ from judge.language import command_values as cv
 from judge.language.format import format_order
 from judge.language.names import NameLookupError, compact, name_table
 from judge.language.orders import parse_line
+from judge.variants import DeskLineReader
 
-_SEASONS = "SFW"
+# Each season's place in its year, on either calendar: a standard season where the months
+# would put it, so that a year written as a bound (S1902M to W1902A) spans a monthly year too.
+_SEASON_PLACE = {"S": 0, "F": 6, "W": 11, **{month: i for i, month in enumerate(MONTHS)}}
 _KINDS = "MRA"
 _OPEN = 10**6  # the length of a period with an open end: longer than any game
 
 
 def phase_rank(phase: str) -> int:
-    """A number that orders phases as they are played: S1902M < S1902R < F1902M < W1902A."""
+    """A number that orders phases as they are played: S1902M < S1902R < F1902M < W1902A, and
+    JAN1902M < JAN1902R < FEB1902M < ... < DEC1902A, with S1902M the rank of JAN1902M and
+    W1902A that of DEC1902A."""
     parsed = parse_phase(phase, ANY)
-    return parsed.year * 9 + _SEASONS.index(parsed.season) * 3 + _KINDS.index(parsed.kind)
+    return parsed.year * 36 + _SEASON_PLACE[parsed.season] * 3 + _KINDS.index(parsed.kind)
+
+
+def _standard_season(parsed: Phase) -> str:
+    """The standard season a phase stands for: a monthly one's by its kind of month (a build
+    month's moves are a fall's, its adjustments a winter's)."""
+    if not parsed.is_monthly:
+        return parsed.season
+    if parsed.kind == ADJUSTMENTS:
+        return "W"
+    return "F" if parsed.is_fall else "S"
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,7 +167,7 @@ class PhaseOf:
         parsed = parse_phase(phase, ANY)
         letter = {"SPRING": "S", "FALL": "F", "WINTER": "W"}.get(self.part)
         if letter is not None:
-            return parsed.season == letter
+            return _standard_season(parsed) == letter
         return parsed.kind == {"MOVE": "M", "RETREAT": "R", "ADJUST": "A"}[self.part]
 
     def text(self, game_map: Map) -> str:
@@ -209,7 +236,24 @@ class Choice:
     otherwise: tuple[Item, ...] | None = None
 
 
-Item = StandingOrder | Choice
+@dataclass(frozen=True, slots=True)
+class VariantLine:
+    """One order of a general order as the game's variant reads it (its `read_desk_line`): the
+    key it is kept under (None: a heading line, such as Mercator's "TS2"), the line stored
+    (which reads back alone) and the order in full."""
+
+    key: str | None
+    stored: str
+    written: str
+
+    def short(self, game_map: Map) -> str:
+        return self.stored
+
+    def full(self, game_map: Map) -> str:
+        return self.written
+
+
+Item = StandingOrder | VariantLine | Choice
 
 
 @dataclass(frozen=True, slots=True)
@@ -227,7 +271,7 @@ def lines(items: Sequence[Item], game_map: Map, *, full: bool = False, depth: in
     pad = "  " * depth
     out: list[str] = []
     for item in items:
-        if isinstance(item, StandingOrder):
+        if isinstance(item, StandingOrder | VariantLine):
             out.append(pad + (item.full(game_map) if full else item.short(game_map)))
             continue
         for i, (condition, body) in enumerate(item.branches):
@@ -254,29 +298,79 @@ _KIND_WORDS = {"a": "A", "army": "A", "f": "F", "fleet": "F", "unit": None}
 _LINKS = frozenset({"in", "at"})
 
 
+@dataclass(slots=True)
+class _Reading:
+    """How a block's order lines are read: the variant's line reader, if it has one, and the
+    context it carries from line to line (the board when filed, the power, no phase)."""
+
+    read_line: DeskLineReader | None
+    context: dict[str, Any]
+
+
 def bind(
-    block: cv.GeneralOrders, game_map: Map, power: str
+    block: cv.GeneralOrders,
+    game_map: Map,
+    power: str,
+    read_line: DeskLineReader | None = None,
+    position: Position | None = None,
 ) -> tuple[GeneralOrder | None, list[str]]:
     """Read a block of general orders on the map, for `power`: the general order, or None and
-    every fault, each as "line N, column C: ...". Order lines go through the order reader; an
-    order line prefixed with another power is refused, as in an orders mail."""
+    every fault, each as "line N, column C: ...". Order lines go through the variant's line
+    reader (`read_line`, with the board `position` where known and no phase: nothing is
+    checked against the board yet), else the standard order reader; an order line prefixed with
+    another power is refused, as in an orders mail."""
     problems: list[str] = []
     validity = Validity(block.valid_from, block.valid_to)
     start, end = block.valid_from, block.valid_to
     if start and end and phase_rank(start) > phase_rank(end):
         problems.append(f"line {block.line_no}: the period ends ({end}) before it starts ({start})")
-    items = _bind_items(block.body, game_map, power, problems)
+    reading = _Reading(
+        read_line, {"position": position, "power": power, "phase": "", "general": True}
+    )
+    items = _bind_items(block.body, game_map, power, problems, reading)
     if problems:
         return None, problems
     return GeneralOrder(power, validity, items), []
 
 
+def _variant_lines(
+    item: cv.OrderLine, game_map: Map, reading: _Reading, problems: list[str]
+) -> list[Item] | None:
+    """An order line as the game's variant reads it, or None where it hands the line back to
+    the standard reader."""
+    if reading.read_line is None:
+        return None
+    read = reading.read_line(game_map, item.text, item.line_no, reading.context)
+    if read is None:
+        return None
+    if read.error is not None:
+        problems.append(read.error)
+        return []
+    if read.at_once is not None:
+        problems.append(
+            f"line {item.line_no}: this line changes the game at once when it is sent; it "
+            "cannot wait in general orders"
+        )
+        return []
+    if read.heading is not None:
+        return [VariantLine(None, item.text.strip(), f"({read.heading})")]
+    return [VariantLine(key, stored, full) for key, stored, full in read.orders]
+
+
 def _bind_items(
-    written: Iterable[cv.GeneralItem], game_map: Map, power: str, problems: list[str]
+    written: Iterable[cv.GeneralItem],
+    game_map: Map,
+    power: str,
+    problems: list[str],
+    reading: _Reading,
 ) -> tuple[Item, ...]:
     out: list[Item] = []
     for item in written:
         if isinstance(item, cv.OrderLine):
+            read = _variant_lines(item, game_map, reading, problems)
+            if read is not None:
+                out.extend(read)
+                continue
             parsed = parse_line(item.text, game_map, item.line_no)
             if parsed.error is not None or parsed.order is None:
                 problems.append(
@@ -297,9 +391,11 @@ def _bind_items(
             except _Unbound as fault:
                 problems.append(f"line {branch.line_no}, {fault.message}")
                 condition = PhaseOf("MOVE")  # a stand-in: the block is refused anyway
-            branches.append((condition, _bind_items(branch.body, game_map, power, problems)))
+            branches.append(
+                (condition, _bind_items(branch.body, game_map, power, problems, reading))
+            )
         otherwise = (
-            _bind_items(item.otherwise, game_map, power, problems)
+            _bind_items(item.otherwise, game_map, power, problems, reading)
             if item.otherwise is not None
             else None
         )
@@ -419,11 +515,13 @@ def applicable(filed: Sequence[GeneralOrder], phase: str) -> GeneralOrder | None
     return best
 
 
-def chosen(items: Sequence[Item], position: Position, phase: str) -> list[StandingOrder]:
+def chosen(
+    items: Sequence[Item], position: Position, phase: str
+) -> list[StandingOrder | VariantLine]:
     """The order lines the conditions select, in the order written."""
-    out: list[StandingOrder] = []
+    out: list[StandingOrder | VariantLine] = []
     for item in items:
-        if isinstance(item, StandingOrder):
+        if isinstance(item, StandingOrder | VariantLine):
             out.append(item)
             continue
         for condition, body in item.branches:
@@ -460,15 +558,32 @@ def playable(order: Order, position: Position, phase: str, power: str) -> bool:
 
 
 def play(
-    filed: Sequence[GeneralOrder], position: Position, phase: str
-) -> list[StandingOrder] | None:
+    filed: Sequence[GeneralOrder],
+    position: Position,
+    phase: str,
+    read_line: DeskLineReader | None = None,
+    game_map: Map | None = None,
+) -> list[StandingOrder | VariantLine] | None:
     """The orders the power's general orders play in `phase`, or None when no general order
-    covers it. Orders the power cannot give are dropped; of two for one unit the later wins."""
+    covers it. Orders the power cannot give are dropped (a line of the variant's own language:
+    one `read_line` refuses in the phase's context); of two for one unit the later wins."""
     general = applicable(filed, phase)
     if general is None:
         return None
-    by_unit: dict[str, StandingOrder] = {}
-    for standing in chosen(general.items, position, phase):
+    context: dict[str, Any] = {
+        "position": position,
+        "power": general.power,
+        "phase": phase,
+        "general": True,
+    }
+    by_unit: dict[str, StandingOrder | VariantLine] = {}
+    for number, standing in enumerate(chosen(general.items, position, phase), start=1):
+        if isinstance(standing, VariantLine):
+            for line in _replayed(standing, number, read_line, game_map, context):
+                key = line.key if line.key is not None else f"heading{number}"
+                by_unit.pop(key, None)
+                by_unit[key] = line
+            continue
         order = standing.order
         if not playable(order, position, phase, general.power):
             continue
@@ -478,9 +593,32 @@ def play(
     return list(by_unit.values())
 
 
+def _replayed(
+    line: VariantLine,
+    number: int,
+    read_line: DeskLineReader | None,
+    game_map: Map | None,
+    context: dict[str, Any],
+) -> list[VariantLine]:
+    """A line of the variant's own language read again in the phase's context, as an orders
+    mail's would be: nothing where the variant refuses it now."""
+    if read_line is None or game_map is None:
+        return [line]
+    read = read_line(game_map, line.stored, number, context)
+    if read is None or read.error is not None or read.at_once is not None:
+        return []
+    if read.heading is not None:
+        return [line]
+    return [VariantLine(key, stored, full) for key, stored, full in read.orders]
+
+
 def orders_for(
-    filed: Sequence[GeneralOrder], position: Position, phase: str, game_map: Map
+    filed: Sequence[GeneralOrder],
+    position: Position,
+    phase: str,
+    game_map: Map,
+    read_line: DeskLineReader | None = None,
 ) -> list[str] | None:
     """`play` as order texts in short form, as the desk hands them to the adjudicator."""
-    played = play(filed, position, phase)
+    played = play(filed, position, phase, read_line, game_map)
     return None if played is None else [standing.short(game_map) for standing in played]

@@ -20,7 +20,7 @@ from typing import Any
 
 from judge.engine.geography import Map
 from judge.engine.orders import Order
-from judge.engine.position import Position
+from judge.engine.position import Dislodged, Position
 from judge.engine.results import OrderResult, PhaseResult
 from judge.engine.rules import Rules
 
@@ -75,9 +75,25 @@ class CaseFields:
     opening_payments: Callable[[Map], list[dict[str, Any]]]
 
 
+@dataclass(frozen=True)
+class RetreatTerms:
+    """What the desk tells a player of one of his dislodged units while it waits for a retreat
+    order: the places it may retreat to, and what becomes of it without an order (the words
+    after "without a retreat order it": "is disbanded")."""
+
+    places: tuple[str, ...]
+    without_order: str = "is disbanded"
+    # An order for it stands already (1885: a retreat order sent with the move), so its player
+    # owes none: the unit is not counted among those still without orders.
+    standing: bool = False
+
+
 OrderReader = Callable[[Map, Mapping[str, Sequence[str]]], ReadOrders]
 # (board, line, line number, the mail's reading context for this seat, mutable) -> DeskLine;
-# None: a standard order line, which the desk reads and checks as in the standard game.
+# None: a standard order line, which the desk reads and checks as in the standard game. The
+# desk reads the lines of general orders with it too: when filed the context has "general"
+# True and no phase (nothing to check against a board yet; "position" is the board now, or
+# None), when played the phase they are played in.
 DeskLineReader = Callable[[Map, str, int, dict[str, Any]], DeskLine | None]
 Adjudicator = Callable[[Map, Position, Mapping[str, Sequence[Order]], Rules], PhaseResult]
 
@@ -176,6 +192,11 @@ class Variant:
     # the locations it passes, first to last), or None to draw nothing. The engine's own
     # orders need none; None: the variant has no orders of its own to draw.
     picture_order: Callable[[Any], tuple[str, tuple[str, ...]] | None] | None = None
+    # What a dislodged unit waiting for its retreat order may do, and what becomes of it
+    # without one, as the desk tells its player (1885: the places of its own retreat rules and
+    # Just's right-hand rule): (board, position, the unit) -> terms. None: the places the
+    # position gives it, and a unit without an order is disbanded, as in the standard game.
+    retreat_terms: Callable[[Map, Position, Dislodged], RetreatTerms] | None = None
     # Fields of its own in a case and a result (Mercenary's money); None: the board alone.
     case_fields: CaseFields | None = None
     # How many of those builds or removals one of a power's stored order lines uses (Mercator's

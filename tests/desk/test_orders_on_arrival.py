@@ -103,3 +103,59 @@ def test_a_retreat_the_unit_may_not_make_is_marked(engine: Engine, started: dict
     )
     text = echo(engine, started, "Austria", "A Bud R Rum")
     assert "0 of 1 line had errors." in text
+
+
+def test_the_echo_names_each_retreat_still_owed_and_where_it_may_go(
+    engine: Engine, started: dict[str, str]
+) -> None:
+    set_position(
+        engine,
+        "S1901R",
+        units=[
+            {"power": "AUSTRIA", "type": "A", "loc": "vie"},
+            {"power": "RUSSIA", "type": "A", "loc": "gal"},
+        ],
+        dislodged=[
+            {
+                "power": "AUSTRIA",
+                "type": "A",
+                "loc": "bud",
+                "attacker_from": "gal",
+                "attacker_convoyed": False,
+            },
+            {
+                "power": "AUSTRIA",
+                "type": "F",
+                "loc": "tri",
+                "attacker_from": "ven",
+                "attacker_convoyed": False,
+            },
+        ],
+    )
+    text = echo(engine, started, "Austria", "A Bud R Rum")
+    assert "Still to retreat:\n  Fleet Trieste: may retreat to Adriatic Sea or Albania;" in text
+    assert "without a retreat order it is disbanded." in text
+    assert "Budapest:" not in text  # ordered
+    assert "they hold" not in text  # a dislodged unit never holds
+
+
+def test_the_echo_of_builds_says_how_many_are_due(engine: Engine, started: dict[str, str]) -> None:
+    set_position(
+        engine,
+        "W1901A",
+        units=[{"power": "RUSSIA", "type": "A", "loc": "war"}],
+        centers={"RUSSIA": ["mos", "sev", "war"]},
+    )
+    text = echo(engine, started, "Russia", "Build A Moscow")
+    assert "Russia is due 2 builds." in text
+    set_position(
+        engine,
+        "W1901A",
+        units=[
+            {"power": "RUSSIA", "type": "A", "loc": "war"},
+            {"power": "RUSSIA", "type": "A", "loc": "mos"},
+        ],
+        centers={"RUSSIA": ["war"]},
+    )
+    text = echo(engine, started, "Russia", "Remove A Moscow")
+    assert "Russia is due 1 removal." in text

@@ -240,3 +240,26 @@ def test_a_general_order_with_no_lines_plays_nothing() -> None:
 def test_phases_are_ranked_as_played() -> None:
     phases = ["S1901M", "S1901R", "F1901M", "F1901R", "W1901A", "S1902M"]
     assert sorted(reversed(phases), key=go.phase_rank) == phases
+
+
+def test_monthly_phases_are_ranked_as_played_and_a_year_spans_its_months() -> None:
+    phases = ["JAN1885M", "JAN1885R", "FEB1885M", "MAR1885M", "MAR1885A", "DEC1885A", "JAN1886M"]
+    assert sorted(reversed(phases), key=go.phase_rank) == phases
+    year = go.Validity("S1885M", "W1885A")  # GENERAL FROM 1885 TO 1885
+    assert year.covers("JAN1885M") and year.covers("DEC1885A")
+    assert not year.covers("JAN1886M")
+
+
+@pytest.mark.parametrize(
+    ("phase", "season"),
+    [
+        ("JAN1885M", "SPRING"),
+        ("FEB1885R", "SPRING"),
+        ("MAR1885M", "FALL"),
+        ("DEC1885R", "FALL"),
+        ("MAR1885A", "WINTER"),
+    ],
+)
+def test_on_the_monthly_calendar_a_build_month_is_a_fall(phase: str, season: str) -> None:
+    for part in ("SPRING", "FALL", "WINTER"):
+        assert go.PhaseOf(part).holds(BOARD, phase) == (part == season), (phase, part)

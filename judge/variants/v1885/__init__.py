@@ -13,7 +13,7 @@ from __future__ import annotations
 from judge.engine.calendar import MONTHLY
 from judge.variants import Variant
 from judge.variants.v1885.adjustments import adjustments_due
-from judge.variants.v1885.language import read_1885_orders, read_desk_line
+from judge.variants.v1885.language import read_1885_orders, read_desk_line, retreat_terms
 from judge.variants.v1885.phases import adjudicate_1885
 from judge.variants.v1885.picture import picture_order
 from judge.variants.v1885.victory import decide_claims
@@ -39,6 +39,7 @@ V1885 = Variant(
     "readings in docs/RULES.md",
     read_desk_line=read_desk_line,
     adjustments_due=adjustments_due,
+    retreat_terms=retreat_terms,
     decide_claims=decide_claims,
     claim_terms=(
         "the season is a fall-type move (March, June, September or December) at whose end "

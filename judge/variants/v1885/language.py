@@ -3,7 +3,8 @@
 Davis's notation: ``A Mar boards F GoL; A/F GoL - WMed; A disembarks Tun`` (several orders to a
 line, separated by ";" or ","; a bare ``A disembarks Tun`` is the army aboard the unit ordered
 just before it on the line), ``F WMed Fast Ferry A Spa - NAf``, ``Rome: Fleet``, ``Build A Con
-if Austrian A Ser retreats to Bul``. Builds, removals and waives without a condition are the
+if Austrian A Ser retreats to Bul``, a retreat order sent with the move (``A Vie - Bud, retreat
+to Boh``, ``A Ser R Alb if dislodged``). Builds, removals and waives without a condition are the
 standard language's. Names are the board's: full names, the abbreviations of rule 12 (the
 board's aliases: Cro., Dres., Mal., Mac., Nav.) and unique prefixes.
 
@@ -22,7 +23,7 @@ from typing import Any
 from judge.engine.calendar import ADJUSTMENTS, MONTHLY, MOVEMENT, RETREATS, parse_phase
 from judge.engine.geography import Map, Terrain
 from judge.engine.orders import Build, Convoy, Disband, Hold, Move, Retreat, Support, Waive
-from judge.engine.position import Position, province_of
+from judge.engine.position import Dislodged, Position, province_of
 from judge.engine.results import ILLEGAL, OrderResult
 from judge.language.errors import OrderError
 from judge.language.format import format_order, location_name
@@ -38,8 +39,15 @@ from judge.language.orders import (
     syntax_error,
 )
 from judge.resources import data_dir
-from judge.variants import DeskLine, ReadOrders
-from judge.variants.v1885.orders import Board, ChooseUnit, ContingentBuild, Disembark, RetreatIf
+from judge.variants import DeskLine, ReadOrders, RetreatTerms
+from judge.variants.v1885.orders import (
+    Board,
+    ChooseUnit,
+    ContingentBuild,
+    Disembark,
+    RetreatIf,
+    RetreatOnFile,
+)
 
 ARMY, FLEET, ARMY_FLEET = "A", "F", "AF"
 _KINDS = {"a": ARMY, "army": ARMY, "f": FLEET, "fleet": FLEET}
@@ -61,7 +69,21 @@ class _Here:
         self.dest = dest
 
 
+class _RetreatHere:
+    """``retreat to Boh`` with no unit: the retreat, sent with the move, of the unit ordered
+    before it on the line."""
+
+    __slots__ = ("dest",)
+
+    def __init__(self, dest: str) -> None:
+        self.dest = dest
+
+
 class _NoCarrier(Exception):
+    pass
+
+
+class _NoUnitBefore(Exception):
     pass
 
 
@@ -83,6 +105,11 @@ class _Callbacks(LocationCallbacks):  # type: ignore[misc, valid-type]
                 if carrier is None:
                     raise _NoCarrier()
                 value = Disembark(carrier, value.dest)
+            elif isinstance(value, _RetreatHere):
+                last = out[-1] if out else None
+                if not isinstance(last, Hold | Move | Support | Convoy):
+                    raise _NoUnitBefore()
+                value = RetreatOnFile(last.unit_type, last.loc, value.dest)
             out.append(value)
         return out
 
@@ -121,6 +148,12 @@ class _Callbacks(LocationCallbacks):  # type: ignore[misc, valid-type]
 
     def retreat(self, c: list[Any]) -> Retreat:
         return Retreat(c[0][0], c[0][1], c[-1])
+
+    def retreat_on_file_after(self, c: list[Any]) -> RetreatOnFile:
+        return RetreatOnFile(c[0][0], c[0][1], c[-2])
+
+    def retreat_on_file_here(self, c: list[Any]) -> _RetreatHere:
+        return _RetreatHere(c[-1])
 
     def choose_after(self, c: list[Any]) -> ChooseUnit:
         return ChooseUnit(unit_kind(c[1]), c[0])
@@ -225,8 +258,12 @@ def _grammar_parse(text: str, game_map: Map, line_no: int) -> list[Any]:
                 "army/fleet's order on the same line",
             )
         ) from None
+    except _NoUnitBefore:
+        raise OrderSyntaxError(OrderError(line_no, 1, _NO_UNIT_BEFORE)) from None
     except Exception as exc:  # Lark wraps a callback's error; unwrap ours
         inner = getattr(exc, "orig_exc", None)
+        if isinstance(inner, _NoUnitBefore):
+            raise OrderSyntaxError(OrderError(line_no, 1, _NO_UNIT_BEFORE)) from None
         if isinstance(inner, _NoCarrier):
             raise OrderSyntaxError(
                 OrderError(
@@ -239,6 +276,12 @@ def _grammar_parse(text: str, game_map: Map, line_no: int) -> list[Any]:
         if isinstance(inner, NameFault):
             raise OrderSyntaxError(name_error(text, line_no, inner)) from None
         raise
+
+
+_NO_UNIT_BEFORE = (
+    "say which unit retreats: 'A Ser R Alb if dislodged', or write the retreat after the "
+    "unit's own order on the same line ('A Vie - Bud, retreat to Boh')"
+)
 
 
 def parse_line(game_map: Map, text: str, line_no: int = 1) -> list[Any]:
@@ -310,6 +353,11 @@ def format_full(order: Any, game_map: Map) -> str:
         )
     if isinstance(order, ChooseUnit):
         return f"The unit in {place(order.loc)} is {'a fleet' if order.unit_type == FLEET else 'an army'}"
+    if isinstance(order, RetreatOnFile):
+        return (
+            f"{_unit(game_map, order.unit_type, order.loc)} retreats to {place(order.dest)} "
+            "if dislodged"
+        )
     if isinstance(order, ContingentBuild):
         kind = {ARMY: "an army", FLEET: "a fleet"}.get(order.unit_type or "", "a unit")
         cond = order.condition
@@ -358,6 +406,8 @@ def format_short(order: Any, game_map: Map) -> str:
             f"{'UNLESS' if cond.negated else 'IF'} {owner}"
             f"{_short_unit(cond.unit_type, cond.loc)} R {cond.dest.upper()}"
         )
+    if isinstance(order, RetreatOnFile):
+        return f"{_short_unit(order.unit_type, order.loc)} R {order.dest.upper()} IF DISLODGED"
     if isinstance(order, Disband):
         return f"REMOVE {_short_unit(order.unit_type, order.loc)}"
     if isinstance(order, Hold):
@@ -389,6 +439,9 @@ def desk_key(order: Any, line_no: int) -> str:
         return f"build {'unless' if cond.negated else 'if'} {cond.loc} {cond.dest} {order.loc}"
     if isinstance(order, Waive):
         return f"waive{line_no}"
+    if isinstance(order, RetreatOnFile):
+        # Apart from the unit's move, and not counted as its order (the key ends elsewhere).
+        return f"{province_of(order.loc)} if dislodged"
     return province_of(order.loc)
 
 
@@ -403,7 +456,7 @@ def read_desk_line(game_map: Map, text: str, line_no: int, context: dict[str, An
     power: str | None = context.get("power")
     phase = str(context.get("phase", ""))
     orders = []
-    for order in values:
+    for order in _for_phase(values, phase):
         if position is not None and power is not None and phase:
             why = arrival_problem(game_map, position, power, phase, order, values)
             if why:
@@ -412,6 +465,23 @@ def read_desk_line(game_map: Map, text: str, line_no: int, context: dict[str, An
             (desk_key(order, line_no), format_short(order, game_map), format_full(order, game_map))
         )
     return DeskLine(orders=orders)
+
+
+def _for_phase(values: Sequence[Any], phase_name: str) -> list[Any]:
+    """A retreat order means by the phase it is sent in: in a move, one kept on file should the
+    move dislodge the unit (rule 10 a); in a retreat or build phase, the retreat itself."""
+    try:
+        kind = parse_phase(phase_name, MONTHLY).kind if phase_name else None
+    except ValueError:
+        kind = None
+    out: list[Any] = []
+    for order in values:
+        if kind == MOVEMENT and isinstance(order, Retreat):
+            order = RetreatOnFile(order.unit_type, order.loc, order.dest)
+        elif kind in (RETREATS, ADJUSTMENTS) and isinstance(order, RetreatOnFile):
+            order = Retreat(order.unit_type, order.loc, order.dest)
+        out.append(order)
+    return out
 
 
 def arrival_problem(
@@ -455,6 +525,8 @@ def arrival_problem(
             return None
         if phase.kind == RETREATS:
             return f"{power.title()} has no dislodged unit in {name(prov)}"
+    if phase.kind == RETREATS:
+        return "only the retreats of dislodged units in this phase"
     if phase.kind == ADJUSTMENTS:
         if isinstance(order, Disband):
             return own(province_of(order.loc))
@@ -472,8 +544,10 @@ def arrival_problem(
         return None
     if isinstance(order, ChooseUnit):
         return None  # the adjudication says whether the choice may be made (rule 3)
-    if isinstance(order, Build | ContingentBuild | Waive | Retreat):
-        return "builds and retreats belong to their own phases, not a move"
+    if isinstance(order, Build | ContingentBuild | Waive):
+        return "builds belong to their own phases, not a move"
+    if isinstance(order, RetreatOnFile | Retreat):
+        return own(province_of(order.loc)) or _never_a_retreat(game_map, units, order)
     if isinstance(order, Board):
         why = own(order.army_loc)
         if why:
@@ -531,3 +605,44 @@ def arrival_problem(
                     "more than one sea only aboard an army/fleet (rule 8)"
                 )
     return None
+
+
+def _never_a_retreat(game_map: Map, units: Mapping[str, Any], order: Any) -> str | None:
+    """Why a retreat sent with the move could never be made, whatever the move does: its place
+    is not next to the unit (rule 10 b: a retreat goes to an existing province)."""
+    prov = province_of(order.loc)
+    unit = units[prov]
+    dest = province_of(order.dest)
+    if unit.kind == ARMY:
+        near = set(game_map.army_edges.get(prov, ()))
+    else:
+        near = {province_of(loc) for loc in game_map.fleet_edges.get(unit.loc, ())}
+    if dest in near:
+        return None
+    return (
+        f"{_UNIT_WORDS[unit.kind]} {location_name(prov, game_map)} could never retreat to "
+        f"{location_name(dest, game_map)}: a unit retreats to a province next to it (rule 10 a, b)"
+    )
+
+
+def retreat_terms(game_map: Map, position: Position, d: Dislodged) -> RetreatTerms:
+    """What the desk tells a player of his dislodged unit (the Variant record's
+    `retreat_terms`): the places 1885's rules leave it (an army/fleet to a sea while one is
+    open), and that without an order it retreats by the order sent with the move, if one was
+    (then it owes none), else by the right-hand rule (rule 10 a)."""
+    from judge.variants.v1885.moves import retreat_places
+    from judge.variants.v1885.retreats import retreat_destination
+
+    occupied = {u.province for u in position.units}
+    places = retreat_places(game_map, d, occupied, position.contested)
+    if not places:
+        return RetreatTerms(places, "is removed: it has nowhere to go (rule 10 b)")
+    filed = dict(position.state.get("on_file", {})).get(d.unit.province)
+    dest = retreat_destination(places, filed) if filed else None
+    if dest is not None:
+        return RetreatTerms(
+            places,
+            f"retreats to {location_name(dest, game_map)}, as ordered with the move (rule 10 a)",
+            standing=True,
+        )
+    return RetreatTerms(places, "retreats by the right-hand rule (rule 10 a)")

@@ -64,4 +64,17 @@ class ContingentBuild:
     condition: RetreatIf
 
 
-V1885Order = Board | Disembark | ChooseUnit | ContingentBuild
+@dataclass(slots=True, unsafe_hash=True)
+class RetreatOnFile:
+    """``A Vie - Bud, retreat to Boh``, ``A Ser R Alb if dislodged`` (rule 10 a, A/F module
+    IV e: "if no Retreat orders are on file"): a retreat order sent with the move, kept on file
+    for the unit in `loc` should the move dislodge it. It stands as the unit's retreat order in
+    the retreat (or build) phase that follows unless its player sends another there; only a
+    unit with no retreat order at all goes by the right-hand rule."""
+
+    unit_type: str | None
+    loc: str
+    dest: str
+
+
+V1885Order = Board | Disembark | ChooseUnit | ContingentBuild | RetreatOnFile

@@ -12,9 +12,10 @@ and removals in March, June, September and December.
   two powers claimed together (victory.py).
 
 The variant's state (`Position.state`): "months" (moves played), "aboard", "facing" (the side
-each dislodged unit was attacked from, for the right-hand rule), "rights" (rule 11, between the
-first build month's move and its builds), "build_seasons". `Position.owners` keeps the owner of
-each build centre that changed hands.
+each dislodged unit was attacked from, for the right-hand rule), "on_file" (the retreat orders
+sent with the move for the units it dislodged, rule 10 a: province -> place), "rights" (rule 11,
+between the first build month's move and its builds), "build_seasons". `Position.owners` keeps
+the owner of each build centre that changed hands.
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ from judge.engine.calendar import (
 from judge.engine.geography import Map
 from judge.engine.orders import Build, Disband, Move, Retreat, Waive
 from judge.engine.position import Dislodged, Position, Unit, province_of
-from judge.engine.results import ILLEGAL, OrderResult, PhaseResult
+from judge.engine.results import ILLEGAL, SUCCESS, VOID, OrderResult, PhaseResult
 from judge.engine.rules import Rules
 from judge.variants.v1885.adjustments import (
     build_centres_after,
@@ -45,9 +46,9 @@ from judge.variants.v1885.adjustments import (
     resolve_adjustments,
 )
 from judge.variants.v1885.moves import resolve_move
-from judge.variants.v1885.orders import ContingentBuild
+from judge.variants.v1885.orders import ContingentBuild, RetreatOnFile
 from judge.variants.v1885.removals import unit_counts
-from judge.variants.v1885.retreats import resolve_retreats
+from judge.variants.v1885.retreats import cannot_retreat, resolve_retreats, retreat_destination
 from judge.variants.v1885.victory import SOLO_UNITS
 
 ARMY, FLEET, ARMY_FLEET = "A", "F", "AF"
@@ -108,6 +109,8 @@ def _move(
     move = resolve_move(game_map, position, orders, rules, CHOOSABLE)
     units = list(move.units_after)
     dislodged = list(move.dislodged)
+    on_file, filed_results = _retreats_on_file(game_map, position, orders, dislodged)
+    move.results.update(filed_results)
     # The life of each army/fleet (II b): moves ended with its army aboard.
     before = dict(state.get("aboard", {}))
     aboard: dict[str, int] = {}
@@ -136,6 +139,10 @@ def _move(
     state["aboard"] = aboard
     state["months"] = int(state.get("months", 0)) + 1
     state["facing"] = {p: side for p, side in move.facing.items() if side}
+    if on_file:
+        state["on_file"] = on_file
+    else:
+        state.pop("on_file", None)
     if move.chosen:
         state["chosen"] = dict(move.chosen)
     centers = dict(position.centers)
@@ -173,6 +180,56 @@ def _move(
     )
 
 
+def _retreats_on_file(
+    game_map: Map,
+    position: Position,
+    orders: Mapping[str, Sequence[Any]],
+    dislodged: Sequence[Dislodged],
+) -> tuple[dict[str, str], dict[tuple[str, int], OrderResult]]:
+    """The retreat orders sent with the move (rule 10 a; A/F module IV e "if no Retreat orders
+    are on file"): each kept for its unit if the move dislodged it and its place is open to it
+    (province -> place), for the retreats that follow; each with its result in the move."""
+    start = {u.province: u for u in position.units}
+    hit = {d.unit.province: d for d in dislodged}
+    latest: dict[str, tuple[str, int]] = {}
+    results: dict[tuple[str, int], OrderResult] = {}
+    for power, power_orders in orders.items():
+        for index, order in enumerate(power_orders):
+            if not isinstance(order, RetreatOnFile | Retreat):
+                continue
+            key = (power, index)
+            prov = province_of(order.loc)
+            unit = start.get(prov)
+            if unit is None or unit.power != power:
+                results[key] = OrderResult(VOID, f"{power} has no unit in {prov.upper()}")
+                continue
+            if prov in latest:
+                results[latest[prov]] = OrderResult(
+                    VOID, "replaced by a later retreat order for the same unit"
+                )
+            latest[prov] = key
+    on_file: dict[str, str] = {}
+    for prov, key in latest.items():
+        order = orders[key[0]][key[1]]
+        d = hit.get(prov)
+        if d is None:
+            results[key] = OrderResult(VOID, "the unit was not dislodged")
+            continue
+        dest = retreat_destination(d.retreats, order.dest)
+        if dest is None:
+            why = cannot_retreat(game_map, d, d.retreats, order.dest)
+            results[key] = OrderResult(
+                VOID, f"{why}; without another order it retreats by the right-hand rule"
+            )
+            continue
+        on_file[prov] = dest
+        results[key] = OrderResult(
+            SUCCESS,
+            "dislodged: the unit's retreat order unless another is sent for the retreat",
+        )
+    return on_file, results
+
+
 def _adjustments_due(
     game_map: Map,
     units: Sequence[Unit],
@@ -208,9 +265,12 @@ def _retreats(
     game_map: Map, position: Position, orders: Mapping[str, Sequence[Any]], phase: Phase
 ) -> PhaseResult:
     state = dict(position.state)
-    out = resolve_retreats(game_map, position, orders, state.get("facing", {}))
+    out = resolve_retreats(
+        game_map, position, orders, state.get("facing", {}), on_file=state.get("on_file", {})
+    )
     _carry_aboard(state, out.moved, out.units_after)
     state.pop("facing", None)
+    state.pop("on_file", None)
     return PhaseResult(
         phase=phase.name,
         results=_aligned(orders, out.results),
@@ -288,7 +348,12 @@ def _adjustments(
                 )
     if position.dislodged:
         out = resolve_retreats(
-            game_map, position, orders, state.get("facing", {}), only=retreat_keys
+            game_map,
+            position,
+            orders,
+            state.get("facing", {}),
+            only=retreat_keys,
+            on_file=state.get("on_file", {}),
         )
         results.update(out.results)
         units, removed, notes, moved = (
@@ -319,6 +384,7 @@ def _adjustments(
     state["aboard"] = {p: n for p, n in dict(state.get("aboard", {})).items() if p in afloat}
     state.pop("rights", None)
     state.pop("facing", None)
+    state.pop("on_file", None)
     state["build_seasons"] = int(state.get("build_seasons", 0)) + 1
     return PhaseResult(
         phase=phase.name,

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from judge.engine.calendar import ADJUSTMENTS, MOVEMENT, RETREATS
+from judge.engine.orders import Retreat
 from judge.engine.position import province_of
 from judge.engine.results import SUCCESS
 from judge.language.format import location_name
@@ -17,7 +18,7 @@ from judge.reports.phase import PhaseReport, power_order
 from judge.reports.variant_text import closing_line, failure_mark
 from judge.variants import UNIT_WORDS
 from judge.variants.v1885.language import format_full
-from judge.variants.v1885.orders import Board, ChooseUnit, Disembark
+from judge.variants.v1885.orders import Board, ChooseUnit, Disembark, RetreatOnFile
 from judge.variants.v1885.removals import unit_counts
 
 
@@ -30,7 +31,10 @@ def _mark(result: Any) -> str:
 
 
 def _named(order: Any) -> set[str]:
-    """Provinces whose unit an order is for (a boarding: the army and its fleet)."""
+    """Provinces whose unit an order of the move is for (a boarding: the army and its fleet;
+    a retreat sent with the move is none: the unit holds unless ordered otherwise)."""
+    if isinstance(order, RetreatOnFile | Retreat):
+        return set()
     if isinstance(order, Board):
         return {order.army_loc, order.fleet_loc}
     if isinstance(order, Disembark | ChooseUnit):

@@ -4,8 +4,9 @@ else Just's right-hand rule; army/fleets to sea.
 - A retreat order names a province the unit may retreat to; "disband" or "off the board" is no
   retreat order (rule 10 b): it is refused when it arrives and illegal here, and the unit
   retreats by the right-hand rule as if it had no order.
-- A unit without a retreat order retreats by the right-hand rule (`right_hand_retreat`); a
-  unit with nowhere to go is removed ("off the board": annihilated).
+- A unit without a retreat order in the phase retreats by the one sent with the move, when its
+  player sent one and the place is open (rule 10 a, `on_file`), else by the right-hand rule
+  (`right_hand_retreat`); a unit with nowhere to go is removed ("off the board": annihilated).
 - A dislodged army/fleet retreats to a sea if any is open; if the only places open are coasts,
   its fleet retreats there and its army is annihilated (IV a, d); with none, both go (IV b).
 - Two units retreating to one province are both removed, as in the standard game; a retreat by
@@ -54,9 +55,11 @@ def resolve_retreats(
     orders: Mapping[str, Sequence[Any]],
     facing: Mapping[str, str],
     only: set[Key] | None = None,
+    on_file: Mapping[str, str] | None = None,
 ) -> RetreatOutcome:
     """The dislodged units' retreats; `only` limits the orders read to those keys (the retreats
-    among the orders of an adjustment phase), the others being left for the caller."""
+    among the orders of an adjustment phase), the others being left for the caller; `on_file`
+    holds the retreats sent with the move (province -> place), for units given none now."""
     by_prov = {d.unit.province: d for d in position.dislodged}
     occupied = {u.province for u in position.units}
     places = {
@@ -64,7 +67,9 @@ def resolve_retreats(
         for prov, d in by_prov.items()
     }
     results: dict[Key, OrderResult] = {}
-    chosen: dict[str, tuple[Key | None, str]] = {}  # province -> (key or None: the rule, loc)
+    # province -> (the order's key, or None: by the order on file or the rule; the place)
+    chosen: dict[str, tuple[Key | None, str]] = {}
+    sent_before: set[str] = set()  # provinces whose unit retreats by the order sent with the move
     for power, power_orders in orders.items():
         for index, order in enumerate(power_orders):
             key = (power, index)
@@ -88,7 +93,7 @@ def resolve_retreats(
                 results[chosen[prov][0]] = OrderResult(  # type: ignore[index]
                     VOID, "replaced by a later order for the same unit"
                 )
-            dest = _destination(places[prov], order.dest)
+            dest = retreat_destination(places[prov], order.dest)
             if dest is None:
                 results[key] = OrderResult(
                     ILLEGAL, cannot_retreat(game_map, d, places[prov], order.dest)
@@ -99,6 +104,12 @@ def resolve_retreats(
     notes: list[str] = []
     for prov, d in by_prov.items():
         if prov in chosen:
+            continue
+        filed = (on_file or {}).get(prov)
+        dest = retreat_destination(places[prov], filed) if filed is not None else None
+        if dest is not None:
+            chosen[prov] = (None, dest)
+            sent_before.add(prov)
             continue
         dest = right_hand_retreat(game_map, d, places[prov], facing.get(prov, d.attacker_from))
         if dest is not None:
@@ -122,8 +133,8 @@ def resolve_retreats(
                 results[by_order] = OrderResult(FAILURE, f"bounced in {there.upper()}: removed")
             else:
                 notes.append(
-                    f"{_name(game_map, unit)} retreats to {_place(game_map, dest)} by the "
-                    "right-hand rule, where another unit retreats too: both are removed."
+                    f"{_name(game_map, unit)} retreats to {_place(game_map, dest)} by "
+                    f"{_how(prov, sent_before)}, where another unit retreats too: both are removed."
                 )
             disbanded.extend(_parts(unit))
             continue
@@ -140,8 +151,8 @@ def resolve_retreats(
             results[by_order] = OrderResult(SUCCESS, lost[2:])
         else:
             notes.append(
-                f"{_name(game_map, unit)} retreats to {_place(game_map, dest)} by the "
-                f"right-hand rule{lost}."
+                f"{_name(game_map, unit)} retreats to {_place(game_map, dest)} by "
+                f"{_how(prov, sent_before)}{lost}."
             )
     return RetreatOutcome(results, units, disbanded, notes, moved)
 
@@ -153,7 +164,14 @@ def _parts(unit: Unit) -> list[Unit]:
     return [unit]
 
 
-def _destination(options: Sequence[str], written: str) -> str | None:
+def _how(prov: str, sent_before: set[str]) -> str:
+    if prov in sent_before:
+        return "the retreat order sent with the move (rule 10 a)"
+    return "the right-hand rule"
+
+
+def retreat_destination(options: Sequence[str], written: str) -> str | None:
+    """The place among `options` a retreat order names (a province names its one coast)."""
     if written in options:
         return written
     fits = [loc for loc in options if province_of(loc) == province_of(written)]

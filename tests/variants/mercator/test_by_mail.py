@@ -241,3 +241,23 @@ def test_one_premium_build_worth_both_builds_due_completes_the_orders(engine: En
         assert game is not None and game.phase == "APR1901M"
         german = {(u["type"], u["loc"]) for u in game.position["units"] if u["power"] == "GERMANY"}
     assert german == {("A", "ber"), ("A", "gas")}
+
+
+def test_general_orders_are_read_in_time_scales(engine: Engine) -> None:
+    """General orders are read in the game's own order language (time-scale sections) on its
+    monthly calendar, and played for a power that sends nothing."""
+    seats = start_mercator(engine)
+    block = "GENERAL FROM JAN1901M TO DEC1901A\nTS2\nF(Edi) - NTH\nA(Lvp) - Yor\nENDGENERAL\n"
+    rows = send(engine, block, sender=player("England"), to=seats["England"])
+    filed = body_of(next(r for r in rows if r.kind == "general_orders_filed"))
+    assert "NOT filed" not in filed, filed
+    assert "TS2: Fleet Edinburgh -> North Sea" in filed
+    results = send(engine, "SIGNON M merc gmsecret\nPROCESS\n", sender=GM)
+    england = next(body_of(r) for r in results if r.kind == "results" and r.to_addr == GM)
+    assert "Fleet Edinburgh -> North Sea." in england
+    assert "(England sent no orders: its general orders were played.)" in england
+    with session_scope(engine) as session:
+        game = find_game(session, "merc")
+        assert game is not None and game.phase == "FEB1901M"
+        units = {(u["type"], u["loc"]) for u in game.position["units"] if u["power"] == "ENGLAND"}
+    assert units == {("F", "nth"), ("A", "yor"), ("F", "lon")}

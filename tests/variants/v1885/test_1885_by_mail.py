@@ -9,6 +9,8 @@ from by_mail import GAME, POWERS, echo, process, set_position, start_1885
 from sqlalchemy import Engine
 from test_games_by_mail import body_of, player, send
 
+from judge.adjudicate_json import read_case
+from judge.desk.settlement import seat_orders
 from judge.store import session_scope
 from judge.store.game_queries import current_orders, find_game, history
 
@@ -239,3 +241,166 @@ def test_a_build_where_none_can_be_is_refused_with_the_line_named(engine: Engine
     )
     assert "ERROR: line 1: Turkey does not own Levant" in text
     assert "ERROR: line 2: Ireland is not a place Turkey may build in (rule 6)" in text
+
+
+def test_the_echo_of_a_build_month_names_the_retreats_owed_and_the_builds_due(
+    engine: Engine,
+) -> None:
+    """Rule 4 and 10 a: March's adjustment phase takes the retreats with the builds, so the echo
+    tells a player both which of his units must retreat, and where to, and the builds due."""
+    seats = start_1885(engine)
+    set_position(
+        engine,
+        "MAR1885M",
+        ["AUSTRIA A ser", "AUSTRIA A vie", "TURKEY A bul", "TURKEY A mac", "RUSSIA A rum"],
+        centers={"AUSTRIA": ["vie", "bud", "clu"], "TURKEY": ["con", "smy"], "RUSSIA": ["rum"]},
+    )
+    send(engine, "A Bul - Ser\nA Mac S A Bul - Ser\n", sender=player("Turkey"), to=seats["Turkey"])
+    process(engine, "MAR1885M")
+    text = echo(send(engine, "Build A Bud\n", sender=player("Austria"), to=seats["Austria"]))
+    text = " ".join(text.split())
+    assert (
+        "Still to retreat: Army Serbia: may retreat to Albania, Budapest, Cluj or Split; "
+        "without a retreat order it retreats by the right-hand rule (rule 10 a)." in text
+    )
+    # Three centres and Vienna's army on the board; Serbia's army will count if it survives.
+    assert (
+        "Austria is due 2 builds as the board stands before the retreats: a unit that "
+        "survives its retreat counts as well" in text
+    )
+    # Once the retreat is ordered the echo owes nothing more for it.
+    text = echo(send(engine, "A Ser R Alb\n", sender=player("Austria"), to=seats["Austria"]))
+    assert "Still to retreat" not in text
+
+
+def test_a_retreat_sent_with_the_move_stands_for_the_retreat(engine: Engine) -> None:
+    """Rule 10 a: the right-hand rule retreats a unit "if a player fails to submit a retreat
+    order", which after a spring-type move has no season of its own by post; so the order may
+    come with the move, and is the unit's retreat order if the move dislodges it. The right-hand
+    rule would take Serbia's army to Albania (rule 10 a's worked example, docs/RULES.md)."""
+    seats = start_1885(engine)
+    set_position(
+        engine,
+        "JAN1885M",
+        ["AUSTRIA A ser", "AUSTRIA F spl", "TURKEY A bul", "TURKEY A mac"],
+    )
+    text = echo(
+        send(
+            engine, "A Ser H; if dislodged R Cluj\n", sender=player("Austria"), to=seats["Austria"]
+        )
+    )
+    assert "= Army Serbia holds; Army Serbia retreats to Cluj if dislodged" in text
+    assert "Still without orders (they hold unless ordered): Fleet Split." in text
+    send(engine, "A Bul - Ser\nA Mac S A Bul - Ser\n", sender=player("Turkey"), to=seats["Turkey"])
+    told = process(engine, "JAN1885M")[player("France")]
+    assert "Army Serbia retreats to Cluj if dislodged.  (dislodged: the unit's retreat" in told
+    assert "Fleet Split: no order, holds." in told
+    # Austria owes nothing in the retreat phase: its order stands.
+    with session_scope(engine) as session:
+        game = find_game(session, GAME)
+        assert game is not None and game.phase == "JAN1885R"
+        game_map, position, _, _ = read_case(game.position)
+        austria = next(s for s in game.seats if s.power == "AUSTRIA")
+        assert not seat_orders(game_map, position, game.phase, austria).owes_orders
+    # A retreat refused in the retreat phase leaves the one sent with the move, and says so.
+    text = echo(send(engine, "A Ser R Ven\n", sender=player("Austria"), to=seats["Austria"]))
+    assert "ERROR: line 1: Austrian Army Serbia cannot retreat to Venice" in text
+    assert (
+        "without a retreat order it retreats to Cluj, as ordered with the move (rule 10 a)."
+        in " ".join(text.split())
+    )
+    told = process(engine, "JAN1885R")[player("France")]
+    assert (
+        "Austrian Army Serbia retreats to Cluj by the retreat order sent with the move "
+        "(rule 10 a)." in told
+    )
+    with session_scope(engine) as session:
+        game = find_game(session, GAME)
+        assert game is not None
+        assert {"power": "AUSTRIA", "type": "A", "loc": "clu"} in game.position["units"]
+
+
+def test_a_retreat_sent_with_the_move_may_be_changed_in_the_retreat_phase(engine: Engine) -> None:
+    seats = start_1885(engine)
+    set_position(engine, "JAN1885M", ["AUSTRIA A ser", "TURKEY A bul", "TURKEY A mac"])
+    send(engine, "A Ser R Cluj if dislodged\n", sender=player("Austria"), to=seats["Austria"])
+    send(engine, "A Bul - Ser\nA Mac S A Bul - Ser\n", sender=player("Turkey"), to=seats["Turkey"])
+    told = process(engine, "JAN1885M")[player("France")]
+    # A retreat order is no order for the move: the army held.
+    assert "Army Serbia: no order, holds." in told
+    assert "Army Serbia retreats to Cluj if dislodged." in told
+    text = echo(send(engine, "A Ser R Rum\n", sender=player("Austria"), to=seats["Austria"]))
+    assert "= Army Serbia retreats to Rumania" in text
+    assert "Still to retreat" not in text
+    told = process(engine, "JAN1885R")[player("France")]
+    assert "Army Serbia retreats to Rumania." in told
+    assert "sent with the move" not in told
+
+
+def test_general_orders_are_read_and_played_in_davis_notation(engine: Engine) -> None:
+    """General orders (GENERAL ... ENDGENERAL) are read in the game's own order language, on its
+    monthly calendar, and played for a power that sends nothing."""
+    seats = start_1885(engine)
+    set_position(engine, "JAN1885M", ["FRANCE A mar", "FRANCE F lyo", "FRANCE A par"])
+    block = (
+        "GENERAL FROM JAN1885M TO 1885\n"
+        "A Mar boards F GoL; A/F GoL - WMed; A disembarks Tun\n"
+        "IF French Army in Paris\n"
+        "  A Par - Bur, retreat to Pic\n"
+        "ENDIF\n"
+        "ENDGENERAL\n"
+    )
+    rows = send(engine, block, sender=player("France"), to=seats["France"])
+    filed = body_of(next(r for r in rows if r.kind == "general_orders_filed"))
+    assert "NOT filed" not in filed, filed
+    assert "Army Marseilles boards Fleet Gulf of Lyon" in filed
+    assert "Army Paris retreats to Picardy if dislodged" in filed
+    assert "If France sent nothing for JAN1885M, the general orders would play:" in filed
+    told = process(engine, "JAN1885M")[player("England")]
+    assert "Army Marseilles boards Fleet Gulf of Lyon." in told
+    assert "Army Gulf of Lyon disembarks in Tunis." in told
+    assert "Army Paris -> Burgundy." in told
+    assert "(France sent no orders: its general orders were played.)" in told
+    with session_scope(engine) as session:
+        game = find_game(session, GAME)
+        assert game is not None
+        units = {(u["type"], u["loc"]) for u in game.position["units"]}
+        record = history(session, game)[-1]
+    assert units == {("A", "tun"), ("F", "wes"), ("A", "bur")}
+    assert record.orders["FRANCE"] == [
+        "A MAR BOARDS F LYO",
+        "A/F LYO - WES",
+        "A LYO DISEMBARKS TUN",
+        "A PAR - BUR",
+        "A PAR R PIC IF DISLODGED",
+    ]
+    # February: Paris is empty, so that branch plays nothing, and the lines for units gone from
+    # Marseilles and the Gulf of Lyon are refused as a mail's would be: dropped.
+    rows = send(engine, "GENERAL LIST\n", sender=player("France"), to=seats["France"])
+    listing = body_of(next(r for r in rows if r.kind == "general_orders_list"))
+    assert "from JAN1885M to W1885A" in listing
+    told = process(engine, "FEB1885M")[player("England")]
+    assert "Army Marseilles boards" not in told
+    assert "Army/Fleet Gulf of Lyon" not in told
+    assert "Army Burgundy: no order, holds." in told
+
+
+def test_an_order_of_a_move_in_a_retreat_phase_is_refused_on_arrival(engine: Engine) -> None:
+    seats = start_1885(engine)
+    set_position(
+        engine,
+        "JAN1885R",
+        ["TURKEY A ser", "TURKEY A mac", "AUSTRIA A vie"],
+        dislodged=[
+            {
+                "power": "AUSTRIA",
+                "type": "A",
+                "loc": "ser",
+                "attacker_from": "bul",
+                "attacker_convoyed": False,
+            }
+        ],
+    )
+    text = echo(send(engine, "A Vie H\n", sender=player("Austria"), to=seats["Austria"]))
+    assert "ERROR: line 1: only the retreats of dislodged units in this phase" in text
+    assert "Still to retreat:" in text

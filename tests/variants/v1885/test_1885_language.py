@@ -7,6 +7,7 @@ import pytest
 
 from judge.adjudicate_json import read_case
 from judge.engine.orders import Build, Convoy, Disband, Move, Retreat, Support, Waive
+from judge.engine.position import Dislodged, Position, Unit
 from judge.language.errors import OrderSyntaxError
 from judge.map_files import load_map
 from judge.variants import start_case
@@ -17,7 +18,14 @@ from judge.variants.v1885.language import (
     read_1885_orders,
     read_desk_line,
 )
-from judge.variants.v1885.orders import Board, ChooseUnit, ContingentBuild, Disembark, RetreatIf
+from judge.variants.v1885.orders import (
+    Board,
+    ChooseUnit,
+    ContingentBuild,
+    Disembark,
+    RetreatIf,
+    RetreatOnFile,
+)
 
 BOARD = load_map("1885")
 
@@ -53,6 +61,20 @@ READINGS = [
     ("waive", [Waive()]),
     ("A Ser R Alb", [Retreat("A", "ser", "alb")]),
     ("A/F GoL R WMed", [Retreat("AF", "lyo", "wes")]),
+    # Rule 10 a: a retreat order sent with the move, for the unit if the move dislodges it.
+    ("A Ser R Alb if dislodged", [RetreatOnFile("A", "ser", "alb")]),
+    (
+        "A Vie - Bud, retreat to Boh",
+        [Move("A", "vie", "bud"), RetreatOnFile("A", "vie", "boh")],
+    ),
+    (
+        "A Ser H; if dislodged R Alb",
+        [parse_line(BOARD, "A Ser H")[0], RetreatOnFile("A", "ser", "alb")],
+    ),
+    (
+        "A/F GoL - Tys, R WMed",
+        [Move("AF", "lyo", "tys"), RetreatOnFile("AF", "lyo", "wes")],
+    ),
     # Rule 12's abbreviations, with their full stops.
     ("A Dres. - Boh", [Move("A", "dre", "boh")]),
     ("A Mal. - Got", [Move("A", "mal", "got")]),
@@ -121,3 +143,48 @@ def test_the_desk_keys_each_order_by_its_unit() -> None:
     assert [key for key, _s, _f in read.orders] == ["mar", "bre"]
     refused = read_desk_line(BOARD, "A Ven - Tus", 2, context)
     assert refused.error == "line 2: France has no unit in Venice"
+
+
+def test_a_bare_retreat_is_the_unit_ordered_before_it() -> None:
+    with pytest.raises(OrderSyntaxError, match="say which unit retreats"):
+        parse_line(BOARD, "retreat to Boh")
+    with pytest.raises(OrderSyntaxError, match="say which unit retreats"):
+        parse_line(BOARD, "A Mar boards F GoL; R Bur")
+
+
+def test_a_retreat_sent_with_the_move_is_kept_apart_from_the_units_move() -> None:
+    _, start, _, _ = read_case(start_case("1885"))
+    context = {"position": start, "power": "AUSTRIA", "phase": "JAN1885M"}
+    read = read_desk_line(BOARD, "A Vie - Gal, retreat to Boh", 1, context)
+    assert read.error is None
+    assert read.orders == [
+        ("vie", "A VIE - GAL", "Army Vienna -> Galicia"),
+        (
+            "vie if dislodged",
+            "A VIE R BOH IF DISLODGED",
+            "Army Vienna retreats to Bohemia if dislodged",
+        ),
+    ]
+    # A plain retreat order in a move is one sent with it.
+    plain = read_desk_line(BOARD, "A Vie R Boh", 2, dict(context))
+    assert plain.orders == [
+        (
+            "vie if dislodged",
+            "A VIE R BOH IF DISLODGED",
+            "Army Vienna retreats to Bohemia if dislodged",
+        )
+    ]
+    refused = read_desk_line(BOARD, "A Vie - Gal, retreat to Ven", 3, dict(context))
+    assert refused.error == (
+        "line 3: Army Vienna could never retreat to Venice: a unit retreats to a province next "
+        "to it (rule 10 a, b)"
+    )
+    # In a retreat phase the same line is the retreat itself.
+    retreat = {**context, "phase": "JAN1885R"}
+    retreat["position"] = Position(
+        "JAN1885R",
+        (Unit("RUSSIA", "A", "vie"),),
+        dislodged=(Dislodged(Unit("AUSTRIA", "A", "vie"), "gal", False, ("boh",)),),
+    )
+    read = read_desk_line(BOARD, "A Vie R Boh if dislodged", 1, retreat)
+    assert read.orders == [("vie", "A VIE R BOH", "Army Vienna retreats to Bohemia")]
