@@ -44,9 +44,7 @@ def _latitude(y: float, canvas: tuple[int, int]) -> float:
     return math.degrees(2 * math.atan(math.exp((height / 2 - y) / scale)) - math.pi / 2)
 
 
-def land_share(
-    canvas: tuple[int, int], markers: list[tuple[float, float]]
-) -> list[list[float]]:
+def land_share(canvas: tuple[int, int], markers: list[tuple[float, float]]) -> list[list[float]]:
     """The share of land around each grid point, rows from the top, with a ring of sea round
     the edge so that every outline closes. Within ISLAND_REACH of a land or coast province's
     marker any land counts as most of its square, so that a province's island too small for

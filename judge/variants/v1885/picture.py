@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from judge.variants.v1885.orders import Board, ContingentBuild, Disembark
+from judge.variants.v1885.orders import Board, ContingentBuild, Disembark, RetreatOnFile
 
 
 def picture_order(order: Any) -> tuple[str, tuple[str, ...]] | None:
@@ -17,4 +17,6 @@ def picture_order(order: Any) -> tuple[str, tuple[str, ...]] | None:
         return "move", (order.army_loc, order.dest)
     if isinstance(order, ContingentBuild):
         return "build", (order.loc,)
+    if isinstance(order, RetreatOnFile):  # a retreat kept on file should the move dislodge it
+        return "retreat", (order.loc, order.dest)
     return None
