@@ -31,7 +31,7 @@ from judge.desk.mail_state import (
     power_title,
     seat_reply_address,
 )
-from judge.desk.orders import units_without_orders
+from judge.desk.orders import still_owed, units_without_orders
 from judge.desk.phase_clock import deadline_words, game_timing, phase_kind
 from judge.desk.phase_terms import (
     WAITING,
@@ -430,7 +430,7 @@ def _reminders(session: Session, game: Game, action: Reminder, identity: Identit
             "power": power_title(game, seat.power),
             "phase": game.phase,
             "deadline": deadline_words(game, action.deadline),
-            "missing": units_without_orders(session, seat),
+            **still_owed(session, seat, units_without_orders(session, seat)),
             "reply_address": reply_to,
         }
         mails.append(Reply("reminder", "orders_reminder", context, to=address, reply_to=reply_to))

@@ -361,8 +361,6 @@ def orders_reply(state: MailState, seat: Seat) -> Reply:
     ]
     missing = _without_orders(state, seat)
     seat.orders_state = _owed_state(state, seat, missing)
-    adjustment = (seat.game.phase or "").endswith("A")
-    retreats = retreats_owed(state.session, seat)
     return Reply(
         "orders_read",
         "orders_read",
@@ -372,14 +370,25 @@ def orders_reply(state: MailState, seat: Seat) -> Reply:
             "phase": seat.game.phase or "",
             "lines": lines,
             "errors": sum(1 for line in lines if line["error"]),
-            # Units without orders in a move (the dislodged ones are in `retreats`).
-            "missing": [] if (seat.game.phase or "").endswith("R") else missing,
-            "retreats": retreats,
-            "adjustment": adjustment,
-            "due": adjustments_owed(seat.game, seat.power) if adjustment else "",
+            **still_owed(state.session, seat, missing),
         },
         reply_to=reply_address(state, seat),
     )
+
+
+def still_owed(session: Session, seat: Seat, missing: list[str]) -> dict[str, Any]:
+    """What the seat still owes this phase, as its echo and its reminder say it: `missing`, the
+    units without an order in a move; `retreats`, each dislodged unit still to retreat with where
+    it may go and what becomes of it otherwise; `adjustment` and `due`, the builds or removals
+    due in an adjustment phase."""
+    phase = seat.game.phase or ""
+    adjustment = phase.endswith("A")
+    return {
+        "missing": [] if phase.endswith("R") else missing,  # the dislodged are in `retreats`
+        "retreats": retreats_owed(session, seat),
+        "adjustment": adjustment,
+        "due": adjustments_owed(seat.game, seat.power) if adjustment else "",
+    }
 
 
 def _set_wait(state: MailState, command: cv.SetWait) -> None:

@@ -535,3 +535,33 @@ def test_a_second_missed_move_passes_the_seat_to_the_one_standing_by(
     assert [r.kind for r in rows] == ["orders_read"]
     rows = send(engine, "A VIE H", sender=player("Austria"), to=started["Austria"])
     assert "belongs to no seat now" in body_of(rows[0])
+
+
+def test_a_reminder_in_a_retreat_phase_names_the_retreats_owed_not_units_that_hold(
+    engine: Engine, started: dict[str, str]
+) -> None:
+    with session_scope(engine) as session:
+        game = find_game(session, "alpha")
+        assert game is not None and game.position is not None
+        game.phase = "S1901R"
+        game.position = {
+            **game.position,
+            "phase": "S1901R",
+            "units": [{"power": "RUSSIA", "type": "A", "loc": "gal"}],
+            "dislodged": [
+                {
+                    "power": "AUSTRIA",
+                    "type": "A",
+                    "loc": "bud",
+                    "attacker_from": "gal",
+                    "attacker_convoyed": False,
+                }
+            ],
+        }
+    rows = scheduled(engine, DEADLINE - timedelta(hours=23))
+    assert {r.to_addr for r in rows if r.kind == "reminder"} == {player("Austria")}
+    text = next(body_of(r) for r in rows if r.kind == "reminder").replace("\r\n", "\n")
+    assert "Still to retreat:\n  Army Budapest: may retreat to " in text
+    assert "without a retreat order it is disbanded." in text
+    assert "hold" not in text  # a dislodged unit never holds
+    assert "Still without orders" not in text
