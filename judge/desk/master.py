@@ -44,7 +44,7 @@ from judge.desk.mail_state import (
     power_title,
     reply_address,
 )
-from judge.desk.orders import unit_name, units_without_orders
+from judge.desk.orders import owed_state, unit_name, units_without_orders
 from judge.desk.phase_clock import deadline_words, start_phase_clock
 from judge.desk.seating import player_name, seat_changed_hands, start_game, takeover_refusal
 from judge.desk.secret_boards import board_of_game, seat_knowledge
@@ -428,10 +428,8 @@ def _restore_orders(state: MailState, game: Game, given: dict[str, Any]) -> set[
         seat.orders_changed_at = None
         seat.orders_state = OrdersState.NONE
         if seat.power in restored:
-            complete = not game.phase.endswith("A") and not units_without_orders(
-                state.session, seat
-            )
-            seat.orders_state = OrdersState.COMPLETE if complete else OrdersState.PARTIAL
+            missing = units_without_orders(state.session, seat)
+            seat.orders_state = owed_state(state.session, seat, missing)
     return restored
 
 

@@ -326,12 +326,12 @@ def adjustments_owed(game: Game, power: str) -> str:
     return text + "."
 
 
-def _owed_state(state: MailState, seat: Seat, missing: list[str]) -> OrdersState:
+def owed_state(session: Session, seat: Seat, missing: list[str]) -> OrdersState:
     """How much of what the seat owes this phase is in: the scheduler's early processing reads
     `Seat.orders_state` alone. In adjustments a seat owes orders for the builds or removals due,
     one each unless the variant says an order uses more (Mercator's premium build uses two)."""
     game = seat.game
-    ordered = current_orders(state.session, game).get(seat.power, {})
+    ordered = current_orders(session, game).get(seat.power, {})
     if game.phase is not None and game.phase.endswith("A"):
         game_map, position = game_position(game)
         record = variant(game.variant)
@@ -360,7 +360,7 @@ def orders_reply(state: MailState, seat: Seat) -> Reply:
         if entry.get("seat") == seat.id
     ]
     missing = _without_orders(state, seat)
-    seat.orders_state = _owed_state(state, seat, missing)
+    seat.orders_state = owed_state(state.session, seat, missing)
     return Reply(
         "orders_read",
         "orders_read",

@@ -344,6 +344,30 @@ def test_rollback_returns_to_the_phase_with_its_orders(
     assert alpha(engine).phase == "F1901M"
 
 
+def test_rollback_to_an_adjustment_phase_finds_complete_builds_complete(
+    engine: Engine, started: dict[str, str]
+) -> None:
+    for power in POWERS:
+        send(engine, HOLDS[power], sender=player(power), to=started[power])
+    send(engine, "F NAP-ION", sender=player("Italy"), to=started["Italy"])
+    send(engine, f"{GM_SIGNON}\nPROCESS", sender=GM)
+    send(engine, "F ION-TUN", sender=player("Italy"), to=started["Italy"])
+    send(engine, f"{GM_SIGNON}\nPROCESS", sender=GM)
+    assert alpha(engine).phase == "W1901A"  # Italy is due one build for Tunis
+    send(engine, "Build F Naples", sender=player("Italy"), to=started["Italy"])
+    send(engine, f"{GM_SIGNON}\nPROCESS", sender=GM)
+    assert alpha(engine).phase == "S1902M"
+
+    send(engine, f"{GM_SIGNON}\nROLLBACK W1901A", sender=GM)
+    with session_scope(engine) as session:
+        stored = find_game(session, "alpha")
+        assert stored is not None and stored.phase == "W1901A"
+        assert current_orders(session, stored)["ITALY"] == {"nap": "F NAP B"}
+        # Its one build due is ordered: complete, so the phase may run early again.
+        italy = next(s for s in stored.seats if s.power == "ITALY")
+        assert str(italy.orders_state) == "complete"
+
+
 def test_rollback_puts_the_seats_back_as_the_phase_found_them(
     engine: Engine, started: dict[str, str]
 ) -> None:
