@@ -149,6 +149,7 @@ ALGERNON = Variant(
     power_title=initials_as_written,
     rules_text="Algernon Diplomacy (um01) by Thomas Galloway, with the readings in docs/RULES.md",
     read_desk_line=read_desk_line,
+    order_grammar="algernon",  # grammar/algernon.lark
     board_in_case=case_board,
     board_summary=fairness_text,
     new_game=new_game,

@@ -15,19 +15,16 @@ standard reader.
 from __future__ import annotations
 
 import functools
-import re
-import threading
-import weakref
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from judge.engine.geography import Map
 from judge.engine.orders import Build, Convoy, Disband, Hold, Move, Retreat, Support, Waive
+from judge.language.board_parsers import BoardParsers
 from judge.language.format import location_name
 from judge.language.names import NameLookupError, name_table
 from judge.language.orders import (
     FAILED,
-    FastLALR,
     LocationCallbacks,
     NameFault,
     OrderSyntaxError,
@@ -35,7 +32,6 @@ from judge.language.orders import (
     parse_order,
     syntax_error,
 )
-from judge.resources import data_dir
 from judge.variants import DeskLine, ReadOrders
 from judge.variants.mercator.adjustments import builds_used
 from judge.variants.mercator.orders import (
@@ -125,41 +121,10 @@ class _MercatorCallbacks(LocationCallbacks):  # type: ignore[misc, valid-type]
 
 
 GRAMMAR = "mercator"  # grammar/mercator.lark, the record's `order_grammar`
-_PARSERS: dict[int, tuple[weakref.ref[Map], tuple[Any, Any]]] = {}
-_LOCK = threading.Lock()
-
-
-def _parser(game_map: Map) -> tuple[Any, Any]:
-    """The map's Mercator parser (Lark, LALR, values built during the parse) and the lean loop
-    over its tables that the standard reader uses too (judge/language/orders.py), made once."""
-    entry = _PARSERS.get(id(game_map))
-    if entry is not None and entry[0]() is game_map:
-        return entry[1]
-    from lark import Lark, Transformer
-
-    builder = type("_MercatorBuilder", (_MercatorCallbacks, Transformer), {})
-    grammar = data_dir("grammar")
-    lark = Lark(
-        (grammar / f"{GRAMMAR}.lark").read_text(encoding="utf-8"),
-        parser="lalr",
-        lexer="basic",
-        transformer=builder(name_table(game_map)),
-        import_paths=[str(grammar)],
-        propagate_positions=False,
-        maybe_placeholders=False,
-    )
-    table = name_table(game_map)
-    try:
-        fast = FastLALR(lark, table.hyphen_re)
-    except (AttributeError, KeyError, TypeError, ValueError, re.error):
-        fast = FastLALR.disabled()  # Lark's own front end for every line: slower, the same
-    key = id(game_map)
-    with _LOCK:
-        _PARSERS[key] = (
-            weakref.ref(game_map, lambda _r: _PARSERS.pop(key, None)),
-            (lark, fast),
-        )
-    return lark, fast
+# The map's Mercator parser (values built during the parse) and the lean loop over its tables.
+_PARSERS = BoardParsers(
+    GRAMMAR, lambda transformer: type("_MercatorBuilder", (_MercatorCallbacks, transformer), {})
+)
 
 
 def parse_mercator(text: str, game_map: Map, line_no: int = 1) -> list[Any]:
@@ -204,7 +169,7 @@ def read_mercator_orders(game_map: Map, texts: Mapping[str, Sequence[str]]) -> R
 def _parse_with_grammar(text: str, game_map: Map, line_no: int) -> list[Any]:
     from lark.exceptions import UnexpectedInput
 
-    lark, fast = _parser(game_map)
+    lark, fast = _PARSERS(game_map)
     try:
         try:
             result = fast.parse(text)

@@ -74,6 +74,7 @@ MERCENARY = Variant(
     rules_text="Mercenary Diplomacy II (re14) on the 1971 rules, with the readings in "
     "docs/RULES.md",
     read_desk_line=read_desk_line,
+    order_grammar="mercenary",  # grammar/mercenary.lark
     results_text=_results_text,
     case_fields=CaseFields(
         read=_read,

@@ -9,8 +9,6 @@ column 9: 'purple' is no currency of this game ...").
 from __future__ import annotations
 
 import re
-import threading
-import weakref
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
@@ -18,6 +16,7 @@ from typing import Any
 from judge.engine.geography import Map
 from judge.engine.orders import Order
 from judge.engine.results import ILLEGAL, OrderResult
+from judge.language.board_parsers import BoardParsers
 from judge.language.errors import OrderError
 from judge.language.format import format_order
 from judge.language.names import NameLookupError, UnknownName, name_table
@@ -29,7 +28,6 @@ from judge.language.orders import (
     parse_order,
     syntax_error,
 )
-from judge.resources import data_dir
 from judge.variants import ReadOrders
 from judge.variants.mercenary.orders import (
     AllianceWish,
@@ -126,33 +124,17 @@ def _namespaced(cls: type) -> type:
     return type("_MercenaryBuilder", (cls,), extra)
 
 
-_PARSERS: dict[int, tuple[weakref.ref[Map], Any]] = {}
-_LOCK = threading.Lock()
+# The Mercenary parser of each board (contextual lexer: its money words and the standard
+# orders share one line).
+_PARSERS = BoardParsers(
+    "mercenary",
+    lambda transformer: _namespaced(type("_Callbacks", (_MercenaryCallbacks, transformer), {})),
+    lexer="contextual",
+)
 
 
 def _parser(game_map: Map) -> Any:
-    """The map's Mercenary parser (Lark, LALR, contextual lexer, values built during the
-    parse), made once per map."""
-    entry = _PARSERS.get(id(game_map))
-    if entry is not None and entry[0]() is game_map:
-        return entry[1]
-    from lark import Lark, Transformer
-
-    builder = _namespaced(type("_Callbacks", (_MercenaryCallbacks, Transformer), {}))
-    grammar = data_dir("grammar")
-    lark = Lark(
-        (grammar / "mercenary.lark").read_text(encoding="utf-8"),
-        parser="lalr",
-        lexer="contextual",
-        transformer=builder(name_table(game_map)),
-        import_paths=[str(grammar)],
-        propagate_positions=False,
-        maybe_placeholders=False,
-    )
-    key = id(game_map)
-    with _LOCK:
-        _PARSERS[key] = (weakref.ref(game_map, lambda _r: _PARSERS.pop(key, None)), lark)
-    return lark
+    return _PARSERS(game_map)[0]
 
 
 def is_money_line(text: str) -> bool:

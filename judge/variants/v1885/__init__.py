@@ -13,7 +13,12 @@ from __future__ import annotations
 from judge.engine.calendar import MONTHLY
 from judge.variants import Variant
 from judge.variants.v1885.adjustments import adjustments_due
-from judge.variants.v1885.language import read_1885_orders, read_desk_line, retreat_terms
+from judge.variants.v1885.language import (
+    GRAMMAR,
+    read_1885_orders,
+    read_desk_line,
+    retreat_terms,
+)
 from judge.variants.v1885.phases import adjudicate_1885
 from judge.variants.v1885.picture import picture_order
 from judge.variants.v1885.victory import decide_claims
@@ -38,6 +43,7 @@ V1885 = Variant(
     rules_text="1885 (Fred C. Davis, Jr.) with the A/F Rules Module, 1984 revision, and the "
     "readings in docs/RULES.md",
     read_desk_line=read_desk_line,
+    order_grammar=GRAMMAR,
     adjustments_due=adjustments_due,
     retreat_terms=retreat_terms,
     decide_claims=decide_claims,

@@ -15,8 +15,6 @@ Orders are echoed in full (`format_full`) and stored as a line that reads back a
 from __future__ import annotations
 
 import re
-import threading
-import weakref
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -25,12 +23,12 @@ from judge.engine.geography import Map, Terrain
 from judge.engine.orders import Build, Convoy, Disband, Hold, Move, Retreat, Support, Waive
 from judge.engine.position import Dislodged, Position, province_of
 from judge.engine.results import ILLEGAL, OrderResult
+from judge.language.board_parsers import BoardParsers
 from judge.language.errors import OrderError
 from judge.language.format import format_order, location_name
 from judge.language.names import NameLookupError, name_table
 from judge.language.orders import (
     FAILED,
-    FastLALR,
     LocationCallbacks,
     NameFault,
     OrderSyntaxError,
@@ -38,7 +36,6 @@ from judge.language.orders import (
     parse_order,
     syntax_error,
 )
-from judge.resources import data_dir
 from judge.variants import DeskLine, ReadOrders, RetreatTerms
 from judge.variants.v1885.orders import (
     Board,
@@ -193,44 +190,17 @@ def _carrier_before(values: Sequence[Any]) -> str | None:
     return None
 
 
-_PARSERS: dict[int, tuple[weakref.ref[Map], tuple[Any, Any]]] = {}
-_LOCK = threading.Lock()
-
-
-def _parser(game_map: Map) -> tuple[Any, Any]:
-    """The map's 1885 parser (Lark, LALR, values built during the parse) and the lean loop over
-    its tables the standard reader uses too, made once per map."""
-    entry = _PARSERS.get(id(game_map))
-    if entry is not None and entry[0]() is game_map:
-        return entry[1]
-    from lark import Lark, Transformer
-
-    builder = type("_V1885Builder", (_Callbacks, Transformer), {})
-    grammar = data_dir("grammar")
-    table = name_table(game_map)
-    lark = Lark(
-        (grammar / "v1885.lark").read_text(encoding="utf-8"),
-        parser="lalr",
-        lexer="basic",
-        transformer=builder(table),
-        import_paths=[str(grammar)],
-        propagate_positions=False,
-        maybe_placeholders=False,
-    )
-    try:
-        fast = FastLALR(lark, table.hyphen_re)
-    except (AttributeError, KeyError, TypeError, ValueError, re.error):
-        fast = FastLALR.disabled()
-    key = id(game_map)
-    with _LOCK:
-        _PARSERS[key] = (weakref.ref(game_map, lambda _r: _PARSERS.pop(key, None)), (lark, fast))
-    return lark, fast
+GRAMMAR = "v1885"  # grammar/v1885.lark, the record's `order_grammar`
+# The map's 1885 parser (values built during the parse) and the lean loop over its tables.
+_PARSERS = BoardParsers(
+    GRAMMAR, lambda transformer: type("_V1885Builder", (_Callbacks, transformer), {})
+)
 
 
 def _grammar_parse(text: str, game_map: Map, line_no: int) -> list[Any]:
     from lark.exceptions import UnexpectedInput
 
-    lark, fast = _parser(game_map)
+    lark, fast = _PARSERS(game_map)
     try:
         try:
             result = fast.parse(text)
