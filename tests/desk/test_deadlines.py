@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from sqlalchemy import Engine, func, select
-from test_games_by_mail import GM, POWERS, body_of, player, send
+from test_games_by_mail import GM, POWERS, body_of, player, send, set_position
 
 from judge import clock, scheduler
 from judge.config import Config
@@ -540,24 +540,20 @@ def test_a_second_missed_move_passes_the_seat_to_the_one_standing_by(
 def test_a_reminder_in_a_retreat_phase_names_the_retreats_owed_not_units_that_hold(
     engine: Engine, started: dict[str, str]
 ) -> None:
-    with session_scope(engine) as session:
-        game = find_game(session, "alpha")
-        assert game is not None and game.position is not None
-        game.phase = "S1901R"
-        game.position = {
-            **game.position,
-            "phase": "S1901R",
-            "units": [{"power": "RUSSIA", "type": "A", "loc": "gal"}],
-            "dislodged": [
-                {
-                    "power": "AUSTRIA",
-                    "type": "A",
-                    "loc": "bud",
-                    "attacker_from": "gal",
-                    "attacker_convoyed": False,
-                }
-            ],
-        }
+    set_position(
+        engine,
+        "S1901R",
+        units=[{"power": "RUSSIA", "type": "A", "loc": "gal"}],
+        dislodged=[
+            {
+                "power": "AUSTRIA",
+                "type": "A",
+                "loc": "bud",
+                "attacker_from": "gal",
+                "attacker_convoyed": False,
+            }
+        ],
+    )
     rows = scheduled(engine, DEADLINE - timedelta(hours=23))
     assert {r.to_addr for r in rows if r.kind == "reminder"} == {player("Austria")}
     text = next(body_of(r) for r in rows if r.kind == "reminder").replace("\r\n", "\n")

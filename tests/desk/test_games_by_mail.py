@@ -11,6 +11,7 @@ from datetime import UTC, datetime, timedelta
 from email import message_from_bytes
 from email.message import EmailMessage
 from pathlib import Path
+from typing import Any
 
 import pytest
 from sqlalchemy import Engine, select
@@ -105,6 +106,16 @@ def reply_address(row: OutboxMessage) -> str:
     assert header is not None and re.fullmatch(r"judge\+[a-z2-7]{16}@example\.org", header)
     assert header in body_of(row)
     return str(header)
+
+
+def set_position(engine: Engine, phase: str, game_name: str = "alpha", **fields: Any) -> None:
+    """Put the game in `phase` with the position's `fields` replaced (units, dislodged, centers),
+    as a test's starting point that playing there would take many mails to reach."""
+    with session_scope(engine) as session:
+        game = find_game(session, game_name)
+        assert game is not None and game.position is not None
+        game.phase = phase
+        game.position = {**game.position, "phase": phase, **fields}
 
 
 def orders_states(engine: Engine) -> dict[str, str]:

@@ -5,10 +5,8 @@ other powers' orders is left to the adjudication."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from sqlalchemy import Engine
-from test_games_by_mail import body_of, player, send
+from test_games_by_mail import body_of, player, send, set_position
 
 from judge.store import session_scope
 from judge.store.game_queries import current_orders, find_game
@@ -17,14 +15,6 @@ from judge.store.game_queries import current_orders, find_game
 def echo(engine: Engine, started: dict[str, str], power: str, text: str) -> str:
     rows = send(engine, text, sender=player(power), to=started[power])
     return body_of(next(r for r in rows if r.kind == "orders_read")).replace("\r\n", "\n")
-
-
-def set_position(engine: Engine, phase: str, **fields: Any) -> None:
-    with session_scope(engine) as session:
-        game = find_game(session, "alpha")
-        assert game is not None and game.position is not None
-        game.phase = phase
-        game.position = {**game.position, "phase": phase, **fields}
 
 
 def test_a_move_the_unit_cannot_make_is_marked_with_its_moves(

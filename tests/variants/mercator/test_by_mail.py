@@ -4,7 +4,7 @@ sections echoed as read, the GM's PROCESS, and the month's results as each playe
 from __future__ import annotations
 
 from sqlalchemy import Engine
-from test_games_by_mail import GM, POWERS, body_of, player, reply_address, send
+from test_games_by_mail import GM, POWERS, body_of, player, reply_address, send, set_position
 
 from judge.store import session_scope
 from judge.store.game_queries import current_orders, find_game
@@ -111,20 +111,17 @@ def test_a_two_way_win_claimed_by_mail(engine: Engine) -> None:
         ],
         "ITALY": ["rom", "nap", "ven"],
     }
-    with session_scope(engine) as session:
-        game = find_game(session, "merc")
-        assert game is not None
-        game.phase = "MAR1903M"
-        game.position = {
-            **game.position,
-            "phase": "MAR1903M",
-            "units": [
-                {"power": "FRANCE", "type": "A", "loc": "par"},
-                {"power": "GERMANY", "type": "A", "loc": "ber"},
-                {"power": "ITALY", "type": "A", "loc": "rom"},
-            ],
-            "centers": centres,
-        }
+    set_position(
+        engine,
+        "MAR1903M",
+        game_name="merc",
+        units=[
+            {"power": "FRANCE", "type": "A", "loc": "par"},
+            {"power": "GERMANY", "type": "A", "loc": "ber"},
+            {"power": "ITALY", "type": "A", "loc": "rom"},
+        ],
+        centers=centres,
+    )
     rows = send(engine, "SET CLAIM Germany\n", sender=player("France"), to=seats["France"])
     reply = body_of(next(r for r in rows if r.kind == "claim_made"))
     assert "France claims in game merc a win shared with Germany." in reply
@@ -172,21 +169,18 @@ def test_the_gm_removes_by_rule_7_for_a_player_who_sends_none(engine: Engine) ->
     """Italy owes a removal in March and sends nothing: the GM's PROCESS takes the unit
     furthest from Italy's home centres (rule 7), and every player reads which."""
     start_mercator(engine)
-    with session_scope(engine) as session:
-        game = find_game(session, "merc")
-        assert game is not None
-        game.phase = "MAR1901A"
-        game.position = {
-            **game.position,
-            "phase": "MAR1901A",
-            "units": [
-                {"power": "ITALY", "type": "A", "loc": "rom"},
-                {"power": "ITALY", "type": "A", "loc": "ven"},
-                {"power": "ITALY", "type": "A", "loc": "boh"},
-                {"power": "FRANCE", "type": "A", "loc": "par"},
-            ],
-            "centers": {"ITALY": ["rom", "nap"], "FRANCE": ["par"]},
-        }
+    set_position(
+        engine,
+        "MAR1901A",
+        game_name="merc",
+        units=[
+            {"power": "ITALY", "type": "A", "loc": "rom"},
+            {"power": "ITALY", "type": "A", "loc": "ven"},
+            {"power": "ITALY", "type": "A", "loc": "boh"},
+            {"power": "FRANCE", "type": "A", "loc": "par"},
+        ],
+        centers={"ITALY": ["rom", "nap"], "FRANCE": ["par"]},
+    )
     results = send(engine, "SIGNON M merc gmsecret\nPROCESS MAR1901A\n", sender=GM)
     text = next(
         body_of(r) for r in results if r.kind == "results" and r.to_addr == player("France")
@@ -210,20 +204,17 @@ def test_one_premium_build_worth_both_builds_due_completes_the_orders(engine: En
     from judge.store.outbox import Identity
 
     seats = start_mercator(engine)
-    with session_scope(engine) as session:
-        game = find_game(session, "merc")
-        assert game is not None
-        game.phase = "MAR1901A"
-        game.position = {
-            **game.position,
-            "phase": "MAR1901A",
-            "units": [
-                {"power": "GERMANY", "type": "A", "loc": "ber"},
-                {"power": "FRANCE", "type": "A", "loc": "par"},
-            ],
-            "centers": {"GERMANY": ["ber", "kie", "mun"], "FRANCE": ["par"]},
-            "owners": {"gas": "GERMANY"},
-        }
+    set_position(
+        engine,
+        "MAR1901A",
+        game_name="merc",
+        units=[
+            {"power": "GERMANY", "type": "A", "loc": "ber"},
+            {"power": "FRANCE", "type": "A", "loc": "par"},
+        ],
+        centers={"GERMANY": ["ber", "kie", "mun"], "FRANCE": ["par"]},
+        owners={"gas": "GERMANY"},
+    )
     sent_at = datetime(2026, 4, 2, 9, tzinfo=UTC)
     clock.set_now(sent_at)
     rows = send(engine, "Build A Gas\n", sender=player("Germany"), to=seats["Germany"])
