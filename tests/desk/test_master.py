@@ -374,7 +374,7 @@ def test_rollback_puts_the_seats_back_as_the_phase_found_them(
     """Italy misses spring, a volunteer stands by and takes the seat at the second miss;
     rolling back to spring gives Italy's player the seat again, with no missed turn, and the
     volunteer's reply address no longer acts for it."""
-    volunteer = "volunteer@example.org"
+    volunteer = "Vera.Volunteer@example.org"
 
     def without_italy() -> list[OutboxMessage]:
         for power in POWERS:
@@ -402,6 +402,9 @@ def test_rollback_puts_the_seats_back_as_the_phase_found_them(
     send(engine, "JOIN alpha vpw Italy", sender=volunteer)
     rows = without_italy()
     assert "standby_takes_seat" in [r.kind for r in rows]
+    # The GM reads the volunteer's address as written, the sentence's first letter raised.
+    to_gm = next(body_of(r) for r in rows if "missed_turn" in r.kind.split("+"))
+    assert "Second missed move: Vera.Volunteer@example.org replaces italy@" in to_gm
     taken = italy()
     assert taken["holder"] == volunteer and taken["token"] != before["token"]
 
