@@ -33,7 +33,7 @@ from judge.adjudicate_json import CaseError
 from judge.clock import now
 from judge.desk.commands import Reply
 from judge.desk.endings import Ending
-from judge.desk.mail_state import MailState, power_title
+from judge.desk.mail_state import MailState, master_game, power_title
 from judge.desk.phase_clock import deadline_words
 from judge.desk.phase_records import phase_order, phase_report
 from judge.desk.press import may_read, release_view
@@ -323,8 +323,10 @@ def _summary(state: MailState, command: cv.Summary) -> None:
         powers = list(board_of_game(game).powers)
     except (FileNotFoundError, KeyError, ValueError):
         powers = sorted(seat.power for seat in game.seats)
-    if secret_board_of(game) is not None:
-        powers = []  # a secret board's powers are met, not listed (HISTORY has the counts)
+    if secret_board_of(game) is not None and master_game(state) is not game:
+        # A secret board's powers are met, not listed (HISTORY has the counts); its GM, who
+        # sees the whole board, reads them all.
+        powers = []
     seats = {seat.power: seat for seat in game.seats}
     players = []
     for power in powers:

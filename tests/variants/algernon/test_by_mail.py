@@ -110,6 +110,18 @@ def test_map_shows_only_what_the_player_learned(engine: Engine) -> None:
     assert "MAP shows your own map" in mail.body_of(rows[0])
 
 
+def test_the_gm_s_summary_lists_every_seat_that_a_player_s_does_not(engine: Engine) -> None:
+    seats = started(engine)
+    power = sorted(seats)[0]
+    rows = mail.send(engine, "SIGNON M maze secret\nSUMMARY maze", sender=GM)
+    told = mail.body_of(next(r for r in rows if "summary" in r.kind.split("+")))
+    for name in seats:  # the initials as written, and who plays them (no name set: says so)
+        assert f"  {name}        name not given" in told
+    rows = mail.send(engine, "SUMMARY maze", sender=seats[power][0], to=seats[power][1])
+    text = mail.body_of(next(r for r in rows if "summary" in r.kind.split("+")))
+    assert not any(name in text for name in seats)
+
+
 def test_list_summary_press_and_general_orders_name_no_stranger(engine: Engine) -> None:
     seats = started(engine)
     maze = board(engine)
