@@ -184,16 +184,17 @@ def _eject(state: MailState, command: cv.Eject) -> None:
         ]
         for seat in standing_by:
             seat.standby = None  # a volunteer no longer waiting for the seat
-        observed = observed or bool(standing_by)
-        if not seats and not observed:
+        if not seats and not observed and not standing_by:
             _refuse(
                 state,
                 command,
                 f"{command.target} neither plays, stands by for nor observes {game.name}",
             )
             return
-        if observed and person is not None and person.address_of_record:
-            state.replies.append(_removed(game, None, person, "ejected"))
+        if (observed or standing_by) and person is not None and person.address_of_record:
+            removed = _removed(game, None, person, "ejected")
+            removed.context.update(observed=observed, stood_by=bool(standing_by))
+            state.replies.append(removed)
     else:
         seat = _seat_named(state, game, command.target, command)
         if seat is None:
@@ -226,12 +227,15 @@ def _vacate(state: MailState, game: Game, seat: Seat) -> None:
 
 
 def _removed(game: Game, seat: Seat | None, person: Person, how: str) -> Reply:
-    """`removed_from_game` to a former holder or observer: what they no longer have."""
+    """`removed_from_game` to a former holder, observer or volunteer standing by: what they no
+    longer have (a volunteer is not told which seat: on a secret board that is the maze's)."""
     assert person.address_of_record is not None
     context = {
         "game": game.name,
         "power": power_title(game, seat.power) if seat is not None else "",
         "how": how,
+        "observed": seat is None,  # what else a person without the seat had: EJECT says
+        "stood_by": False,
     }
     return Reply("removed_from_game", "removed_from_game", context, to=person.address_of_record)
 

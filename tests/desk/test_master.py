@@ -246,6 +246,25 @@ def test_eject_by_address_removes_an_observer(engine: Engine, started: dict[str,
     assert "neither plays, stands by for nor observes" in body_of(rows[-1])
 
 
+def test_eject_by_address_takes_a_volunteer_off_standing_by(
+    engine: Engine, started: dict[str, str]
+) -> None:
+    for power in POWERS:
+        if power != "Italy":  # Italy misses the spring: a replacement is sought
+            send(engine, HOLDS[power], sender=player(power), to=started[power])
+    send(engine, f"{GM_SIGNON}\nPROCESS", sender=GM)
+    send(engine, "JOIN alpha vpw Italy", sender="volunteer@example.org")
+    rows = send(engine, f"{GM_SIGNON}\nEJECT volunteer@example.org", sender=GM)
+    (told,) = [r for r in rows if r.to_addr == "volunteer@example.org"]
+    assert told.subject == "alpha: you no longer stand by for a seat"
+    assert "taken you off the volunteers standing by for a seat in game alpha" in body_of(told)
+    assert "observers" not in body_of(told)
+    with session_scope(engine) as session:
+        game = find_game(session, "alpha")
+        assert game is not None
+        assert all(seat.standby_person_id is None for seat in game.seats)
+
+
 def test_replace_gives_the_seat_a_new_player_password_and_reply_address(
     engine: Engine, started: dict[str, str]
 ) -> None:
