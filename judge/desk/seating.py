@@ -216,6 +216,10 @@ def _sign_on(state: MailState, command: cv.SignOn) -> None:
         state.problems.append(f"{where}: {takeover_refusal(seat)}")
         return
     if seat.person_id is None:
+        refusal = _second_seat(state, game)
+        if refusal:
+            state.problems.append(f"{where}: {power_title(game, seat.power)} not taken: {refusal}")
+            return
         if game.status == GameStatus.FORMING:
             _take_seat(state, game, seat, command.password)
         elif game.status in (GameStatus.ACTIVE, GameStatus.PAUSED):
@@ -339,15 +343,9 @@ def _join(state: MailState, command: cv.Join) -> None:
     game = game_named(state, command.game, command.line_no)
     if game is None:
         return
-    person = sender_person(state)
-    held = next((s for s in game.seats if s.person_id == person.id), None)
-    if held is not None:
-        # One player, one seat (REPLACE refuses a second too): on a secret board a second seat,
-        # taken or stood by for, would give one player two seats' knowledge of the maze.
-        state.problems.append(
-            f"line {command.line_no}: JOIN {game.name} not taken: you play "
-            f"{power_title(game, held.power)} in {game.name} already, and a player holds one seat"
-        )
+    refusal = _second_seat(state, game)
+    if refusal:
+        state.problems.append(f"line {command.line_no}: JOIN {game.name} not taken: {refusal}")
         return
     if game.status in (GameStatus.ACTIVE, GameStatus.PAUSED):
         _join_running(state, game, command)
@@ -372,6 +370,20 @@ def _join(state: MailState, command: cv.Join) -> None:
         draw = random.Random(game.seed + len(game.seats) - len(open_seats))  # noqa: S311
         chosen = draw.choice(open_seats)
     _take_seat(state, game, chosen, command.password)
+
+
+def _second_seat(state: MailState, game: Game) -> str | None:
+    """Why the sender may take no seat of `game`: he holds one already. One player, one seat
+    (REPLACE refuses a second too): two would give one player two powers' say, and on a secret
+    board two seats' knowledge of the maze."""
+    person = sender_person(state)
+    held = next((s for s in game.seats if s.person_id == person.id), None)
+    if held is None:
+        return None
+    return (
+        f"you play {power_title(game, held.power)} in {game.name} already, and a player holds "
+        "one seat"
+    )
 
 
 def _join_running(state: MailState, game: Game, command: cv.Join) -> None:

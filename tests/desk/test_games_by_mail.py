@@ -301,6 +301,14 @@ def test_join_fills_a_seat_and_a_taken_name_is_refused(engine: Engine) -> None:
     assert "You hold France in game beta." in body_of(rows[0])
     rows = send(engine, "CREATE beta other standard", sender="x@example.org")
     assert "a game named beta exists already" in body_of(rows[0])
+    # One player, one seat: neither SIGNON nor JOIN gives the same player a second.
+    rows = send(engine, "SIGNON Italy beta mine2", sender="joiner@example.org")
+    assert (
+        "Italy not taken: you play France in beta already, and a player holds one seat"
+        in body_of(rows[0])
+    )
+    rows = send(engine, "JOIN beta mine3", sender="joiner@example.org")
+    assert "JOIN beta not taken: you play France in beta already" in body_of(rows[0])
 
 
 def test_a_year_is_played_through_to_the_builds(engine: Engine, started: dict[str, str]) -> None:
