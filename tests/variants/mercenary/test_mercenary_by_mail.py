@@ -329,3 +329,26 @@ def test_postal_report_style_writes_the_board_in_zine_notation_and_keeps_the_mon
     assert text.index("\nNext: Fall 1901 Movement") < money < text.index("\nKey: ")
     assert "Germany to France: 200 German pounds (rule 5 b: for A PAR - BUR)" in text
     assert "  France: 1000 French pounds; 200 German pounds, 300 Italian pounds" in text
+
+
+def test_general_orders_take_unit_orders_and_refuse_money_lines_naming_them(
+    engine: Engine,
+) -> None:
+    seats = start_mercenary(engine)
+    rows = send(
+        engine,
+        "GENERAL\nA Par - Bur\nPAY 100 FRENCH TO GERMANY\nBID 50 ON A Par - Bur\nENDGENERAL",
+        sender=player("France"),
+        to=seats["France"],
+    )
+    text = "\n".join(body_of(r) for r in rows).replace("\r\n", "\n")
+    # Money moves only by a season's own orders (docs/RULES.md): each money line named, and
+    # the block, filed whole or not at all, waits for the unit orders alone.
+    assert "general orders for France in game merc (for every phase) were NOT filed" in text
+    assert "line 3: money lines and second orders go with a season's movement orders" in text
+    assert "line 4: money lines and second orders go with a season's movement orders" in text
+    assert "line 2:" not in text
+    rows = send(
+        engine, "GENERAL\nA Par - Bur\nENDGENERAL", sender=player("France"), to=seats["France"]
+    )
+    assert "NOT filed" not in "\n".join(body_of(r) for r in rows)
