@@ -705,6 +705,9 @@ MAP = {
     "three_way_centres": 81,
     "canvas": [2000, 1400],
     "wraps": True,
+    # Europe, drawn again at a larger scale under the map: its markers crowd at the canvas's
+    # own scale (maps/mercator-world.md).
+    "inset": [890, 200, 380, 360],
 }
 
 # name: (adjective, letter, homes, starting units, home provinces, special provinces, colonies,

@@ -98,6 +98,9 @@ class Map:
     # edge joins its west edge (a world board).
     canvas: tuple[int, int] = (1000, 800)
     wraps: bool = False
+    # A part of the canvas (x, y, width, height) the picture draws again at a larger scale,
+    # where markers crowd (the world board's Europe); None: no such part.
+    inset: tuple[int, int, int, int] | None = None
     # Centres a combine of two or of three powers needs together to win by claim (Mercator's
     # rule 10 leaves them to each Mark); None: the variant's own reading for boards without.
     two_way_centres: int | None = None
@@ -224,7 +227,7 @@ _COAST = re.compile(r"^[a-z]{2}$")
 _POWER = re.compile(r"^[A-Z][A-Z_-]*$")
 _MAP_KEYS = {
     "name", "title", "calendar", "start_phase", "victory_centres", "canvas", "wraps",
-    "two_way_centres", "three_way_centres",
+    "two_way_centres", "three_way_centres", "inset",
 }  # fmt: skip
 _PROVINCE_KEYS = {
     "name", "terrain", "aliases", "centre", "army", "fleet", "coasts", "coast_aliases",
@@ -294,6 +297,7 @@ def build_map(data: Mapping[str, Any]) -> Map:
     if not isinstance(wraps, bool):
         ck.fault("[map]", "'wraps' must be true or false")
         wraps = False
+    inset = _read_inset(ck, head.get("inset"), canvas)
     provinces, army, fleet, rings = _read_provinces(ck, data.get("provinces") or {}, canvas)
     _check_edges(ck, provinces, army, fleet)
     _check_aliases(ck, provinces)
@@ -324,6 +328,7 @@ def build_map(data: Mapping[str, Any]) -> Map:
         crossings=crossings,
         canvas=canvas,
         wraps=wraps,
+        inset=inset,
         two_way_centres=two_way,
         three_way_centres=three_way,
     )
@@ -366,6 +371,30 @@ def _read_canvas(ck: _Checker, raw: Any) -> tuple[int, int]:
         ck.fault("[map]", "'canvas' must be [width, height], two positive whole numbers")
         return PICTURE_SIZE
     return (raw[0], raw[1])
+
+
+def _read_inset(
+    ck: _Checker, raw: Any, canvas: tuple[int, int]
+) -> tuple[int, int, int, int] | None:
+    """`inset = [x, y, width, height]`: a part of the canvas drawn again larger; None if absent."""
+    if raw is None:
+        return None
+    if (
+        not isinstance(raw, list)
+        or len(raw) != 4
+        or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in raw)
+        or raw[2] < 1
+        or raw[3] < 1
+        or raw[0] + raw[2] > canvas[0]
+        or raw[1] + raw[3] > canvas[1]
+    ):
+        ck.fault(
+            "[map]",
+            f"'inset' must be [x, y, width, height], whole numbers, a part of the canvas "
+            f"{list(canvas)}",
+        )
+        return None
+    return (raw[0], raw[1], raw[2], raw[3])
 
 
 def _read_provinces(

@@ -218,6 +218,7 @@ def board_scene(
         notes=list(notes),
         wraps=board.wraps,
         land=_memo(board, "_picture_land", lambda: _land_under(board, land)) if land else (),
+        inset=board.inset,
         static=links,  # the same list for every scene of this board: its layers are kept
     )
 

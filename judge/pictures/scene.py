@@ -106,6 +106,9 @@ class Scene:
     # Outlines of the land under the markers, on the scene's canvas (a board with real
     # geography: judge.map_files.land_outlines); () draws none.
     land: tuple[tuple[tuple[float, float], ...], ...] = ()
+    # A part of the canvas (x, y, width, height) drawn again larger under the map, where
+    # markers crowd (the board's `inset`); None: no such part.
+    inset: tuple[float, float, float, float] | None = None
     # An object standing for the board's unchanging layer (links, labels), the same object for
     # every scene of one board: the drawing keeps that layer's text by it. None: no such layer.
     static: object | None = None

@@ -43,6 +43,11 @@ LAND_FILL = "#efe6cc"
 LAND = "#e4ebd6"  # the land under the markers, where a board draws its geography
 COAST = "#aab89a"
 LEGEND_ROW = 18
+# The inset (Scene.inset): at most this many times larger, in a band under the map with a
+# caption above it and margins round it, in pixels.
+INSET_SCALE = 1.8
+INSET_CAPTION = 30.0
+INSET_MARGIN = 10.0
 FAILED = "#c00000"
 
 
@@ -74,13 +79,13 @@ def _tint(colour: str) -> str:
     return "#{:02x}{:02x}{:02x}".format(*(round(c + (255 - c) * 0.6) for c in (r, g, b)))
 
 
-def _columns(scene: Scene) -> int:
-    return max(1, min(4, int(scene.width // 230)))
+def _columns(width: float) -> int:
+    return max(1, min(4, int(width // 230)))
 
 
-def _note_lines(scene: Scene) -> list[str]:
-    """The notes broken into lines that fit the picture's width (about 6.6 pixels a letter)."""
-    fit = max(30, int((scene.width - 20) / 6.6))
+def _note_lines(scene: Scene, width: float) -> list[str]:
+    """The notes broken into lines that fit the legend's width (about 6.6 pixels a letter)."""
+    fit = max(30, int((width - 20) / 6.6))
     lines: list[str] = []
     for note in scene.notes:
         line = ""
@@ -95,20 +100,32 @@ def _note_lines(scene: Scene) -> list[str]:
 
 
 def legend_height(scene: Scene) -> float:
-    rows = 1 + len(_note_lines(scene)) + math.ceil(len(scene.powers) / _columns(scene))
+    width = _legend_place(scene)[1]
+    rows = 1 + len(_note_lines(scene, width)) + math.ceil(len(scene.powers) / _columns(width))
     return 12 + rows * LEGEND_ROW
+
+
+def _legend_place(scene: Scene) -> tuple[float, float]:
+    """Where the legend stands under the map: (its left edge, its width); beside the inset
+    where there is one, else across the picture."""
+    if scene.inset is None:
+        return 0.0, scene.width
+    left = 2 * INSET_MARGIN + scene.inset[2] * _inset_scale(scene)
+    return left, scene.width - left
 
 
 def draw(scene: Scene) -> str:
     """The scene as one SVG document."""
     width = scene.width
-    height = scene.height + legend_height(scene)
+    height = scene.height + max(inset_height(scene), legend_height(scene))
     colours = {name: colour for name, (colour, _) in scene.powers.items()}
     nodes = {node.code: node for node in scene.nodes}
     out: list[str] = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
+        f'<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '
+        f'width="{width:.0f}" height="{height:.0f}" '
         f'viewBox="0 0 {width:.0f} {height:.0f}" font-family="{FONT}">',
         f'<rect width="{width:.0f}" height="{height:.0f}" fill="#ffffff"/>',
+        '<g id="board">',
         f'<rect width="{width:.0f}" height="{scene.height:.0f}" fill="#f7fbff"/>',
     ]
     links, labels = _static_layers(scene, nodes)
@@ -127,6 +144,8 @@ def draw(scene: Scene) -> str:
         out += _unit(unit, colours)
     out.append("</g>")
     out += labels
+    out.append("</g>")
+    out += _inset(scene)
     out += _legend(scene, height)
     out.append("</svg>")
     return "\n".join(out) + "\n"
@@ -391,24 +410,64 @@ def _arrow_lines(arrow: Arrow, colour: str, width: float, wraps: bool) -> list[s
     return out
 
 
+def _inset_scale(scene: Scene) -> float:
+    assert scene.inset is not None
+    return min(INSET_SCALE, (scene.width - 2 * INSET_MARGIN) / scene.inset[2])
+
+
+def inset_height(scene: Scene) -> float:
+    """The band under the map that holds its inset (a caption, the part enlarged), or 0."""
+    if scene.inset is None:
+        return 0.0
+    return INSET_CAPTION + scene.inset[3] * _inset_scale(scene) + INSET_MARGIN
+
+
+def _inset(scene: Scene) -> list[str]:
+    """The board's crowded part drawn again larger under the map: the same drawing (`use` of
+    the board group) clipped to the part and scaled, framed; a dashed frame on the map marks
+    the part."""
+    if scene.inset is None:
+        return []
+    x, y, w, h = scene.inset
+    k = _inset_scale(scene)
+    left, top = INSET_MARGIN, scene.height + INSET_CAPTION
+    frame = 'fill="none" stroke="#4d5560"'
+    return [
+        f'<defs><clipPath id="inset-part"><rect x="{x:g}" y="{y:g}" width="{w:g}" '
+        f'height="{h:g}"/></clipPath></defs>',
+        f'<rect x="{x:g}" y="{y:g}" width="{w:g}" height="{h:g}" {frame} stroke-width="1.5" '
+        f'stroke-dasharray="8 5"/>',
+        f'<line x1="0" y1="{scene.height:.1f}" x2="{scene.width:.0f}" y2="{scene.height:.1f}" '
+        f'stroke="#4d5560"/>',
+        f'<text x="{left:g}" y="{scene.height + INSET_CAPTION - 8:.1f}" font-size="13" '
+        f'font-weight="bold">The part in the dashed frame, {k:g} times larger</text>',
+        f'<g id="inset" transform="translate({left:g},{top:.1f}) scale({k:g}) '
+        f'translate({-x:g},{-y:g})"><use href="#board" xlink:href="#board" '
+        f'clip-path="url(#inset-part)"/></g>',
+        f'<rect x="{left:g}" y="{top:.1f}" width="{w * k:.1f}" height="{h * k:.1f}" {frame} '
+        f'stroke-width="1.5"/>',
+    ]
+
+
 def _legend(scene: Scene, height: float) -> list[str]:
     top = scene.height
+    left, width = _legend_place(scene)
     out = [
-        f'<g id="legend"><line x1="0" y1="{top:.1f}" x2="{scene.width:.0f}" y2="{top:.1f}" '
-        f'stroke="#4d5560"/>',
-        f'<text x="10" y="{top + 18:.1f}" font-size="14" font-weight="bold">'
+        f'<g id="legend"><line x1="{left:.1f}" y1="{top:.1f}" x2="{scene.width:.0f}" '
+        f'y2="{top:.1f}" stroke="#4d5560"/>',
+        f'<text x="{left + 10:.1f}" y="{top + 18:.1f}" font-size="14" font-weight="bold">'
         f"{_text(scene.title)}</text>",
     ]
     y = top + 18
-    for note in _note_lines(scene):
+    for note in _note_lines(scene, width):
         y += LEGEND_ROW
-        out.append(f'<text x="10" y="{y:.1f}" font-size="12">{_text(note)}</text>')
-    columns = _columns(scene)
-    column = scene.width / columns
+        out.append(f'<text x="{left + 10:.1f}" y="{y:.1f}" font-size="12">{_text(note)}</text>')
+    columns = _columns(width)
+    column = width / columns
     for i, (_name, (colour, words)) in enumerate(scene.powers.items()):
         if i % columns == 0:
             y += LEGEND_ROW
-        x = 10 + (i % columns) * column
+        x = left + 10 + (i % columns) * column
         out.append(
             f'<rect x="{x:.1f}" y="{y - 10:.1f}" width="14" height="12" fill="{colour}" '
             f'stroke="#000000" stroke-width="0.8"/>'

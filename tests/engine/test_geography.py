@@ -318,3 +318,20 @@ def test_the_canvas_and_its_wrap_are_read_and_positions_checked_against_it() -> 
     faults = faults_of(broken(bad_canvas))
     assert any("'canvas' must be [width, height]" in f for f in faults)
     assert any("'wraps' must be true or false" in f for f in faults)
+
+
+def test_an_inset_is_a_part_of_the_canvas() -> None:
+    """`[map] inset = [x, y, width, height]`: the part a picture draws again larger."""
+    assert build_map(tiny()).inset is None
+
+    def europe(data: dict[str, Any]) -> None:
+        data["map"].update(canvas=[2000, 1400], inset=[890, 200, 380, 360])
+
+    assert build_map(broken(europe)).inset == (890, 200, 380, 360)
+    for wrong in ([900, 200, 1200, 100], [0, 0, 0, 10], [1, 2, 3], "europe", [1.5, 2, 3, 4]):
+
+        def bad(data: dict[str, Any], wrong: Any = wrong) -> None:
+            data["map"].update(inset=wrong)
+
+        faults = faults_of(broken(bad))
+        assert any("'inset' must be [x, y, width, height]" in f for f in faults), wrong

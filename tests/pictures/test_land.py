@@ -119,3 +119,19 @@ def test_the_svg_draws_the_land_under_the_board_and_none_where_there_is_none() -
     world = board_picture_svg(load_map("mercator-world"))
     assert world.index('<path id="land"') < world.index('<g id="links"')
     assert '<path id="land"' not in board_picture_svg(load_map("standard"))
+
+
+def test_the_world_board_draws_its_crowded_part_again_larger_beside_the_legend() -> None:
+    board = load_map("mercator-world")
+    svg = board_picture_svg(board)
+    x, y, w, h = board.inset or (0, 0, 0, 0)
+    assert (w, h) == (380, 360)
+    # The same drawing, not a second one: the board's group used again, clipped to the part.
+    assert '<g id="board">' in svg
+    assert f'<clipPath id="inset-part"><rect x="{x}" y="{y}" width="{w}" height="{h}"/>' in svg
+    assert 'translate(10,1430.0) scale(1.8) translate(-890,-200)"><use href="#board"' in svg
+    assert svg.count('id="l-par"') == 1  # every label still once: `use` copies no ids
+    # The legend stands beside the inset, under the map.
+    assert '<g id="legend"><line x1="704.0" y1="1400.0"' in svg
+    assert 'height="2088"' in svg  # the map, then the inset's band (1.8 x 360 and margins)
+    assert 'id="inset"' not in board_picture_svg(load_map("standard"))
