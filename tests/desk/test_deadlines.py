@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from sqlalchemy import Engine, func, select
-from test_games_by_mail import GM, POWERS, body_of, player, send, set_position
+from test_games_by_mail import GM, POWERS, body_of, dislodged, player, send, set_position
 
 from judge import clock, scheduler
 from judge.config import Config
@@ -544,15 +544,7 @@ def test_a_reminder_in_a_retreat_phase_names_the_retreats_owed_not_units_that_ho
         engine,
         "S1901R",
         units=[{"power": "RUSSIA", "type": "A", "loc": "gal"}],
-        dislodged=[
-            {
-                "power": "AUSTRIA",
-                "type": "A",
-                "loc": "bud",
-                "attacker_from": "gal",
-                "attacker_convoyed": False,
-            }
-        ],
+        dislodged=[dislodged("AUSTRIA", "A", "bud", "gal")],
     )
     rows = scheduled(engine, DEADLINE - timedelta(hours=23))
     assert {r.to_addr for r in rows if r.kind == "reminder"} == {player("Austria")}

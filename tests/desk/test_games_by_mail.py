@@ -118,6 +118,17 @@ def set_position(engine: Engine, phase: str, game_name: str = "alpha", **fields:
         game.position = {**game.position, "phase": phase, **fields}
 
 
+def dislodged(power: str, kind: str, loc: str, attacker_from: str) -> dict[str, Any]:
+    """A dislodged unit as a stored position keeps it (dislodged by a move over land)."""
+    return {
+        "power": power,
+        "type": kind,
+        "loc": loc,
+        "attacker_from": attacker_from,
+        "attacker_convoyed": False,
+    }
+
+
 def orders_states(engine: Engine) -> dict[str, str]:
     """The seats whose orders state is other than none, as the scheduler would read them."""
     with session_scope(engine) as session:

@@ -6,7 +6,7 @@ other powers' orders is left to the adjudication."""
 from __future__ import annotations
 
 from sqlalchemy import Engine
-from test_games_by_mail import body_of, player, send, set_position
+from test_games_by_mail import body_of, dislodged, player, send, set_position
 
 from judge.store import session_scope
 from judge.store.game_queries import current_orders, find_game
@@ -76,15 +76,7 @@ def test_a_retreat_the_unit_may_not_make_is_marked(engine: Engine, started: dict
         engine,
         "S1901R",
         units=[{"power": "AUSTRIA", "type": "A", "loc": "vie"}],
-        dislodged=[
-            {
-                "power": "AUSTRIA",
-                "type": "A",
-                "loc": "bud",
-                "attacker_from": "gal",
-                "attacker_convoyed": False,
-            }
-        ],
+        dislodged=[dislodged("AUSTRIA", "A", "bud", "gal")],
     )
     text = echo(engine, started, "Austria", "A Bud R Gal")
     assert (
@@ -106,20 +98,8 @@ def test_the_echo_names_each_retreat_still_owed_and_where_it_may_go(
             {"power": "RUSSIA", "type": "A", "loc": "gal"},
         ],
         dislodged=[
-            {
-                "power": "AUSTRIA",
-                "type": "A",
-                "loc": "bud",
-                "attacker_from": "gal",
-                "attacker_convoyed": False,
-            },
-            {
-                "power": "AUSTRIA",
-                "type": "F",
-                "loc": "tri",
-                "attacker_from": "ven",
-                "attacker_convoyed": False,
-            },
+            dislodged("AUSTRIA", "A", "bud", "gal"),
+            dislodged("AUSTRIA", "F", "tri", "ven"),
         ],
     )
     text = echo(engine, started, "Austria", "A Bud R Rum")

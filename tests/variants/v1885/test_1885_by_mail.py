@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from by_mail import GAME, POWERS, echo, process, set_position, start_1885
 from sqlalchemy import Engine
-from test_games_by_mail import body_of, player, send
+from test_games_by_mail import body_of, dislodged, player, send
 
 from judge.adjudicate_json import read_case
 from judge.desk.settlement import seat_orders
@@ -115,15 +115,7 @@ def test_bad_orders_are_refused_with_the_line_named(engine: Engine) -> None:
         engine,
         "JAN1885R",
         ["TURKEY A ser", "TURKEY A mac", "AUSTRIA A bud"],
-        dislodged=[
-            {
-                "power": "AUSTRIA",
-                "type": "A",
-                "loc": "ser",
-                "attacker_from": "bul",
-                "attacker_convoyed": False,
-            }
-        ],
+        dislodged=[dislodged("AUSTRIA", "A", "ser", "bul")],
     )
     rows = send(
         engine,
@@ -391,15 +383,7 @@ def test_an_order_of_a_move_in_a_retreat_phase_is_refused_on_arrival(engine: Eng
         engine,
         "JAN1885R",
         ["TURKEY A ser", "TURKEY A mac", "AUSTRIA A vie"],
-        dislodged=[
-            {
-                "power": "AUSTRIA",
-                "type": "A",
-                "loc": "ser",
-                "attacker_from": "bul",
-                "attacker_convoyed": False,
-            }
-        ],
+        dislodged=[dislodged("AUSTRIA", "A", "ser", "bul")],
     )
     text = echo(send(engine, "A Vie H\n", sender=player("Austria"), to=seats["Austria"]))
     assert "ERROR: line 1: only the retreats of dislodged units in this phase" in text
