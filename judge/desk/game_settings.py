@@ -50,7 +50,6 @@ from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
 from judge.clock import now
-from judge.desk.commands import Reply
 from judge.desk.mail_state import (
     MailState,
     game_readers,
@@ -70,6 +69,7 @@ from judge.desk.phase_terms import (
     policy_name,
     set_grace_end,
 )
+from judge.desk.replies import Reply
 from judge.games.missed_turns import POLICIES
 from judge.games.timing import (
     Absence,

@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from judge.desk.commands import Reply
 from judge.desk.mail_state import MailState, game_readers, gm_required, power_title
+from judge.desk.replies import Reply
 from judge.language import command_values as cv
 from judge.language.names import NameLookupError, name_table
 from judge.store.game_queries import add_ledger_entries

@@ -9,10 +9,10 @@ from sqlalchemy.orm import Session
 
 from judge.adjudicate_json import read_case
 from judge.clock import now
-from judge.desk.commands import Reply
 from judge.desk.ledger import apply_at_once
 from judge.desk.mail_state import MailState, lock_game, power_title, reply_address
 from judge.desk.phase_clock import deadline_words
+from judge.desk.replies import Reply
 from judge.engine.adjustments import adjustment_counts, build_problem, free_build_sites
 from judge.engine.calendar import ADJUSTMENTS, MOVEMENT, RETREATS
 from judge.engine.geography import Map

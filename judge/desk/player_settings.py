@@ -45,7 +45,6 @@ from __future__ import annotations
 import secrets
 from collections.abc import Iterable
 
-from judge.desk.commands import Reply
 from judge.desk.endings import CLAIMS, surviving_powers
 from judge.desk.mail_state import (
     MailState,
@@ -60,6 +59,7 @@ from judge.desk.mail_state import (
 )
 from judge.desk.passwords import new_password_hash
 from judge.desk.phase_terms import missed_turn_policy
+from judge.desk.replies import Reply
 from judge.desk.secret_boards import (
     board_of_game,
     power_written,

@@ -19,7 +19,6 @@ from sqlalchemy.orm import Session
 
 from judge.adjudicate_json import CaseError, read_variant_case, result_json
 from judge.desk import endings, general_orders, press
-from judge.desk.commands import Reply
 from judge.desk.endings import Ending
 from judge.desk.mail_state import (
     MailState,
@@ -29,6 +28,7 @@ from judge.desk.mail_state import (
     seat_reply_address,
 )
 from judge.desk.phase_clock import game_timing, start_phase_clock
+from judge.desk.replies import Reply
 from judge.desk.secret_boards import master_writer, results_visibility
 from judge.desk.settlement import settle_missed_turns
 from judge.engine.geography import Map
@@ -37,8 +37,7 @@ from judge.engine.position import Position
 from judge.engine.results import PhaseResult
 from judge.games.seats import OrdersState, SeatStatus
 from judge.language import command_values as cv
-from judge.pictures.source import PictureSource
-from judge.pictures.step import picture_request
+from judge.pictures.source import PictureSource, picture_request
 from judge.reports import (
     MASTER,
     OBSERVER,

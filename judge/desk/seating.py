@@ -17,7 +17,6 @@ from typing import Any
 from sqlalchemy import select
 
 from judge.adjudicate_json import read_case
-from judge.desk.commands import Reply
 from judge.desk.mail_state import (
     MailState,
     game_named,
@@ -43,6 +42,7 @@ from judge.desk.passwords import (
     verify_for,
 )
 from judge.desk.phase_clock import deadline_words, start_phase_clock
+from judge.desk.replies import Reply
 from judge.desk.secret_boards import (
     OPENING,
     board_of_game,

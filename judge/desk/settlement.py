@@ -30,11 +30,11 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from judge.adjudicate_json import read_case
-from judge.desk.commands import Reply
 from judge.desk.general_orders import standing_orders
 from judge.desk.mail_state import game_readers, gm_reply_address, power_title, seat_reply_address
 from judge.desk.phase_clock import phase_kind
 from judge.desk.phase_terms import WAITING, missed_turn_policy
+from judge.desk.replies import Reply
 from judge.desk.secret_boards import board_of_game, seat_knowledge, secret_board_of
 from judge.engine.calendar import ADJUSTMENTS, RETREATS
 from judge.engine.geography import Map

@@ -166,3 +166,8 @@ def _orders(checked: Any, source: PictureSource) -> list[tuple[str, Any, str, st
                     out.append((power, order, str(found["result"]), str(found["order"])))
                 entry += 1
     return out
+
+
+def picture_request(source: PictureSource, reader: str) -> dict[str, Any]:
+    """What an outbox row keeps for the step: the picture's source and its reader."""
+    return {"source": source.as_json(), "reader": reader}
