@@ -199,7 +199,7 @@ def _own_order_line(state: MailState, error: cv.CommandError) -> cv.OrderLine | 
     seat = state.acting
     if not error.order_word or seat is None or not state.mail.text:
         return None
-    grammar = variant(seat.game.variant).order_grammar
+    grammar = variant(seat.game.variant).language.order_grammar
     if grammar is None or not opens_an_order(error.order_word, grammar):
         return None
     return cv.OrderLine(error.line_no, state.mail.text.splitlines()[error.line_no - 1].rstrip())

@@ -68,7 +68,7 @@ def _board(game: Game) -> tuple[Map, Position | None]:
 
 def _reader(game: Game) -> DeskLineReader | None:
     """How the game's variant reads an order line (None: the standard language alone)."""
-    return variant(game.variant).read_desk_line
+    return variant(game.variant).language.read_desk_line
 
 
 def _filing_position(game: Game) -> Position | None:

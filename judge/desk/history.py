@@ -281,7 +281,7 @@ def _outcome(game: Game, records: list[PhaseRecord]) -> str:
             f"The game ended in a victory for {', '.join(power_title(game, p) for p in victory)}."
         )
     ending = Ending.from_settings(game.settings.get(ENDING))
-    title = variant(game.variant).power_title
+    title = variant(game.variant).language.power_title
     return ending.sentence(title) if ending is not None else "The game is over."
 
 

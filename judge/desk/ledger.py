@@ -53,7 +53,7 @@ def _ledger(state: MailState, command: cv.Ledger) -> None:
     game = gm_required(state, command)
     if game is None:
         return
-    adjust = variant(game.variant).adjust_holding
+    adjust = variant(game.variant).desk.adjust_holding
     if adjust is None:
         state.problems.append(f"{where}: LEDGER not done: game {game.name} keeps no money")
         return

@@ -405,7 +405,7 @@ def _restore_orders(state: MailState, game: Game, given: dict[str, Any]) -> set[
     game's map, keyed per unit as the desk keys them); return the powers that had some."""
     assert game.phase is not None
     game_map = board_of_game(game)
-    read_desk_line = variant(game.variant).read_desk_line
+    read_desk_line = variant(game.variant).language.read_desk_line
     restored: set[str] = set()
     for power, texts in given.items():
         context: dict[str, Any] = {

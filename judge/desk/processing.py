@@ -159,10 +159,10 @@ def adjudicate_orders(session: Session, game: Game) -> Adjudication:
             texts[power] = standing
             general.add(power)
     game_map, position = case.game_map, case.position
-    read = case.variant.read_orders(game_map, texts)
-    result = case.variant.adjudicate(game_map, position, read.orders, case.rules)
+    read = case.variant.language.read_orders(game_map, texts)
+    result = case.variant.rules.adjudicate(game_map, position, read.orders, case.rules)
     results = result_json(
-        result, texts, read.unreadable, read.headings, read.parts, case.variant.case_fields
+        result, texts, read.unreadable, read.headings, read.parts, case.variant.rules.case_fields
     )
     return Adjudication(
         game_map,
@@ -172,7 +172,7 @@ def adjudicate_orders(session: Session, game: Game) -> Adjudication:
         result,
         results,
         frozenset(general),
-        case.variant.results_text,
+        case.variant.report.results_text,
     )
 
 
@@ -359,7 +359,7 @@ def _next_case(before: dict[str, Any], results: dict[str, Any]) -> dict[str, Any
     for key in ("map", "maze"):  # the board: a named one, or the game's own (Algernon)
         if key in before:
             case[key] = before[key]
-    fields = variant(str(case["variant"])).case_fields
+    fields = variant(str(case["variant"])).rules.case_fields
     if fields is not None:  # a variant's own fields (Mercenary's money) go on to the next phase
         case.update(fields.carry(results))
     if "owners_after" in results:

@@ -280,9 +280,9 @@ def seat_orders(game_map: Map, position: Position, phase: str, seat: Seat) -> Se
     """The seat as judge.games.timing and missed_turns see it: who holds it, whether it owes
     anything this phase, and how far its orders are (the desk's judgement when they arrived)."""
     found = variant(seat.game.variant)
-    counted = found.adjustments_due
+    counted = found.rules.adjustments_due
     due = counted(game_map, position) if counted is not None and phase.endswith("A") else None
-    terms = found.retreat_terms
+    terms = found.desk.retreat_terms
     standing = frozenset(
         d.unit.province
         for d in position.dislodged
