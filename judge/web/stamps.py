@@ -85,21 +85,25 @@ def phase_stamp(session: Session, name: str, phase: str) -> tuple[GameStamp, int
 
 
 def list_stamp(session: Session) -> Hashable:
-    """The stamp of the list of games: every game's row, every phase kept, every seat's holder."""
+    """The stamp of the list of games: each game's row as the list shows it (its settings too:
+    SET WEB), the phases kept and the seats' holders, in one statement."""
     games = Game.__table__.c
     phases = PhaseRecord.__table__.c
     seats = Seat.__table__.c
     query = select(
-        select(func.count(games.id)).scalar_subquery(),
-        select(func.max(games.updated_at)).scalar_subquery(),
+        games.id,
+        games.updated_at,
+        games.status,
+        games.phase,
+        games.deadline,
+        games.settings,
         select(func.max(phases.id)).scalar_subquery(),
         select(func.count(phases.id)).scalar_subquery(),
         select(func.count(seats.person_id)).scalar_subquery(),
         select(func.sum(seats.person_id)).scalar_subquery(),
         select(func.max(seats.signed_on_at)).scalar_subquery(),
-    )
-    row = session.execute(query).one()
-    return tuple(_plain(value) for value in row)
+    ).order_by(games.id)
+    return tuple(tuple(_plain(value) for value in row) for row in session.execute(query))
 
 
 def _plain(value: Any) -> Hashable:
