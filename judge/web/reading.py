@@ -13,9 +13,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Connection, Engine, create_engine, event
 from sqlalchemy.engine import make_url
-from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.orm import Session
 
 from judge.store.db import SQLITE_BUSY_TIMEOUT, normalise_url
 
@@ -49,11 +49,17 @@ def reading_engine(url: str) -> Engine:
 
 
 @contextmanager
-def read_scope(engine: Engine) -> Iterator[Session]:
-    """One reading transaction (rolled back at the end: nothing is ever written)."""
-    session = sessionmaker(bind=engine, expire_on_commit=False)()
-    try:
-        yield session
-    finally:
-        session.rollback()
-        session.close()
+def read_scope(engine: Engine) -> Iterator[Connection]:
+    """One reading transaction on a connection (rolled back at the end: nothing is written).
+    The cheap path of a request reads its stamp here with plain SQL; a page that has to be
+    built reads through `session_on` in the same transaction, so it sees the same snapshot."""
+    with engine.connect() as connection, connection.begin() as transaction:
+        try:
+            yield connection
+        finally:
+            transaction.rollback()
+
+
+def session_on(connection: Connection) -> Session:
+    """An ORM session inside a `read_scope`'s transaction."""
+    return Session(bind=connection, expire_on_commit=False)

@@ -28,7 +28,7 @@ from judge.resources import data_dir
 from judge.store.game_queries import find_game
 from judge.store.games import PhaseRecord
 from judge.web import pages, stamps
-from judge.web.reading import read_scope
+from judge.web.reading import read_scope, session_on
 
 HTML = "text/html; charset=utf-8"
 ATOM = "application/atom+xml; charset=utf-8"
@@ -152,10 +152,14 @@ class Site:
         return not_found()
 
     def _list(self) -> Answer:
-        with self._reading() as session:
-            stamp = stamps.list_stamp(session)
+        with self._reading() as connection:
+            stamp = stamps.list_stamp(connection)
             return self._kept_or_built(
-                "list", stamp, lambda: pages.game_list(session), HTML, expires=True
+                "list",
+                stamp,
+                lambda: pages.game_list(session_on(connection)),
+                HTML,
+                expires=True,
             )
 
     def _game(
@@ -165,12 +169,13 @@ class Site:
         build: Callable[[Session, Any], pages.Page],
         content_type: str = HTML,
     ) -> Answer:
-        with self._reading() as session:
-            found = stamps.game_stamp(session, name)
+        with self._reading() as connection:
+            found = stamps.game_stamp(connection, name)
             if found is None or not found.shown:
                 return not_found()
 
             def make() -> pages.Page:
+                session = session_on(connection)
                 game = find_game(session, name)
                 assert game is not None
                 return build(session, game)
@@ -179,20 +184,21 @@ class Site:
             return self._kept_or_built(key, found.stamp, make, content_type, expires=True)
 
     def _phase(self, name: str, phase: str) -> Answer:
-        with self._reading() as session:
-            found = stamps.phase_stamp(session, name, phase)
+        with self._reading() as connection:
+            found = stamps.phase_stamp(connection, name, phase)
             if found is None or not found[0].shown:
                 return not_found()
             game_stamp, record_id = found
             if record_id is None:
                 # Not processed (yet): the phase under way is the game's page; a name that is
                 # no phase of the game is not found.
-                game = find_game(session, name)
+                game = find_game(session_on(connection), name)
                 if game is not None and (game.phase or "").upper() == phase:
                     return redirect(f"/games/{game.name}")
                 return not_found()
 
             def make() -> pages.Page:
+                session = session_on(connection)
                 game = find_game(session, name)
                 record = session.get(PhaseRecord, record_id)
                 assert game is not None and record is not None

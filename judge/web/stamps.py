@@ -2,22 +2,56 @@
 page shows may have changed (a stamp). A page is built again only when its stamp differs
 from the one it was built under; otherwise the page kept in memory is sent as it is.
 
+The statements are plain SQL, written once (the same on SQLite and PostgreSQL), so the cheap
+path of a request spends its time in the database and not in building a query.
+
 What no stamp sees: a player's SET NAME changes only the person's row, so the names on the
 list and a game's page follow within `Site.names_seconds` (the kept page's age limit) instead.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import func, select
-from sqlalchemy.orm import Session
+from sqlalchemy import Connection, text
 
 from judge.desk.game_settings import REPORT, shown_on_web
 from judge.store.game_queries import game_key
-from judge.store.games import Game, PhaseRecord, Press, Seat
+
+# Who holds a game's seats: a sign-on, a seat given up or handed over changes one of these.
+_SEATS = """
+  (SELECT count(s.person_id) FROM seats s WHERE s.game_id = g.id),
+  (SELECT sum(s.person_id) FROM seats s WHERE s.game_id = g.id),
+  (SELECT max(s.signed_on_at) FROM seats s WHERE s.game_id = g.id)"""
+
+# A game's own pages (the board, the press, the feed): its row (phase, deadline, status,
+# settings and position all move `updated_at`; the settings are read whole, as SET WEB and
+# SET REPORT may land within one clock tick), its last phase kept, the press out, the seats.
+GAME = text(
+    f"""SELECT g.id, g.settings, g.updated_at, g.status, g.phase, g.deadline,
+  (SELECT max(p.id) FROM phases p WHERE p.game_id = g.id),
+  (SELECT count(p.id) FROM phases p WHERE p.game_id = g.id),
+  (SELECT count(r.id) FROM press r WHERE r.game_id = g.id AND r.published_at IS NOT NULL),
+  (SELECT max(r.published_at) FROM press r WHERE r.game_id = g.id),{_SEATS}
+FROM games g WHERE lower(g.name) = :key"""
+)
+
+# One processed phase: the game's settings and the id of the phase's record.
+PHASE = text(
+    """SELECT g.settings,
+  (SELECT p.id FROM phases p WHERE p.game_id = g.id AND p.phase = :phase)
+FROM games g WHERE lower(g.name) = :key"""
+)
+
+# The list: each game's row as the list shows it, with its phases and seats.
+LIST = text(
+    f"""SELECT g.id, g.settings, g.updated_at, g.status, g.phase, g.deadline,
+  (SELECT max(p.id) FROM phases p WHERE p.game_id = g.id),{_SEATS}
+FROM games g ORDER BY g.id"""
+)
 
 
 @dataclass(frozen=True)
@@ -28,86 +62,42 @@ class GameStamp:
     stamp: Hashable
 
 
-def _seat_columns(game_id: Any) -> list[Any]:
-    """Who holds the seats (a sign-on, a seat given up or handed over changes one of these)."""
-    seats = Seat.__table__.c
-    where = seats.game_id == game_id
-    return [
-        select(func.count(seats.person_id)).where(where).scalar_subquery(),
-        select(func.sum(seats.person_id)).where(where).scalar_subquery(),
-        select(func.max(seats.signed_on_at)).where(where).scalar_subquery(),
-    ]
+def _settings(value: Any) -> dict[str, Any]:
+    """A settings column as read by plain SQL: JSON text on SQLite, a document on PostgreSQL."""
+    if isinstance(value, str):
+        value = json.loads(value)
+    return value if isinstance(value, dict) else {}
 
 
-def game_stamp(session: Session, name: str) -> GameStamp | None:
-    """The stamp of a game's own pages (the board, the press, the feed), None for no such game:
-    its row (phase, deadline, status, settings, position all move `updated_at`), its last
-    phase kept, the press out and the seats' holders."""
-    games = Game.__table__.c
-    phases = PhaseRecord.__table__.c
-    press = Press.__table__.c
-    query = select(
-        games.id,
-        games.settings,
-        games.updated_at,
-        select(func.max(phases.id)).where(phases.game_id == games.id).scalar_subquery(),
-        select(func.count(phases.id)).where(phases.game_id == games.id).scalar_subquery(),
-        select(func.count(press.id))
-        .where(press.game_id == games.id, press.published_at.is_not(None))
-        .scalar_subquery(),
-        select(func.max(press.published_at)).where(press.game_id == games.id).scalar_subquery(),
-        *_seat_columns(games.id),
-    ).where(func.lower(games.name) == game_key(name))
-    row = session.execute(query).first()
+def game_stamp(connection: Connection, name: str) -> GameStamp | None:
+    """The stamp of a game's own pages, None for no such game."""
+    row = connection.execute(GAME, {"key": game_key(name)}).first()
     if row is None:
         return None
-    return GameStamp(shown_on_web(row[1]), tuple(_plain(value) for value in row))
+    return GameStamp(shown_on_web(_settings(row[1])), tuple(map(_plain, row)))
 
 
-def phase_stamp(session: Session, name: str, phase: str) -> tuple[GameStamp, int | None] | None:
+def phase_stamp(
+    connection: Connection, name: str, phase: str
+) -> tuple[GameStamp, int | None] | None:
     """A game and the id of its stored record of `phase` (None: not processed, or no such
     phase). A record is never changed, only deleted by a ROLLBACK and written anew under a new
     id, so the id and the game's report style are all a phase's page depends on."""
-    games = Game.__table__.c
-    phases = PhaseRecord.__table__.c
-    query = select(
-        games.settings,
-        select(phases.id)
-        .where(phases.game_id == games.id, phases.phase == phase.upper())
-        .scalar_subquery(),
-    ).where(func.lower(games.name) == game_key(name))
-    row = session.execute(query).first()
+    row = connection.execute(PHASE, {"key": game_key(name), "phase": phase.upper()}).first()
     if row is None:
         return None
-    settings = row[0] or {}
+    settings = _settings(row[0])
     stamp = (row[1], str(settings.get(REPORT, "")))
     return GameStamp(shown_on_web(settings), stamp), row[1]
 
 
-def list_stamp(session: Session) -> Hashable:
-    """The stamp of the list of games: each game's row as the list shows it (its settings too:
-    SET WEB), the phases kept and the seats' holders, in one statement."""
-    games = Game.__table__.c
-    phases = PhaseRecord.__table__.c
-    seats = Seat.__table__.c
-    query = select(
-        games.id,
-        games.updated_at,
-        games.status,
-        games.phase,
-        games.deadline,
-        games.settings,
-        select(func.max(phases.id)).scalar_subquery(),
-        select(func.count(phases.id)).scalar_subquery(),
-        select(func.count(seats.person_id)).scalar_subquery(),
-        select(func.sum(seats.person_id)).scalar_subquery(),
-        select(func.max(seats.signed_on_at)).scalar_subquery(),
-    ).order_by(games.id)
-    return tuple(tuple(_plain(value) for value in row) for row in session.execute(query))
+def list_stamp(connection: Connection) -> Hashable:
+    """The stamp of the list of games."""
+    return tuple(tuple(map(_plain, row)) for row in connection.execute(LIST))
 
 
 def _plain(value: Any) -> Hashable:
-    """A column's value as something hashable (a settings document as its sorted items)."""
+    """A column's value as something hashable (a settings document as its JSON text)."""
     if isinstance(value, dict):
-        return tuple(sorted((k, repr(v)) for k, v in value.items()))
+        return json.dumps(value, sort_keys=True)
     return value  # type: ignore[no-any-return]
