@@ -5,7 +5,7 @@ and the mail's latency with and without that load.
 It starts the real `judge serve` (SQLite, `[web] enabled`) as a child process with its relay
 pointed at a sink, as bench/mail.py does, plays a standard game into it by mail (CREATE, seven
 SIGNONs, a PROCESS: the page has its picture, results and seats), then runs the same mail load
-twice: HELP mails at --mail-rate a second for --seconds, once alone and once while a load
+in rounds: HELP mails at --mail-rate a second for --seconds, alone and (in turn) while a load
 generator (this script with --load, in a process of its own) asks for the game's page at --rate
 a second. Mail latency is bench/mail.py's (inbox commit to the relay's 250); page latency is
 the load generator's, request sent to the last byte read.
@@ -137,7 +137,7 @@ def _mail_round(
     return [total for total, _ in rows]
 
 
-def measure(rate: float, mail_rate: float, seconds: float) -> dict[str, Any]:
+def measure(rate: float, mail_rate: float, seconds: float, rounds: int) -> dict[str, Any]:
     sink = mailbench.Sink()
     relay_port = mailbench.free_port()
     controller = Controller(
@@ -167,24 +167,46 @@ def measure(rate: float, mail_rate: float, seconds: float) -> dict[str, Any]:
         _play_game(smtp_port, sink)
         warm = asyncio.run(_load(page, 20, 1))  # the page built once, kept from then on
         assert warm["statuses"] == {200: 20}, warm["statuses"]
-        alone = _mail_round(smtp_port, sink, url, "alone", mail_rate, seconds)
-        loader = subprocess.Popen(
-            [
-                sys.executable,
-                __file__,
-                "--load",
-                page,
-                "--rate",
-                str(rate),
-                "--seconds",
-                str(seconds + 2),
-            ],
-            stdout=subprocess.PIPE,
-            text=True,
-        )
-        time.sleep(1)  # the page load running before the mail starts
-        loaded = _mail_round(smtp_port, sink, url, "loaded", mail_rate, seconds)
-        pages = json.loads(loader.communicate(timeout=seconds + 120)[0])
+        time.sleep(5)  # the results mails' pictures drawn and sent: the judge idle
+        found: dict[str, list[float]] = {"alone": [], "loaded": []}
+        pages: dict[str, Any] = {
+            "requests": 0,
+            "seconds": 0.0,
+            "times_ms": [],
+            "statuses": {},
+            "late": 0,
+        }
+        # Alone and under the page load in turn, so a slower stretch of a shared machine
+        # weighs on both alike.
+        for turn in range(2 * rounds):
+            label = "alone" if turn % 2 == 0 else "loaded"
+            tag = f"{label}{turn}"
+            if label == "alone":
+                found[label] += _mail_round(smtp_port, sink, url, tag, mail_rate, seconds)
+                continue
+            loader = subprocess.Popen(
+                [
+                    sys.executable,
+                    __file__,
+                    "--load",
+                    page,
+                    "--rate",
+                    str(rate),
+                    "--seconds",
+                    str(seconds + 2),
+                ],
+                stdout=subprocess.PIPE,
+                text=True,
+            )
+            time.sleep(1)  # the page load running before the mail starts
+            found[label] += _mail_round(smtp_port, sink, url, tag, mail_rate, seconds)
+            ran = json.loads(loader.communicate(timeout=seconds + 120)[0])
+            pages["requests"] += ran["requests"]
+            pages["seconds"] += ran["seconds"]
+            pages["times_ms"] += ran["times_ms"]
+            pages["late"] += ran["late"]
+            for status, count in ran["statuses"].items():
+                pages["statuses"][status] = pages["statuses"].get(status, 0) + count
     except BaseException:
         print(log.read_text(errors="replace")[-3000:], file=sys.stderr)
         raise
@@ -195,7 +217,7 @@ def measure(rate: float, mail_rate: float, seconds: float) -> dict[str, Any]:
         except subprocess.TimeoutExpired:
             judge.kill()
         controller.stop()
-    return {"alone": alone, "loaded": loaded, "pages": pages}
+    return {**found, "pages": pages}
 
 
 def main() -> int:
@@ -204,13 +226,14 @@ def main() -> int:
     )
     parser.add_argument("--rate", type=float, default=200.0, help="page requests a second")
     parser.add_argument("--mail-rate", type=float, default=25.0, help="HELP mails a second")
-    parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--seconds", type=float, default=20.0, help="each round's length")
+    parser.add_argument("--rounds", type=int, default=2, help="rounds of each, alternating")
     parser.add_argument("--load", help=argparse.SUPPRESS)  # the load generator's own run
     args = parser.parse_args()
     if args.load:
         print(json.dumps(asyncio.run(_load(args.load, args.rate, args.seconds))))
         return 0
-    found = measure(args.rate, args.mail_rate, args.seconds)
+    found = measure(args.rate, args.mail_rate, args.seconds, args.rounds)
     pages = found["pages"]
     times = pages["times_ms"]
     print(f"load average {os.getloadavg()[0]:.1f}; {mailbench.describe_machine()}")

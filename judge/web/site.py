@@ -35,6 +35,10 @@ ATOM = "application/atom+xml; charset=utf-8"
 CSS = "text/css; charset=utf-8"
 # Pages kept in memory at most (the least recently asked go first).
 KEPT_PAGES = 2000
+BUILD_LOCKS = 64
+# The feed is built with this in place of the scheme and host it is asked at, and kept so;
+# each answer puts the asker's in (a Host header of its own makes no page built again).
+BASE = "\x00base\x00"
 # The longest a kept page of the list or a game is sent without being built again: what no
 # stamp sees (a player's SET NAME) shows within this many seconds.
 NAMES_SECONDS = 60.0
@@ -119,7 +123,10 @@ class Site:
         self.names_seconds = names_seconds
         self._kept: OrderedDict[Hashable, Kept] = OrderedDict()
         self._lock = threading.Lock()
-        self._building: dict[Hashable, threading.Lock] = {}
+        # Builds of one page wait for each other: a lock per page, chosen by its key's hash
+        # among a fixed few (a page never waits long for an unrelated one, and no request can
+        # make the judge keep more locks).
+        self._building = tuple(threading.Lock() for _ in range(BUILD_LOCKS))
         self.built = 0  # pages built (not sent from memory), for the tests and the bench
         self.reads = 0  # reading transactions opened, likewise
 
@@ -141,12 +148,13 @@ class Site:
         if len(parts) == 3 and parts[2] == "press":
             return self._game(name, "press", pages.press_page)
         if len(parts) == 3 and parts[2] == "feed":
-            return self._game(
+            kept = self._game(
                 name,
-                ("feed", base),
-                lambda session, game: pages.feed(session, game, base, self.domain),
+                "feed",
+                lambda session, game: pages.feed(session, game, BASE, self.domain),
                 ATOM,
             )
+            return _with_base(kept, base)
         if len(parts) == 3 and PHASE_NAME.match(parts[2]):
             return self._phase(name, parts[2].upper())
         return not_found()
@@ -239,9 +247,7 @@ class Site:
         fresh = self._fresh(key, stamp, expires)
         if fresh is not None:
             return fresh
-        with self._lock:
-            building = self._building.setdefault(key, threading.Lock())
-        with building:
+        with self._building[hash(key) % BUILD_LOCKS]:
             fresh = self._fresh(key, stamp, expires)
             if fresh is not None:
                 return fresh
@@ -271,6 +277,15 @@ class Site:
         body = render(page, judge_name=self.judge_name, variants=pages.variant_list())
         tag = '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
         return Answer(200, body, content_type, {"ETag": tag, "Cache-Control": "no-cache"})
+
+
+def _with_base(answer: Answer, base: str) -> Answer:
+    """A kept feed with the asker's scheme and host in its links (and in its ETag)."""
+    if answer.status != 200:
+        return answer
+    body = answer.body.replace(BASE.encode(), base.encode())
+    tag = '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
+    return Answer(answer.status, body, answer.content_type, {**answer.headers, "ETag": tag})
 
 
 def not_found() -> Answer:

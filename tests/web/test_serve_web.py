@@ -8,8 +8,6 @@ import smtplib
 import socket
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
-from datetime import UTC, datetime
 from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
@@ -17,18 +15,17 @@ from typing import Any
 import pytest
 from sqlalchemy import Engine, event
 
-from judge import clock
 from judge.config import from_mapping
 from judge.language import command_values as cv
 from judge.language.commands import read_mail_commands
 from judge.serve import Daemon, describe
-from judge.store import make_engine, upgrade
 from judge.web.site import Site
 from tests.test_serve import free_port, wait_for
 from tests.web import scripted
 from tests.web.conftest import make_site
 
 mail = scripted.mail  # tests/desk's games by mail
+engine = mail.engine  # the desk's store with the clock set, as a fixture here too
 
 
 def _config(tmp_path: Path, web: dict[str, Any]) -> Any:
@@ -127,16 +124,6 @@ def test_set_web_by_mail_is_the_gms_and_hides_and_shows_the_game(
     assert "SET WEB ON|OFF" in mail.body_of(rows[0])
 
 
-@pytest.fixture
-def engine(tmp_path: Path) -> Iterator[Engine]:
-    made = make_engine(f"sqlite:///{tmp_path / 'judge.sqlite3'}")
-    upgrade(made)
-    clock.set_now(datetime(2026, 4, 1, 8, tzinfo=UTC))
-    yield made
-    clock.reset()
-    made.dispose()
-
-
 def test_a_done_phase_is_built_once_and_the_board_again_after_each_phase(
     engine: Engine,
 ) -> None:
@@ -189,6 +176,12 @@ def test_a_request_costs_one_read_and_a_done_phase_is_built_once(
             if path != "/games/alpha/press":
                 assert len(seen) == 1, (path, seen)  # kept: the one read of its stamp
         assert site.built == built + 1  # the press page, asked the first time
+        # The feed is kept once, whatever host it is asked at; its links are the asker's.
+        built = site.built
+        other = site.respond("/games/alpha/feed", "https://games.example.net")
+        assert b'href="https://games.example.net/games/alpha/S1901M"' in other.body
+        assert b"http://x" not in other.body and b"\x00" not in other.body
+        assert site.built == built
         seen.clear()
         site.respond("/variants/standard")
         site.respond("/variants/standard")
