@@ -55,10 +55,7 @@ def application(site: Site, workers: int = WORKERS) -> web.Application:
         if tag is not None and tag in request.headers.get("If-None-Match", ""):
             return web.Response(status=304, headers={"ETag": tag})
         body = b"" if request.method == "HEAD" else found.body
-        del headers["Content-Type"]
-        return web.Response(
-            status=found.status, body=body, headers=headers, content_type=_mime(found)
-        )
+        return web.Response(status=found.status, body=body, headers=headers)
 
     async def close_pool(_app: web.Application) -> None:
         pool.shutdown(wait=False, cancel_futures=True)
@@ -67,10 +64,6 @@ def application(site: Site, workers: int = WORKERS) -> web.Application:
     app.router.add_route("*", "/{tail:.*}", answer)
     app.on_cleanup.append(close_pool)
     return app
-
-
-def _mime(found: Answer) -> str:
-    return found.content_type.split(";", 1)[0]
 
 
 class WebServer:

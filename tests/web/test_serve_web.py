@@ -18,7 +18,7 @@ from sqlalchemy import Engine, event
 from judge.config import from_mapping
 from judge.language import command_values as cv
 from judge.language.commands import read_mail_commands
-from judge.serve import Daemon, describe
+from judge.serve import Daemon, ServeError, describe
 from judge.web.site import Site
 from tests.test_serve import free_port, wait_for
 from tests.web import scripted
@@ -94,6 +94,19 @@ def test_judge_serve_shows_a_game_created_by_mail(tmp_path: Path) -> None:
         daemon.stop()
     with pytest.raises(OSError):
         socket.create_connection(("127.0.0.1", port), timeout=1).close()
+
+
+def test_a_port_in_use_stops_the_start_with_the_reason(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        daemon = Daemon(_config(tmp_path, {"enabled": True, "port": port}))
+        try:
+            with pytest.raises(ServeError, match=f"cannot serve the web pages on 127.0.0.1:{port}"):
+                daemon.start()
+        finally:
+            daemon.stop()
 
 
 def test_set_web_with_another_word_is_refused_naming_the_words_expected() -> None:
