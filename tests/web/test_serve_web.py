@@ -86,6 +86,17 @@ def test_judge_serve_shows_a_game_created_by_mail(tmp_path: Path) -> None:
         assert "secretpw" not in body and "gm@example.org" not in body
         status, _ = _get(port, "/games/nosuch")
         assert status == 404
+        # Asked again with the page's ETag: 304, nothing sent again while nothing changed.
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/games/webgame", timeout=10) as page:
+            tag = page.headers["ETag"]
+            assert page.headers["Content-Type"] == "text/html; charset=utf-8"
+            assert "default-src 'none'" in page.headers["Content-Security-Policy"]  # no script
+        again = urllib.request.Request(
+            f"http://127.0.0.1:{port}/games/webgame", headers={"If-None-Match": tag}
+        )
+        with pytest.raises(urllib.error.HTTPError) as unchanged:
+            urllib.request.urlopen(again, timeout=10)
+        assert unchanged.value.code == 304
         request = urllib.request.Request(f"http://127.0.0.1:{port}/", method="POST", data=b"x")
         with pytest.raises(urllib.error.HTTPError) as refused:
             urllib.request.urlopen(request, timeout=10)
