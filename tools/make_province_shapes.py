@@ -97,6 +97,18 @@ EXTRA: dict[str, dict[str, list[tuple[float, float]]]] = {
     },
 }
 
+# Youngstown's Europe is the standard board's, but for the provinces it divides further.
+EXTRA["youngstown"] = {
+    code: places
+    for code, places in EXTRA["standard"].items()
+    if code not in ("mun", "sil", "gal", "war", "tri", "alb")
+} | {
+    "swe": [(66.5, 20.5), (57.5, 14.0), (58.5, 12.0)],
+    "eas": [(33.5, 34.5), (32.0, 33.8)],
+    "jor": [(31.8, 34.9)],
+    "syr": [(34.5, 35.9)],
+}
+
 
 @dataclass(frozen=True)
 class Geography:
@@ -489,9 +501,11 @@ def coast_points(
             if room < 2.5 or not inner.contains(Point(p)):
                 continue
             near = water.distance(Point(p))
-            if near > 14:
-                continue
-            s = (away.distance(Point(p)) if away is not None else 0) - 2 * near
+            s = (
+                -1000 * max(0.0, near - 14)
+                + (away.distance(Point(p)) if away is not None else 0)
+                - 2 * near
+            )
             s += min(math.dist(p, q) for q in taken) * 0.5 if taken else 0
             if s > score:
                 best, score = p, s
