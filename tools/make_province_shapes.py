@@ -49,6 +49,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tools")]
 
 SUB = 3  # mask samples a side in each cell
 ISLAND_REACH = 8.0  # canvas units: an island this near a land province joins it
+MIN_ISLAND_RADIUS = 5.0  # canvas units: a province's island no bigger is drawn this size
 MIN_ISLAND = 30.0  # square canvas units: smaller islands no province takes go to the sea
 IMPASSABLE_SLOWNESS = 1.2  # impassable land grows this much slower than provinces
 LABEL_FONT = 11.0  # the pictures' label font size, canvas units (DejaVu Sans Bold)
@@ -109,6 +110,11 @@ EXTRA["youngstown"] = {
     "syr": [(34.5, 35.9)],
 }
 
+# The world board's Europe is the standard board's (maps/mercator-world.md).
+EXTRA["mercator-world"] = dict(EXTRA["standard"]) | {
+    "nao": [(62.0, -12.0), (56.5, -9.0), (54.0, -15.0), (53.5, -12.5), (48.0, -20.0)],
+}
+
 
 @dataclass(frozen=True)
 class Geography:
@@ -140,6 +146,8 @@ def _map_places_geography(name: str, board: dict[str, Any], step: float) -> Geog
     codes = [c for c in board["provinces"]]
     where = map_places.places(name, codes)
     for code, extra in EXTRA.get(name, {}).items():
+        if code not in board["provinces"]:
+            continue
         for i, place in enumerate(extra):
             where[f"{code}#{i}"] = place
     projected = map_places.project(name, where)
@@ -153,9 +161,65 @@ def _map_places_geography(name: str, board: dict[str, Any], step: float) -> Geog
     return Geography(to_globe, seeds, step, bool(board["map"].get("wraps", False)))
 
 
+# Where some of 1885's provinces are on the globe (latitude, longitude of the capital or the
+# middle of the sea), to fit that board's hand-placed positions to the globe.
+FIT_1885 = {
+    "lon": (51.5, -0.1), "par": (48.9, 2.35), "ber": (52.5, 13.4), "vie": (48.2, 16.4),
+    "rom": (41.9, 12.5), "con": (41.0, 29.0), "mos": (55.75, 37.6), "mad": (40.4, -3.7),
+    "edi": (55.95, -3.2), "mun": (48.1, 11.6), "bud": (47.5, 19.0), "nap": (40.85, 14.25),
+    "sev": (44.6, 33.5), "stp": (59.9, 30.3), "mar": (43.3, 5.4), "war": (52.2, 21.0),
+    "sto": (59.3, 18.1), "den": (55.7, 12.6), "bla": (43.0, 34.0), "nth": (56.0, 3.0),
+}  # fmt: skip
+
+
+def _positions_geography(board: dict[str, Any], fit: dict[str, tuple[float, float]]) -> Geography:
+    """A board whose `at` points were placed by hand: longitude and latitude each fitted to x
+    and y by least squares over the provinces of `fit`; each province grows from its `at`."""
+    import numpy as np
+
+    at = {c: p["at"] for c, p in board["provinces"].items() if "at" in p}
+    lon = np.array([fit[c][1] for c in fit])
+    lat = np.array([fit[c][0] for c in fit])
+    xs = np.array([at[c][0] for c in fit], float)
+    ys = np.array([at[c][1] for c in fit], float)
+    ax, bx = np.polyfit(xs, lon, 1)
+    ay, by = np.polyfit(ys, lat, 1)
+
+    def to_globe(x: Any, y: Any) -> tuple[Any, Any]:
+        return ay * y + by, ax * x + bx
+
+    seeds = {c: [(float(p[0]), float(p[1]))] for c, p in at.items()}
+    return Geography(to_globe, seeds, 1.0, False)
+
+
+def _mercator_geography(board: dict[str, Any]) -> Geography:
+    """The world board: x from 180 W to 180 E, y by Mercator's projection at the canvas's scale
+    (tools/make_mercator_world.py); each province grows from its `at`."""
+    import numpy as np
+
+    width, height = board["map"]["canvas"]
+    scale = width / (2 * math.pi)
+
+    def to_globe(x: Any, y: Any) -> tuple[Any, Any]:
+        lat = np.degrees(2 * np.arctan(np.exp((height / 2 - y) / scale)) - math.pi / 2)
+        return lat, x / width * 360.0 - 180.0
+
+    seeds = {c: [(float(p["at"][0]), float(p["at"][1]))] for c, p in board["provinces"].items()}
+    for code, places in EXTRA.get(board["map"]["name"], {}).items():
+        if code in seeds:
+            for lat, lon in places:
+                y = height / 2 - scale * math.log(math.tan(math.pi / 4 + math.radians(lat) / 2))
+                seeds[code].append(((lon + 180.0) / 360.0 * width, y))
+    return Geography(to_globe, seeds, 2.0, True)
+
+
 def geography(name: str, board: dict[str, Any]) -> Geography:
     if name in ("standard", "youngstown"):
         return _map_places_geography(name, board, 1.0 if name == "standard" else 2.0)
+    if name == "1885":
+        return _positions_geography(board, FIT_1885)
+    if name == "mercator-world":
+        return _mercator_geography(board)
     raise SystemExit(f"no geography for board {name!r}")
 
 
@@ -173,7 +237,9 @@ def neighbours(board: dict[str, Any]) -> dict[str, set[str]]:
     return out
 
 
-def land_grid(geo: Geography, canvas: tuple[int, int]) -> Any:
+def land_grid(
+    geo: Geography, canvas: tuple[int, int], land_seeds: list[tuple[float, float]]
+) -> Any:
     """A boolean grid, rows from the top: True where most of the cell is land."""
     import numpy as np
     from global_land_mask import globe
@@ -188,7 +254,20 @@ def land_grid(geo: Geography, canvas: tuple[int, int]) -> Any:
     lon = (lon + 180.0) % 360.0 - 180.0
     lat = np.clip(lat, -89.999, 89.999)
     land = globe.is_land(lat, lon).astype(float)
-    return land.reshape(rows, SUB, columns, SUB).mean(axis=(1, 3)) > 0.5
+    share = land.reshape(rows, SUB, columns, SUB).mean(axis=(1, 3))
+    out = share > 0.5
+    # A land province's island too small for the canvas is drawn a little larger than it is.
+    cx = (np.arange(columns) + 0.5) * geo.step
+    cy = (np.arange(rows) + 0.5) * geo.step
+    for x, y in land_seeds:
+        near = np.hypot(cx[None, :] - x, cy[:, None] - y)
+        if (out & (near <= ISLAND_REACH)).any():
+            continue
+        if (share[near <= ISLAND_REACH] > 0).any():
+            out |= (near <= ISLAND_REACH) & (share > 0)
+        else:
+            out |= near <= max(MIN_ISLAND_RADIUS, geo.step * 1.5)
+    return out
 
 
 KINDS = {"sea": "sea", "land": "land", "coast": "land", "canal": "land"}
@@ -398,38 +477,139 @@ def label_size(code: str) -> tuple[float, float]:
     return LABEL_EM * LABEL_FONT * len(code), LABEL_FONT
 
 
+def _label_box(code: str, p: tuple[float, float]) -> Any:
+    from shapely.geometry import box
+
+    w, h = label_size(code)
+    return box(p[0] - w / 2, p[1] - h / 2, p[0] + w / 2, p[1] + h / 2)
+
+
+def place_labels(shapes: dict[str, Any]) -> dict[str, tuple[float, float]]:
+    """Each province's label point, inside it, its box clear of every other label's and inside
+    the province where it fits, the smallest provinces first; a province that finds no room
+    moves the labels in its way to other points of theirs if they have one."""
+    cands = {code: _candidates(_largest(shape)) for code, shape in shapes.items()}
+    placed: dict[str, Any] = {}
+    labels: dict[str, tuple[float, float]] = {}
+
+    def free(code: str, p: tuple[float, float], ignore: str = "") -> bool:
+        b = _label_box(code, p)
+        return not any(b.intersects(o) for c, o in placed.items() if c not in (code, ignore))
+
+    for code in sorted(shapes, key=lambda c: shapes[c].area):
+        largest = _largest(shapes[code])
+        options = [p for p, _ in cands[code]]
+        label = next(
+            (p for p in options if free(code, p) and largest.contains(_label_box(code, p))), None
+        ) or next((p for p in options if free(code, p)), None)
+        if label is None:
+            label = options[0]
+        labels[code], placed[code] = label, _label_box(code, label)
+    return _untangle(labels, placed, cands)
+
+
+def _untangle(
+    labels: dict[str, tuple[float, float]],
+    placed: dict[str, Any],
+    cands: dict[str, list[tuple[tuple[float, float], float]]],
+) -> dict[str, tuple[float, float]]:
+    """Labels that still overlap move, one at a time, to the point of theirs that overlaps
+    the others least (more interior points first among equals), until none overlaps or no
+    move helps."""
+    from shapely.strtree import STRtree
+
+    def overlap(code: str, box: Any) -> float:
+        return sum(box.intersection(b).area for c, b in placed.items() if c != code)
+
+    anneals = 0
+    for _round in range(200):
+        codes = list(placed)
+        tree = STRtree([placed[c] for c in codes])
+        tangled = sorted(
+            {
+                codes[k]
+                for i, c in enumerate(codes)
+                for k in tree.query(placed[c], predicate="intersects")
+                if codes[k] != c
+            }
+        )
+        if not tangled:
+            break
+        moved = False
+        for code in tangled:
+            now = overlap(code, placed[code])
+            if now == 0:
+                continue
+            best, score = labels[code], now
+            for p, _room in cands[code][:400]:
+                box = _label_box(code, p)
+                o = overlap(code, box)
+                if o < score - 1e-9:
+                    best, score = p, o
+                    if o == 0:
+                        break
+            if best != labels[code]:
+                labels[code], placed[code] = best, _label_box(code, best)
+                moved = True
+        if not moved:
+            if anneals == 6:
+                break
+            _anneal(tangled, labels, placed, cands, seed=anneals)
+            anneals += 1
+    for code in placed:
+        if overlap(code, placed[code]) > 0:
+            print(f"{code}: its label overlaps another", file=sys.stderr)
+    return labels
+
+
+def _anneal(
+    tangled: list[str],
+    labels: dict[str, tuple[float, float]],
+    placed: dict[str, Any],
+    cands: dict[str, list[tuple[tuple[float, float], float]]],
+    seed: int,
+) -> None:
+    """Where moving one label at a time is stuck, the labels near the tangle take random
+    points of theirs, worse ones too while the temperature is high (simulated annealing with a
+    fixed seed, so the file is the same every run)."""
+    import random
+
+    chance = random.Random(seed)
+    centre = [labels[c] for c in tangled]
+    group = [c for c in placed if min(math.dist(labels[c], q) for q in centre) <= 80]
+
+    def overlap(code: str, box: Any) -> float:
+        return sum(box.intersection(placed[c]).area for c in group if c != code)
+
+    total = sum(overlap(c, placed[c]) for c in group) / 2
+    steps = 30000
+    for step in range(steps):
+        if total <= 0:
+            break
+        heat = 20.0 * (1 - step / steps) + 0.01
+        code = chance.choice(group)
+        p, _room = chance.choice(cands[code][:300])
+        box = _label_box(code, p)
+        delta = overlap(code, box) - overlap(code, placed[code])
+        if delta <= 0 or chance.random() < math.exp(-delta / heat):
+            labels[code], placed[code] = p, box
+            total += delta
+
+
+def _largest(shape: Any) -> Any:
+    return max(getattr(shape, "geoms", [shape]), key=lambda g: g.area)
+
+
 def place_points(
     codes: list[str], shapes: dict[str, Any], board: dict[str, Any], kinds: dict[str, str]
 ) -> dict[str, dict[str, Any]]:
-    """Label, unit, centre and coast points, each well inside its province, labels apart."""
-    from shapely.geometry import box
-
+    """Label, unit and centre points, each well inside its province, labels apart."""
     provinces = board["provinces"]
+    labels = place_labels(shapes)
     out: dict[str, dict[str, Any]] = {}
-    placed: list[Any] = []
-    order = sorted(shapes, key=lambda c: shapes[c].area)
-    for code in order:
-        shape = shapes[code]
-        largest = max(getattr(shape, "geoms", [shape]), key=lambda g: g.area)
-        candidates = _candidates(largest)
-        w, h = label_size(code)
-
-        def free(p: tuple[float, float], w: float = w, h: float = h) -> bool:
-            b = box(p[0] - w / 2, p[1] - h / 2, p[0] + w / 2, p[1] + h / 2)
-            return not any(b.intersects(o) for o in placed)
-
-        label = next(
-            (
-                p
-                for p, _ in candidates
-                if free(p)
-                and largest.contains(box(p[0] - w / 2, p[1] - h / 2, p[0] + w / 2, p[1] + h / 2))
-            ),
-            None,
-        ) or next((p for p, _ in candidates if free(p)), None)
-        if label is None:
-            raise SystemExit(f"{code}: no room for its label")
-        placed.append(box(label[0] - w / 2, label[1] - h / 2, label[0] + w / 2, label[1] + h / 2))
+    for code in codes:
+        label = labels[code]
+        candidates = _candidates(_largest(shapes[code]))
         taken = [label]
 
         def apart(
@@ -471,7 +651,9 @@ def _candidates(shape: Any) -> list[tuple[tuple[float, float], float]]:
     gx, gy = gx[keep], gy[keep]
     rooms = shapely.distance(shape.boundary, shapely.points(gx, gy))
     order = np.argsort(-rooms, kind="stable")
-    return [((float(gx[i]), float(gy[i])), float(rooms[i])) for i in order]
+    out = [((float(gx[i]), float(gy[i])), float(rooms[i])) for i in order]
+    # Rounded to 0.1 a point this far inside stays inside.
+    return [pr for pr in out if pr[1] >= 0.2] or out
 
 
 def coast_points(
@@ -553,7 +735,13 @@ def build(name: str) -> dict[str, Any]:
     board = tomllib.loads((ROOT / "maps" / f"{name}.toml").read_text())
     canvas = tuple(board["map"].get("canvas", [1000, 800]))
     geo = geography(name, board)
-    land = land_grid(geo, canvas)
+    land_seeds = [
+        point
+        for code, points in geo.seeds.items()
+        if code in board["provinces"] and KINDS.get(board["provinces"][code]["terrain"]) == "land"
+        for point in points[:1]
+    ]
+    land = land_grid(geo, canvas, land_seeds)
     owner, codes, seeds, land = grow(board, geo, land)
     provinces = board["provinces"]
     kinds = {}
