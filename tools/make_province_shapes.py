@@ -5,9 +5,10 @@ Inputs, all on this machine when the script runs (nothing is downloaded, and the
 this script):
 - the board, maps/<board>.toml: its provinces, their terrain, adjacency and `at` positions;
 - where each province lies on the globe: tools/map_places.py for the standard and Youngstown
-  boards (with its projection, PROJECTIONS), the latitude and longitude of 1885's capitals and
-  seas written below (FIT_1885) to fit a projection to that board's hand-placed positions, and
-  the Mercator world board's own projection (tools/make_mercator_world.py);
+  boards (with its projection, PROJECTIONS); for 1885 the latitude and longitude of twenty
+  capitals and seas written below (FIT_1885) to fit a projection to that board's hand-placed
+  positions, and of its own provinces (PLACES_1885); the Mercator world board's own projection
+  (tools/make_mercator_world.py) and positions; a few further points per province (EXTRA);
 - the land mask shipped in the PyPI package global-land-mask 1.0.0 (toddkarin/global-land-mask,
   MIT licence), itself NOAA's GLOBE elevation data at 30 arc-seconds (public domain).
 
@@ -172,9 +173,38 @@ FIT_1885 = {
 }  # fmt: skip
 
 
+# Where 1885's own provinces lie (latitude, longitude of the region's middle); the others are
+# the standard board's regions (tools/map_places.py), and a few grow from EXTRA's points too.
+PLACES_1885 = {
+    "arc": (64.5, 45.0), "bas": (43.0, -2.5), "cad": (37.5, -5.5), "clu": (46.8, 23.6),
+    "cro": (45.5, 16.0), "dre": (51.0, 13.0), "egy": (29.0, 30.0), "got": (58.0, 13.0),
+    "ire": (53.2, -8.0), "lap": (67.5, 22.0), "lev": (34.0, 37.5), "mac": (41.3, 22.5),
+    "mad": (40.4, -3.7), "mal": (56.0, 14.0), "nav": (42.0, -0.5), "per": (37.0, 47.0),
+    "sib": (58.0, 58.0), "sic": (37.5, 14.2), "sin": (41.0, 36.0), "spl": (43.8, 16.8),
+    "sto": (61.0, 16.0), "val": (39.5, -0.8), "alg": (35.0, 3.0), "mor": (33.0, -6.0),
+    "arm": (40.0, 42.0), "smy": (38.5, 29.0), "bul": (42.8, 25.5), "fin": (63.0, 27.0),
+}  # fmt: skip
+EXTRA["1885"] = {
+    code: EXTRA["standard"][code]
+    for code in (
+        "bur", "ruh", "pie", "tyr", "ven", "rom", "apu", "mao", "nth", "eng", "bal", "ska",
+        "nao", "nwg", "war", "mos",
+    )
+} | {
+    "nwy": [(59.5, 6.5), (66.0, 14.0), (69.0, 17.0)], "mor": [(31.0, -9.0)],
+    "lap": [(68.5, 24.0)], "arc": [(67.8, 35.0), (66.0, 33.0)], "sto": [(64.5, 19.5), (58.7, 16.3)],
+    "fin": [(65.5, 25.0)], "mal": [(56.8, 15.8)], "mao": [(51.0, -10.5), (47.0, -7.0)],
+    "nwg": [(70.5, 12.0)], "bar": [(71.5, 25.0)], "kie": [(53.0, 9.5)], "mun": [(50.5, 10.0)],
+    "vie": [(49.0, 17.5)], "gal": [(49.8, 20.0), (48.3, 25.5)], "rum": [(47.5, 26.5)],
+    "spl": [(44.8, 17.5)], "bud": [(45.8, 18.5)], "mac": [(41.0, 24.5)], "con": [(41.2, 26.5)],
+    "mar": [(45.8, 6.3)], "per": [(40.0, 48.0)], "sev": [(44.0, 46.0)],
+}  # fmt: skip
+
+
 def _positions_geography(board: dict[str, Any], fit: dict[str, tuple[float, float]]) -> Geography:
     """A board whose `at` points were placed by hand: longitude and latitude each fitted to x
-    and y by least squares over the provinces of `fit`; each province grows from its `at`."""
+    and y by least squares over the provinces of `fit`; each province grows from its real
+    place, projected so."""
     import numpy as np
 
     at = {c: p["at"] for c, p in board["provinces"].items() if "at" in p}
@@ -188,7 +218,13 @@ def _positions_geography(board: dict[str, Any], fit: dict[str, tuple[float, floa
     def to_globe(x: Any, y: Any) -> tuple[Any, Any]:
         return ay * y + by, ax * x + bx
 
-    seeds = {c: [(float(p[0]), float(p[1]))] for c, p in at.items()}
+    import map_places
+
+    places = {**map_places.EUROPE, **PLACES_1885}
+    seeds: dict[str, list[tuple[float, float]]] = {}
+    for code in at:
+        for lat, lon in [places[code], *EXTRA["1885"].get(code, [])]:
+            seeds.setdefault(code, []).append(((lon - bx) / ax, (lat - by) / ay))
     return Geography(to_globe, seeds, 1.0, False)
 
 
