@@ -260,6 +260,10 @@ def _mercator_geography(board: dict[str, Any]) -> Geography:
         return lat, x / width * 360.0 - 180.0
 
     seeds = {c: [(float(p["at"][0]), float(p["at"][1]))] for c, p in board["provinces"].items()}
+    for code, p in board["provinces"].items():
+        if p["terrain"] == "polar":  # a polar cap stretches along its whole edge
+            edge = 1.0 if p["at"][1] < height / 2 else height - 1.0
+            seeds[code] += [(x + 0.5, edge) for x in range(0, width, 50)]
     for code, places in EXTRA.get(board["map"]["name"], {}).items():
         if code in seeds:
             for lat, lon in places:
