@@ -17,17 +17,23 @@ Only this script needs the mask, numpy, scipy and shapely, in a virtual environm
     python3 -m venv /tmp/shapes && /tmp/shapes/bin/pip install global-land-mask scipy shapely
     /tmp/shapes/bin/python tools/make_province_shapes.py standard [--check]
 
-How: the canvas is cut into square cells (STEP canvas units a side); each cell is land when most
+How: the canvas is cut into square cells (one canvas unit a side on the standard and 1885
+boards, two on the larger Youngstown and world boards); each cell is land when most
 of SUB x SUB samples of the mask inside it are land (water no sea province reaches, a lake, counts
 as land). Every province grows from its own points (its place on the globe, projected, and the
 few extra points of EXTRA) over cells of its own kind, land provinces over land, seas over sea,
 inland provinces never onto a cell at the shore, nearest cells first (a multi-source Dijkstra).
 A cell is taken only if every taken cell beside it belongs to the same province or one of its
 neighbours on the board, so that non-neighbours do not meet; what is left is then filled without
-that rule, and islands no province reached join the nearest land province within ISLAND_REACH
-units, or are drawn as impassable land. The cells are turned into polygons, simplified together
+that rule. An island no province reached joins the nearest land province within ISLAND_REACH
+units if it is no bigger than a third of it, or else is drawn as impassable land (a small one
+goes to the sea round it); a province's own island too small for the canvas is drawn
+MIN_ISLAND_RADIUS units round its point. The cells are turned into polygons, simplified together
 (shapely's coverage simplification, so that two provinces keep one shared border), and each
-province gets its points (label, unit, supply centre, coasts) well inside it. Borders between
+province gets its points well inside it: its label where the box of its code fits clear of
+every other label (the smallest provinces first; labels still in each other's way are moved
+among their own points by a seeded annealing), its unit and supply centre apart from the label,
+and each coast of a two-coast province COAST_INSET units from that coast's own seas. Borders between
 provinces that are not neighbours are written as barriers and neighbours that do not touch as
 crossings; maps/README.md describes the file and tests/pictures/test_shapes_truth.py checks it.
 --check writes nothing and fails if the file differs from what the script makes.
@@ -53,8 +59,7 @@ ISLAND_REACH = 8.0  # canvas units: an island this near a land province joins it
 MIN_ISLAND_RADIUS = 5.0  # canvas units: a province's island no bigger is drawn this size
 MIN_ISLAND = 30.0  # square canvas units: smaller islands no province takes go to the sea
 IMPASSABLE_SLOWNESS = 1.2  # impassable land grows this much slower than provinces
-LABEL_FONT = 11.0  # the pictures' label font size, canvas units (DejaVu Sans Bold)
-LABEL_EM = 0.62  # width of one character, in ems
+COAST_INSET = 6.0  # canvas units from its seas where a fleet on a coast is drawn
 
 # Extra points (latitude, longitude) a province also grows from: islands of its own and long
 # provinces whose single middle would lose their far end to a neighbour.
@@ -532,15 +537,13 @@ def rings_of(geometry: Any) -> list[list[list[float]]]:
     return out
 
 
-def label_size(code: str) -> tuple[float, float]:
-    return LABEL_EM * LABEL_FONT * len(code), LABEL_FONT
-
-
 def _label_box(code: str, p: tuple[float, float]) -> Any:
+    """The box the pictures' label of `code` covers, centred on `p`."""
     from shapely.geometry import box
 
-    w, h = label_size(code)
-    return box(p[0] - w / 2, p[1] - h / 2, p[0] + w / 2, p[1] + h / 2)
+    from judge.pictures.shape_checks import label_box
+
+    return box(*label_box(code, p))
 
 
 def place_labels(shapes: dict[str, Any]) -> dict[str, tuple[float, float]]:
@@ -745,7 +748,7 @@ def coast_points(
             s = (
                 -1000 * max(0.0, near - 14)
                 + (away.distance(Point(p)) if away is not None else 0)
-                - 2 * near
+                - 2 * abs(near - COAST_INSET)
             )
             s += min(math.dist(p, q) for q in taken) * 0.5 if taken else 0
             if s > score:
