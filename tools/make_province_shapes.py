@@ -717,11 +717,17 @@ def _candidates(shape: Any) -> list[tuple[tuple[float, float], float]]:
 
     minx, miny, maxx, maxy = shape.bounds
     spacing = max(1.0, min(maxx - minx, maxy - miny) / 24)
-    xs = np.arange(minx + spacing / 2, maxx, spacing)
-    ys = np.arange(miny + spacing / 2, maxy, spacing)
-    gx, gy = (a.ravel() for a in np.meshgrid(xs, ys))
-    keep = shapely.contains_xy(shape, gx, gy)
+    for fine in (spacing, spacing / 4):
+        xs = np.arange(minx + fine / 2, maxx, fine)
+        ys = np.arange(miny + fine / 2, maxy, fine)
+        gx, gy = (a.ravel() for a in np.meshgrid(xs, ys))
+        keep = shapely.contains_xy(shape, gx, gy)
+        if keep.any():
+            break
     gx, gy = gx[keep], gy[keep]
+    if not len(gx):  # a sliver: the one point shapely finds inside it
+        inner = shape.representative_point()
+        gx, gy = np.array([inner.x]), np.array([inner.y])
     rooms = shapely.distance(shape.boundary, shapely.points(gx, gy))
     order = np.argsort(-rooms, kind="stable")
     out = [((float(gx[i]), float(gy[i])), float(rooms[i])) for i in order]
