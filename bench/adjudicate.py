@@ -317,9 +317,11 @@ def main() -> None:
         subprocess.run(
             [sys.executable, "-m", "compileall", "-q", str(checkout / "judge")], check=True
         )
+    import importlib
+
     import judge.adjudicate_json  # noqa: F401  (the group, imported as the command imports it)
 
-    compiled = [m for m in COMPILED_MODULES if is_compiled(m)]
+    compiled = [m for m in COMPILED_MODULES if is_compiled(importlib.import_module(m).__name__)]
     if compiled:
         print(f"adjudication path: compiled by mypyc ({len(compiled)} modules, judge/compiled.py)")
     else:
