@@ -30,6 +30,9 @@ setup(
 """
 
 
+_INPUTS = "judge-build-inputs.txt"  # beside the compiled files in build/judge-mypyc
+
+
 class CompileHook(BuildHookInterface):
     PLUGIN_NAME = "custom"
 
@@ -46,19 +49,47 @@ class CompileHook(BuildHookInterface):
         # A wheel takes the compiled files from build/; an editable install imports the
         # sources in place, so there they go beside the sources.
         out = root / "build" / "judge-mypyc"
-        shutil.rmtree(out, ignore_errors=True)
-        sources = [listing["source_path"](root, module) for module in modules]
-        built = self._compile(sources, group, out)
+        # The last build is used again where it was made from the same inputs (the sources of
+        # the group, the build hook, the list; judge/compiled.py's install_fingerprint) by the
+        # same Python and mypyc: an install of an unchanged checkout compiles nothing.
+        inputs = self._inputs(listing, root)
+        built = self._last_build(out, inputs)
+        if built is None:
+            shutil.rmtree(out, ignore_errors=True)
+            sources = [listing["source_path"](root, module) for module in modules]
+            built = self._compile(sources, group, out)
+            if built:
+                (out / _INPUTS).write_text(inputs, encoding="utf-8")
+        else:
+            self.app.display_info("judge: the compiled files of the last build are up to date")
         if not built:
             return
         for path in built:
             relative = path.relative_to(out)
             if version == "editable":
-                shutil.copy2(path, root / relative)
+                shutil.copy(path, root / relative)  # dated now: newer than its source
             else:
                 build_data["force_include"][str(path)] = str(relative)
         build_data["pure_python"] = False
         build_data["infer_tag"] = True
+
+    def _inputs(self, listing: dict, root: Path) -> str:
+        """What a build is made from, as one line: the fingerprint of the sources and the
+        versions of Python and mypyc that compile them."""
+        from importlib.metadata import version
+
+        fingerprint = listing["install_fingerprint"](root)
+        return f"{fingerprint} python {sys.version.split()[0]} mypy {version('mypy')}\n"
+
+    def _last_build(self, out: Path, inputs: str) -> list[Path] | None:
+        """The compiled files in `out` where they were built from `inputs`, else None."""
+        try:
+            if (out / _INPUTS).read_text(encoding="utf-8") != inputs:
+                return None
+        except OSError:
+            return None
+        built = [path for path in out.rglob("*") if path.is_file() and path.name != _INPUTS]
+        return built or None
 
     def _remove_old_builds(self, root: Path, group: str) -> None:
         """Every compiled file of an earlier editable build: of the modules listed now and of

@@ -11,5 +11,15 @@ command -v "$PYTHON" >/dev/null 2>&1 || PYTHON=python3
 if [ ! -x .venv/bin/python ]; then
     "$PYTHON" -m venv .venv
 fi
-.venv/bin/python -m pip install -q --disable-pip-version-check -e .
+# Install (and compile) only when what the install is made from changed since the last one:
+# pyproject.toml, the build hook, the compiled modules' list and their sources
+# (judge/compiled.py's install_fingerprint). A `git pull` that changes any of them installs
+# again; any other source is imported in place by the editable install.
+stamp=.venv/judge-install.fingerprint
+fingerprint="$(.venv/bin/python -c 'import runpy; print(runpy.run_path("judge/compiled.py")["install_fingerprint"]())')"
+if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$fingerprint" ]; then
+    rm -f "$stamp"
+    .venv/bin/python -m pip install -q --disable-pip-version-check -e .
+    echo "$fingerprint" >"$stamp"
+fi
 exec .venv/bin/judge serve "$@"

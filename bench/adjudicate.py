@@ -1,13 +1,19 @@
 """Phases adjudicated per second, end to end, beside the MILA adjudicator in the same run.
 
-    .venv/bin/python bench/adjudicate.py [--seconds 3]
+    .venv/bin/pip install -e '.[bench]'      # MILA's adjudicator (PyPI `diplomacy`): required
+    .venv/bin/python bench/adjudicate.py [--seconds 3] [--rounds 5] [--games 300] [--other DIR]
 
-Both sides do the same work per phase: set up the position, take every order as text, process.
-Ours is measured two ways: `judge adjudicate --batch` itself as a process over a JSON-lines file
-(start-up included), and its per-line function in this process (JSON text in, JSON text out);
-the command also on the plain Python source (JUDGE_PURE_PYTHON) where the install compiled it.
-MILA (PyPI package `diplomacy`, the `bench` extra) is measured in this process. Also: order lines
-read per second. Figures go to docs/PERFORMANCE.md with the command above; compare ratios only.
+Both sides do the same work per phase: set up the position (the phase, units and centres), take
+every order as text, process. First a stream of different phases: every movement phase of
+`--games` random games played by MILA (bench/random_games.py; made once, kept in bench/.cache),
+`judge adjudicate --batch` over the whole stream as one process (start-up included) against MILA
+over the same phases; with `--other`, another build's command on the same stream in the same
+rounds. Then two fixed phases (an opening and a mid-game), ours as the command over copies of
+the phase, as the command on the plain Python source (JUDGE_PURE_PYTHON) where the install
+compiled it, with `--jobs`, and as its per-line function in this process (JSON text in, JSON
+text out); MILA in this process. Then order lines read per second and a crowded Mercator month
+in mid-game phases. Without MILA installed the run stops and says how to install it: every
+figure is a ratio to MILA's in the same run. Figures go to docs/PERFORMANCE.md with the command.
 """
 
 from __future__ import annotations
@@ -132,17 +138,35 @@ def rate(work: Callable[[], Any], seconds: float) -> float:
             return count / elapsed
 
 
-def mila_phase(case: dict[str, Any]) -> Callable[[], Any]:
+def require_mila() -> None:
+    """Stop the run, saying how to install it, where MILA's adjudicator is missing: every
+    figure here is a ratio to it, taken in the same run."""
+    try:
+        import diplomacy  # noqa: F401
+    except ImportError:
+        raise SystemExit(
+            "bench/adjudicate.py measures MILA's adjudicator (PyPI `diplomacy`) in the same run "
+            "and it is not installed: .venv/bin/pip install -e '.[bench]'"
+        ) from None
+
+
+def mila_setup(case: dict[str, Any]) -> Callable[[], Any]:
+    """MILA's work for one case: a game set to the case's phase, units and centres, the
+    orders given as text (in MILA's notation), the phase processed."""
     from diplomacy import Game
+    from random_games import mila
 
-    units = {p: [] for p in MIDGAME_UNITS}
+    units: dict[str, list[str]] = {}
     for u in case["units"]:
-        units[u["power"]].append(f"{u['type']} {u['loc'].upper()}")
+        units.setdefault(u["power"], []).append(f"{u['type']} {u['loc'].upper()}")
     centers = {p: [c.upper() for c in cs] for p, cs in case.get("centers", {}).items()}
-    orders = {p: [o.upper() for o in os_] for p, os_ in case["orders"].items()}
+    orders = {p: [mila(o.upper()) for o in lines] for p, lines in case["orders"].items()}
+    phase = case["phase"]
 
-    def run() -> None:
+    def run() -> Any:
         game = Game()
+        if phase != "S1901M":
+            game.set_current_phase(phase)
         game.clear_units()
         for power, us in units.items():
             game.set_units(power, us, reset=True)
@@ -150,11 +174,21 @@ def mila_phase(case: dict[str, Any]) -> Callable[[], Any]:
             game.clear_centers()
             for power, cs in centers.items():
                 game.set_centers(power, cs, reset=True)
-        for power, os_ in orders.items():
-            game.set_orders(power, os_)
+        for power, lines in orders.items():
+            game.set_orders(power, lines)
         game.process()
+        return game
 
     return run
+
+
+def mila_stream(cases: list[dict[str, Any]]) -> float:
+    """Phases a second of MILA's set-up, orders and processing over every case of a stream."""
+    runs = [mila_setup(case) for case in cases]  # the cases turned into MILA's notation first
+    start = time.perf_counter()
+    for run in runs:
+        run()
+    return len(runs) / (time.perf_counter() - start)
 
 
 def ours_in_process(case: dict[str, Any]) -> Callable[[], Any]:
@@ -176,35 +210,36 @@ def ours_as_command(
         line = json.dumps(case)
         for _ in range(count):
             f.write(line + "\n")
-        path = f.name
+        path = Path(f.name)
+    try:
+        return command_rate(path, count, jobs=jobs, pure_python=pure_python)
+    finally:
+        path.unlink()
+
+
+def command_rate(
+    path: Path, count: int, *, jobs: int = 1, pure_python: bool = False, checkout: Path = ROOT
+) -> float:
+    """Phases a second of `judge adjudicate --batch [--jobs N]` over the `count` lines of
+    `path`, process start-up included; `checkout`: the judge of another checkout (its source
+    imported ahead of the installed one, as `python -m` run in its folder does)."""
     # The results go to a file, as a batch run's usually do: through a pipe the benchmark's own
     # reading (about 15 MB a run) would compete with the command for this machine's two cores.
     with tempfile.TemporaryFile("w+") as out:
-        try:
-            start = time.perf_counter()
-            subprocess.run(
-                [
-                    sys.executable,
-                    "-m",
-                    "judge.cli",
-                    "adjudicate",
-                    "--batch",
-                    "--jobs",
-                    str(jobs),
-                    path,
-                ],
-                cwd=ROOT,
-                stdout=out,
-                check=True,
-                env={**os.environ, PURE_ENV: "1"} if pure_python else None,
-            )
-            elapsed = time.perf_counter() - start
-            out.seek(0)
-            assert '"results"' in out.readline()
-            assert 1 + sum(1 for _ in out) == count
-            return count / elapsed
-        finally:
-            os.unlink(path)
+        start = time.perf_counter()
+        subprocess.run(
+            [sys.executable, "-m", "judge.cli", "adjudicate", "--batch", "--jobs", str(jobs)]
+            + [str(path)],
+            cwd=checkout,
+            stdout=out,
+            check=True,
+            env={**os.environ, PURE_ENV: "1"} if pure_python else None,
+        )
+        elapsed = time.perf_counter() - start
+        out.seek(0)
+        assert '"results"' in out.readline()
+        assert 1 + sum(1 for _ in out) == count
+        return count / elapsed
 
 
 def parse_rate(seconds: float) -> float:
@@ -253,30 +288,45 @@ def main() -> None:
         default=os.cpu_count() or 1,
         help="worker processes for the extra `--batch --jobs N` figure (default: the cores)",
     )
+    ap.add_argument(
+        "--games",
+        type=int,
+        default=300,
+        help="random games whose every movement phase makes the stream (bench/random_games.py)",
+    )
+    ap.add_argument(
+        "--other",
+        type=Path,
+        help="another build of the judge (a checkout, or an unpacked wheel of one): its command "
+        "on the stream too, in each round beside this one's (JUDGE_PURE_PYTHON=1 for the "
+        "whole run: both on their plain Python source)",
+    )
     args = ap.parse_args()
+    require_mila()
     print(
         f"command: python bench/adjudicate.py --seconds {args.seconds} "
-        f"--batch-count {args.batch_count} --rounds {args.rounds} --jobs {args.jobs}"
-        f"  ({os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f})"
+        f"--batch-count {args.batch_count} --rounds {args.rounds} --jobs {args.jobs} "
+        f"--games {args.games}"
+        + (f" --other {args.other}" if args.other else "")
+        + f"  ({os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f})"
     )
     # Bytecode for the judge's own modules, as `pip install` of a wheel writes it: where
     # PYTHONDONTWRITEBYTECODE is set (this project's machines set it) every start of the command
     # would otherwise compile them again. The MILA package is installed, so it has its bytecode.
-    subprocess.run([sys.executable, "-m", "compileall", "-q", str(ROOT / "judge")], check=True)
+    for checkout in [ROOT] + ([args.other] if args.other else []):
+        subprocess.run(
+            [sys.executable, "-m", "compileall", "-q", str(checkout / "judge")], check=True
+        )
+    import importlib
+
     import judge.adjudicate_json  # noqa: F401  (the group, imported as the command imports it)
 
-    compiled = [m for m in COMPILED_MODULES if is_compiled(m)]
+    compiled = [m for m in COMPILED_MODULES if is_compiled(importlib.import_module(m).__name__)]
     if compiled:
         print(f"adjudication path: compiled by mypyc ({len(compiled)} modules, judge/compiled.py)")
     else:
         print(f"adjudication path: plain Python ({PURE_PYTHON_REASON or 'not compiled'})")
-    try:
-        import diplomacy  # noqa: F401
-
-        have_mila = True
-    except ImportError:
-        have_mila = False
-        print("MILA adjudicator not installed (pip install -e '.[bench]'): its column is empty")
+    stream_figures(args, bool(compiled))
     for name, case in (
         ("opening (22 units)", opening_case()),
         ("mid-game (39 units)", midgame_case()),
@@ -288,39 +338,32 @@ def main() -> None:
         keep = _keeper(best)
         for _ in range(args.rounds):
             keep("ours", rate(ours_in_process(case), args.seconds / args.rounds))
-            if have_mila:
-                keep("mila", rate(mila_phase(case), args.seconds / args.rounds))
+            keep("mila", rate(mila_setup(case), args.seconds / args.rounds))
             keep("command", ours_as_command(case, args.batch_count))
             if compiled:
                 keep("pure", ours_as_command(case, args.batch_count, pure_python=True))
             if args.jobs > 1:
                 keep("jobs", ours_as_command(case, args.batch_count, args.jobs))
-        ours, command, mila = best["ours"], best["command"], best.get("mila", 0.0)
-        line = (
-            f"{name}: ours {ours:,.0f}/s in process, {command:,.0f}/s as `judge adjudicate --batch`"
+        ours, command, mila = best["ours"], best["command"], best["mila"]
+        print(
+            f"{name}: ours {ours:,.0f}/s in process, {command:,.0f}/s as `judge adjudicate "
+            f"--batch`; MILA {mila:,.0f}/s; ratio {command / mila:.1f}x (command), "
+            f"{ours / mila:.1f}x (in process)"
         )
-        if have_mila:
-            line += (
-                f"; MILA {mila:,.0f}/s; ratio {command / mila:.1f}x (command), "
-                f"{ours / mila:.1f}x (in process)"
-            )
-        print(line)
         if compiled:
             # The same command on the plain Python source: what an install without a compiler
             # runs (a separate figure).
-            line = (
-                f"{name}: ours {best['pure']:,.0f}/s as `judge adjudicate --batch` on plain Python"
+            print(
+                f"{name}: ours {best['pure']:,.0f}/s as `judge adjudicate --batch` on plain "
+                f"Python; ratio {best['pure'] / mila:.1f}x"
             )
-            if have_mila:
-                line += f"; ratio {best['pure'] / mila:.1f}x"
-            print(line)
         if args.jobs > 1:
             # Several processes: a separate figure, never the only one (it needs free cores).
             jobs = best["jobs"]
-            line = f"{name}: ours {jobs:,.0f}/s as `judge adjudicate --batch --jobs {args.jobs}`"
-            if have_mila:
-                line += f"; ratio {jobs / mila:.1f}x (command, {args.jobs} processes)"
-            print(line)
+            print(
+                f"{name}: ours {jobs:,.0f}/s as `judge adjudicate --batch --jobs {args.jobs}`; "
+                f"ratio {jobs / mila:.1f}x (command, {args.jobs} processes)"
+            )
     print(f"order lines read: {parse_rate(args.seconds):,.0f}/s")
     # A crowded Mercator month (bench/mercator.py's, A/Fs in all three time scales) against the
     # mid-game movement phase, alternating rounds, in process: the issue's target is a ratio.
@@ -335,6 +378,42 @@ def main() -> None:
         f"Mercator month (36 units, TS1-TS3): {best['month']:,.0f} months/s in process; "
         f"a month costs {best['standard'] / best['month']:.2f} mid-game movement phases"
     )
+
+
+def stream_figures(args: argparse.Namespace, compiled: bool) -> None:
+    """Every movement phase of `args.games` random games (bench/random_games.py): the command
+    over the stream, start-up included, against MILA over the same phases, alternating rounds."""
+    from random_games import movement_phases
+
+    path = movement_phases(args.games)
+    with path.open(encoding="utf-8") as stream:
+        cases = [json.loads(line) for line in stream]
+    count = len(cases)
+    best: dict[str, float] = {}
+    keep = _keeper(best)
+    for _ in range(args.rounds):
+        keep("command", command_rate(path, count))
+        keep("mila", mila_stream(cases))
+        if compiled:
+            keep("pure", command_rate(path, count, pure_python=True))
+        if args.other:
+            keep("other", command_rate(path, count, checkout=args.other))
+    mila = best["mila"]
+    label = f"stream of {count:,} movement phases of {args.games} random games"
+    print(
+        f"{label}: ours {best['command']:,.0f}/s as `judge adjudicate --batch` (start-up "
+        f"included); MILA {mila:,.0f}/s; ratio {best['command'] / mila:.1f}x"
+    )
+    if "pure" in best:
+        print(
+            f"{label}: ours {best['pure']:,.0f}/s on plain Python; ratio {best['pure'] / mila:.1f}x"
+        )
+    if args.other:
+        print(
+            f"{label}: {args.other} {best['other']:,.0f}/s as its `judge adjudicate --batch`; "
+            f"ratio {best['other'] / mila:.1f}x; this checkout / that one: "
+            f"{best['command'] / best['other']:.2f}"
+        )
 
 
 if __name__ == "__main__":

@@ -19,12 +19,10 @@ except ImportError:  # pragma: no cover - a dependency; the standard library doe
 
 from judge.engine.calendar import PhaseError, parse_phase
 from judge.engine.geography import Map, MapError
-from judge.engine.orders import Order
 from judge.engine.position import Dislodged, Position, Unit, make_unit, province_of
-from judge.engine.results import ILLEGAL, OrderResult, PhaseResult
+from judge.engine.results import OrderResult, PhaseResult
 from judge.engine.rules import Rules, UnknownRuleSet, rules_from_names
 from judge.engine.topology import topology
-from judge.language.orders import OrderSyntaxError, order_scanner, parse_order
 from judge.map_files import load_map
 from judge.variants import CaseFields, ReadOrders, UnknownVariant, Variant, variant
 
@@ -370,28 +368,6 @@ def _state(raw: Any) -> dict[str, Any]:
     if not isinstance(raw, Mapping):
         raise CaseError(f"state: expected an object, got {raw!r}")
     return dict(raw)
-
-
-def parse_power_orders(
-    game_map: Map, orders: Mapping[str, list[str]]
-) -> tuple[dict[str, list[Order]], dict[tuple[str, int], OrderResult]]:
-    """Read every order text; the unreadable ones become `illegal` results, kept by position."""
-    parsed: dict[str, list[Order]] = {}
-    unreadable: dict[tuple[str, int], OrderResult] = {}
-    scan = order_scanner(game_map)
-    for power, lines in orders.items():
-        readable: list[Order] = []
-        for index, line in enumerate(lines):
-            order = scan(line)
-            if order is not None:
-                readable.append(order)
-                continue
-            try:
-                readable.append(parse_order(line, game_map))
-            except OrderSyntaxError as exc:
-                unreadable[(power, index)] = OrderResult(ILLEGAL, f"cannot read the order: {exc}")
-        parsed[power] = readable
-    return parsed, unreadable
 
 
 def _unit_json(unit: Unit) -> dict[str, Any]:

@@ -36,11 +36,15 @@ COMPILED_MODULES = (
     "judge.engine.topology",
     "judge.language.fast_orders",
     "judge.variants.aboard",
+    "judge.variants.mercator.adjustments",
     "judge.variants.mercator.month",
     "judge.variants.mercator.orders",
     "judge.variants.mercator.ownership",
+    "judge.variants.mercator.phases",
     "judge.variants.mercator.reading",
+    "judge.variants.mercator.removals",
     "judge.variants.mercator.retreats",
+    "judge.variants.standard.reading",
 )
 
 # The library mypyc shares between the modules of the group, at the top of the import path.
@@ -53,6 +57,30 @@ _PACKAGE_PARENT = Path(__file__).resolve().parent.parent
 
 def source_path(root: Path, module: str) -> Path:
     return root.joinpath(*module.split(".")).with_suffix(".py")
+
+
+# What an install of a checkout is made from, beside the compiled modules' sources: a change to
+# any of them (a `git pull`, an edit) calls for `pip install -e .` again (run.sh asks).
+INSTALL_INPUTS = ("pyproject.toml", "hatch_build.py", "judge/compiled.py")
+
+
+def install_fingerprint(root: Path = _PACKAGE_PARENT) -> str:
+    """A hash of everything an editable install of the checkout at `root` is built from: the
+    files of INSTALL_INPUTS, the source of every compiled module and whether JUDGE_PURE_PYTHON
+    is set (the build then compiles nothing). Another Python source needs no install: an
+    editable install imports it in place."""
+    import hashlib  # run.sh's question only: every other start of the judge goes without
+
+    digest = hashlib.sha256(f"{PURE_ENV}={bool(os.environ.get(PURE_ENV))}\n".encode())
+    paths = [root / name for name in INSTALL_INPUTS]
+    paths += [source_path(root, module) for module in COMPILED_MODULES]
+    for path in paths:
+        digest.update(str(path.relative_to(root)).encode() + b"\0")
+        try:
+            digest.update(path.read_bytes())
+        except OSError:
+            digest.update(b"\0missing\0")
+    return digest.hexdigest()
 
 
 def compiled_paths(

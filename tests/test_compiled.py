@@ -101,6 +101,43 @@ def test_the_installed_build_compiles_the_whole_group() -> None:
     assert stale_modules(ROOT) == []
 
 
+# Modules of the judge that run while a phase is adjudicated but stay Python, and why.
+LEFT_AS_PYTHON = {
+    "judge.cli_adjudicate": "the command's loop: a call or two a line",
+    "judge.language.orders": "Lark's transformer (untyped): hands out the scanner once a phase",
+    "judge.language.names": "a map's name table: looks up a word once, the scanner keeps it",
+    "judge.language.board_parsers": "a variant's Lark parser per map, made once",
+    "judge.variants": "the variant records, asked a few times a phase",
+    "judge.variants.mercator.language": "Lark's transformer (untyped): the lines the quick "
+    "reader leaves",
+}
+
+
+def test_what_a_standard_phase_and_a_mercator_month_run_is_compiled() -> None:
+    """Every module of the judge whose functions run while bench/adjudicate.py's phases and
+    bench/mercator.py's month are adjudicated is in the compiled group, or in LEFT_AS_PYTHON
+    with its reason (traced on the source, where every Python function call is seen)."""
+    code = (
+        "import collections, json, sys\n"
+        "sys.path[:0] = ['bench']\n"
+        "from adjudicate import midgame_case, opening_case\n"
+        "from mercator import month_case\n"
+        "from judge.cli_adjudicate import batch_output\n"
+        "lines = [json.dumps(c) for c in (opening_case(), midgame_case(), month_case())]\n"
+        "for line in lines: batch_output(line, None, None)\n"  # tables and caches made
+        "seen = set()\n"
+        "def note(frame, event, arg):\n"
+        "    if event == 'call': seen.add(frame.f_globals.get('__name__') or '')\n"
+        "sys.setprofile(note)\n"
+        "for line in lines: batch_output(line, None, None)\n"
+        "sys.setprofile(None)\n"
+        "print(' '.join(sorted(m for m in seen if m.startswith('judge'))))\n"
+    )
+    ran = set(_run(code, **{PURE_ENV: "1"}).split())
+    assert "judge.variants.mercator.phases" in ran and "judge.engine.resolve" in ran
+    assert sorted(ran - set(COMPILED_MODULES) - set(LEFT_AS_PYTHON)) == []
+
+
 @pytest.mark.slow
 def test_the_engine_tests_pass_on_the_source_too() -> None:
     """The DATC, the rule sets and the order language, run again on the plain Python source."""

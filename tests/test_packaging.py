@@ -46,3 +46,30 @@ def test_wheel_carries_the_data_folders(tmp_path: Path) -> None:
             assert f"{stem}.py" in names
             assert any(n.startswith(f"{stem}.") and n.endswith(".so") for n in names), module
         assert "py3-none-any" not in wheel.name
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(
+    not os.environ.get("JUDGE_REQUIRE_COMPILED"), reason="needs a build with a C compiler (test.sh)"
+)
+def test_a_build_of_unchanged_sources_uses_the_last_compiled_files(tmp_path: Path) -> None:
+    """hatch_build.py compiles once per set of inputs: the second of two wheel builds of the
+    same checkout says so and carries the whole group compiled all the same. (In this file:
+    the builds share build/judge-mypyc with the test above, so they never run at once.)"""
+    outputs = []
+    for n in (1, 2):
+        done = subprocess.run(
+            [sys.executable, "-m", "pip", "wheel", "--no-deps", "-v", "-w", str(tmp_path / str(n))]
+            + [str(ROOT)],
+            capture_output=True,
+            text=True,
+            timeout=900,
+        )
+        assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+        outputs.append(done.stdout + done.stderr)
+    assert "the compiled files of the last build are up to date" in outputs[1]
+    (wheel,) = (tmp_path / "2").glob("*.whl")
+    names = zipfile.ZipFile(wheel).namelist()
+    for module in COMPILED_MODULES:
+        stem = module.replace(".", "/")
+        assert any(n.startswith(f"{stem}.") and n.endswith(".so") for n in names), module

@@ -1,7 +1,7 @@
 """A scanner for the order notations most lines are written in, ahead of the LALR parser.
 
-``A Par - Bur``, ``F BRE-MAO``, ``A Par H``, ``A Mun S A Ber - Sil``, ``A Mun S A Ber``,
-``F NTH C A LON - NWY``, ``F StP/sc - Bot``, ``F Spa(nc) - Mao``, the unit type written or
+``A Par - Bur``, ``F BRE-MAO``, ``A Lon - Nwy via convoy``, ``A Par H``, ``A Mun S A Ber - Sil``,
+``A Mun S A Ber``, ``F NTH C A LON - NWY``, ``F StP/sc - Bot``, ``F Spa(nc) - Mao``, the unit type written or
 left out, in any letter case and spacing: one regular expression match, each name a lookup in
 the map's NameTable. It yields exactly the Order the grammar (grammar/orders.lark through
 judge/language/orders.py) yields for the same line, and it never makes an error: a line it
@@ -71,7 +71,8 @@ _UNIT = r"(?:([AaFf]|[Aa][Rr][Mm][Yy]|[Ff][Ll][Ee][Ee][Tt])\s+)?"
 _TAIL = (
     r"(?:"
     r"\s*(-)\s*"
-    + _LOC  # move
+    + _LOC  # move, perhaps "via convoy" (the grammar's VIA: "via" or "by", then "convoy")
+    + r"(?:\s+((?:[Vv][Ii][Aa]|[Bb][Yy])\s+[Cc][Oo][Nn][Vv][Oo][Yy]))?"
     + r"|\s+([SsCc])\s+"
     + _UNIT
     + _LOC
@@ -83,6 +84,7 @@ _TAIL = (
 )
 # A unit type written as a word of its own (the scanner's _UNIT, followed by a blank).
 _UNIT_WORDS = {"a": ARMY, "army": ARMY, "f": FLEET, "fleet": FLEET}
+_VIA = ("via", "by")  # the first word of the grammar's VIA, before "convoy"
 _WORDS_LIMIT = 20_000  # names remembered per map (single words, never whole orders)
 _ORDER = re.compile(r"\s*" + _UNIT + _LOC + _TAIL)
 
@@ -155,6 +157,7 @@ class FastScanner:
             dest_word,
             dest_a,
             dest_b,
+            via,
             verb,
             target_unit,
             target_word,
@@ -181,7 +184,7 @@ class FastScanner:
                 dest = words.get(dest_word) if dest_a is None and dest_b is None else None
                 if dest is None:
                     dest = loc_(dest_word, dest_a or dest_b)
-                return Move(unit_type, loc, dest, False)
+                return Move(unit_type, loc, dest, via is not None)
             if hold is not None:
                 return Hold(unit_type, loc)
             target = loc_(target_word, target_a or target_b)
@@ -201,7 +204,7 @@ class FastScanner:
 
     def _scan_words(self, tokens: list[str]) -> Order | None:
         """The most common lines, blank-separated words of names met before, without the
-        regular expression: ``A Par - Bur``, ``A Par H``, ``A Mun S A Ber - Sil``, ``F Nth C
+        regular expression: ``A Par - Bur``, ``A Lon - Nwy via convoy``, ``A Par H``, ``A Mun S A Ber - Sil``, ``F Nth C
         A Lon - Nwy``, the unit types left out or not. A word (or ``word/coast``) counts as a
         location only when the expression already took it as one (it is then in `_words`,
         never a keyword), so this gives what the expression gives, or None to let it look."""
@@ -222,11 +225,18 @@ class FastScanner:
         if rest == 2:
             hold = tokens[first + 1]
             return Hold(unit_type, loc) if hold == "H" or hold == "h" else None
-        if rest == 3:
+        if rest == 3 or rest == 5:
             if tokens[first + 1] != "-":
                 return None
             dest = words.get(tokens[first + 2])
-            return None if dest is None else Move(unit_type, loc, dest, False)
+            if dest is None:
+                return None
+            if rest == 3:
+                return Move(unit_type, loc, dest, False)
+            # "A Lon - Nwy via convoy" (the grammar's VIA: "via" or "by", then "convoy")
+            if tokens[first + 3].lower() in _VIA and tokens[first + 4].lower() == "convoy":
+                return Move(unit_type, loc, dest, True)
+            return None
         verb = tokens[first + 1]
         if verb == "S" or verb == "s":
             support = True

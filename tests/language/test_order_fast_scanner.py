@@ -158,6 +158,9 @@ def test_the_common_notations_are_scanned() -> None:
         "F Spa(nc) - Mao",
         "Par-Bur",
         "army paris - burgundy",
+        "A Par - Bur via convoy",
+        "A LON - NWY VIA CONVOY",
+        "A Lon-Nwy by  convoy",
     ]:
         assert parser.scanner.scan(line) is not None, line
 
@@ -166,7 +169,9 @@ def test_lines_the_scanner_leaves_to_the_parser() -> None:
     game_map = load_map("standard")
     _table, parser = orders_module._context(game_map)
     for line in [
-        "A Par - Bur via convoy",
+        "A Par - Bur via",
+        "A Par - Bur convoy",
+        "A Par - Bur via convoy.",
         "F Bre - Mid-Atlantic",
         "A Lon - Nth - Nwy",
         "A Par -> Bur",

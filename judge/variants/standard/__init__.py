@@ -7,22 +7,12 @@ chosen per game or case, none is always on.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from judge.engine.adjudicate import adjudicate
 from judge.engine.calendar import STANDARD as STANDARD_CALENDAR
-from judge.engine.geography import Map
-from judge.variants import Language, ReadOrders, Rulebook, Variant
-
-
-def read_standard_orders(game_map: Map, texts: Mapping[str, Sequence[str]]) -> ReadOrders:
-    """One order a line, in the order language of grammar/orders.lark."""
-    from judge.adjudicate_json import parse_power_orders
-
-    orders, unreadable = parse_power_orders(game_map, texts)
-    return ReadOrders(orders, unreadable)
-
+from judge.variants import Language, Rulebook, Variant
+from judge.variants.standard.reading import read_standard_orders
 
 STANDARD = Variant(
     name="standard",
