@@ -34,8 +34,9 @@ from judge.mail.outbound import (
     send_one,
     transport_for,
 )
-from judge.store import OutboxMessage, OutboxState, make_engine, session_scope, upgrade
+from judge.store import OutboxMessage, OutboxState, session_scope
 from judge.store.outbox import Identity, address_state, enqueue
+from tests.migrated import migrated_sqlite
 
 JUDGE = Identity("judge@example.org", "Test Judge")
 POLICY = RetryPolicy(
@@ -45,8 +46,7 @@ POLICY = RetryPolicy(
 
 @pytest.fixture
 def engine(tmp_path: Path) -> Iterator[Engine]:
-    made = make_engine(f"sqlite:///{tmp_path / 'judge.sqlite3'}")
-    upgrade(made)
+    made = migrated_sqlite(tmp_path / "judge.sqlite3")
     clock.set_now(datetime(2026, 5, 1, 9, tzinfo=UTC))
     yield made
     clock.reset()

@@ -15,9 +15,10 @@ from judge import clock
 from judge.desk import commands as desk
 from judge.desk.replies import Reply
 from judge.processor import ProcessorSettings, process_next
-from judge.store import InboxMessage, InboxState, OutboxMessage, make_engine, session_scope, upgrade
+from judge.store import InboxMessage, InboxState, OutboxMessage, session_scope
 from judge.store.inbox import accept, claim_next, release
 from judge.store.outbox import Identity
+from tests.migrated import migrated_sqlite
 
 SETTINGS = ProcessorSettings(
     identity=Identity("judge@example.org", "Test Judge"),
@@ -30,8 +31,7 @@ SETTINGS = ProcessorSettings(
 
 @pytest.fixture
 def engine(tmp_path: Path) -> Iterator[Engine]:
-    made = make_engine(f"sqlite:///{tmp_path / 'judge.sqlite3'}")
-    upgrade(made)
+    made = migrated_sqlite(tmp_path / "judge.sqlite3")
     clock.set_now(datetime(2026, 4, 1, 8, tzinfo=UTC))
     yield made
     clock.reset()

@@ -18,11 +18,12 @@ from sqlalchemy import Engine, select
 
 from judge import clock
 from judge.processor import ProcessorSettings, process_next
-from judge.store import OutboxMessage, make_engine, session_scope, upgrade
+from judge.store import OutboxMessage, session_scope
 from judge.store.game_queries import current_orders, find_game, history, observers_of
 from judge.store.games import GameStatus
 from judge.store.inbox import accept
 from judge.store.outbox import Identity
+from tests.migrated import migrated_sqlite
 
 SETTINGS = ProcessorSettings(
     identity=Identity("judge@example.org", "Test Judge"),
@@ -37,8 +38,7 @@ GM = "gm@example.org"
 
 @pytest.fixture
 def engine(tmp_path: Path) -> Iterator[Engine]:
-    made = make_engine(f"sqlite:///{tmp_path / 'judge.sqlite3'}")
-    upgrade(made)
+    made = migrated_sqlite(tmp_path / "judge.sqlite3")
     clock.set_now(datetime(2026, 4, 1, 8, tzinfo=UTC))
     yield made
     clock.reset()

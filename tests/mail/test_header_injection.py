@@ -22,9 +22,10 @@ from judge import clock
 from judge.mail.headers import clean_text, decode_words, header_value
 from judge.mail.outbound import MaildirTransport, RetryPolicy, send_one
 from judge.processor import ProcessorSettings, process_next
-from judge.store import InboxMessage, InboxState, OutboxMessage, make_engine, session_scope, upgrade
+from judge.store import InboxMessage, InboxState, OutboxMessage, session_scope
 from judge.store.inbox import accept
 from judge.store.outbox import Identity, compose_bytes
+from tests.migrated import migrated_sqlite
 
 SETTINGS = ProcessorSettings(identity=Identity("judge@example.org", "Test Judge"))
 POLICY = RetryPolicy(first=timedelta(minutes=1))
@@ -73,8 +74,7 @@ DISPLAY_NAMES = {
 
 @pytest.fixture
 def engine(tmp_path: Path) -> Iterator[Engine]:
-    made = make_engine(f"sqlite:///{tmp_path / 'judge.sqlite3'}")
-    upgrade(made)
+    made = migrated_sqlite(tmp_path / "judge.sqlite3")
     clock.set_now(datetime(2026, 4, 1, 8, tzinfo=UTC))
     yield made
     clock.reset()

@@ -24,9 +24,10 @@ from written_mail import assert_only_the_judges_headers
 
 from judge import clock
 from judge.processor import ProcessorSettings, process_next
-from judge.store import InboxMessage, InboxState, OutboxMessage, make_engine, session_scope, upgrade
+from judge.store import InboxMessage, InboxState, OutboxMessage, session_scope
 from judge.store.inbox import accept
 from judge.store.outbox import Identity
+from tests.migrated import migrated_sqlite
 
 SEED = int(os.environ.get("JUDGE_FUZZ_SEED", "1414"))
 COUNT = 300
@@ -194,8 +195,7 @@ def generate(rng: random.Random, index: int) -> tuple[bytes, str | None]:
 
 @pytest.fixture
 def engine(tmp_path: Path) -> Iterator[Engine]:
-    made = make_engine(f"sqlite:///{tmp_path / 'judge.sqlite3'}")
-    upgrade(made)
+    made = migrated_sqlite(tmp_path / "judge.sqlite3")
     clock.set_now(datetime(2026, 4, 1, 8, tzinfo=UTC))
     yield made
     clock.reset()

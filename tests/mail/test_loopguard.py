@@ -11,8 +11,9 @@ from sqlalchemy import Engine
 
 from judge import clock
 from judge.mail.loopguard import ReplyDecision, automated_reason, sender_key
-from judge.store import make_engine, session_scope, upgrade
+from judge.store import session_scope
 from judge.store.outbox import count_reply
+from tests.migrated import migrated_sqlite
 
 JUDGE = "judge@example.org"
 HUMAN = {"from": "Ann <ann@example.org>", "subject": "orders"}
@@ -53,8 +54,7 @@ def test_robots_get_no_answer(extra: dict[str, str], envelope_from: str | None) 
 
 @pytest.fixture
 def engine(tmp_path: Path) -> Iterator[Engine]:
-    made = make_engine(f"sqlite:///{tmp_path / 'judge.sqlite3'}")
-    upgrade(made)
+    made = migrated_sqlite(tmp_path / "judge.sqlite3")
     clock.set_now(datetime(2026, 3, 1, 12, tzinfo=UTC))
     yield made
     clock.reset()

@@ -14,7 +14,8 @@ from sqlalchemy import Engine, select
 
 from judge.config import from_mapping
 from judge.mail.smtp_listener import ListenerController, start_listener
-from judge.store import InboxMessage, make_engine, session_scope, upgrade
+from judge.store import InboxMessage, make_engine, session_scope
+from tests.migrated import migrated_sqlite
 
 CONFIG = from_mapping({"judge": {"address": "judge@example.org"}})
 
@@ -37,8 +38,7 @@ def mail(body: str = "HELP", message_id: str = "<one@example.org>") -> bytes:
 
 @pytest.fixture
 def engine(tmp_path: Path) -> Iterator[Engine]:
-    made = make_engine(f"sqlite:///{tmp_path / 'judge.sqlite3'}")
-    upgrade(made)
+    made = migrated_sqlite(tmp_path / "judge.sqlite3")
     yield made
     made.dispose()
 

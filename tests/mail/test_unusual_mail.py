@@ -27,8 +27,9 @@ from judge.mail.mime import read_mail
 from judge.mail.outbound import RelaySettings, RetryPolicy, SmtpRelay, send_one
 from judge.mail.smtp_listener import ListenerController, start_listener
 from judge.processor import ProcessorSettings, process_next
-from judge.store import InboxMessage, InboxState, OutboxMessage, make_engine, session_scope, upgrade
+from judge.store import InboxMessage, InboxState, OutboxMessage, session_scope
 from judge.store.outbox import Identity
+from tests.migrated import migrated_sqlite
 
 CONFIG = from_mapping({"judge": {"address": "judge@example.org"}})
 SETTINGS = ProcessorSettings(identity=Identity("judge@example.org", "Test Judge"))
@@ -44,8 +45,7 @@ def free_port() -> int:
 
 @pytest.fixture
 def engine(tmp_path: Path) -> Iterator[Engine]:
-    made = make_engine(f"sqlite:///{tmp_path / 'judge.sqlite3'}")
-    upgrade(made)
+    made = migrated_sqlite(tmp_path / "judge.sqlite3")
     clock.set_now(datetime(2026, 4, 1, 8, tzinfo=UTC))
     yield made
     clock.reset()

@@ -13,9 +13,10 @@ import pytest
 from sqlalchemy import Engine
 
 from judge import clock
-from judge.store import make_engine, session_scope, upgrade
+from judge.store import session_scope
 from judge.store.game_queries import find_game
 from judge.variants.algernon import case_board
+from tests.migrated import migrated_sqlite
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "desk"))
 import test_games_by_mail as mail  # noqa: E402
@@ -27,8 +28,7 @@ GM = "gm@example.org"
 
 @pytest.fixture
 def engine(tmp_path: Path) -> Iterator[Engine]:
-    made = make_engine(f"sqlite:///{tmp_path / 'judge.sqlite3'}")
-    upgrade(made)
+    made = migrated_sqlite(tmp_path / "judge.sqlite3")
     clock.set_now(datetime(2026, 4, 1, 8, tzinfo=UTC))
     yield made
     clock.reset()

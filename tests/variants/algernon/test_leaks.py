@@ -28,10 +28,11 @@ from sqlalchemy import Engine, select
 from judge import clock
 from judge.desk import seating
 from judge.pictures.step import render_pending
-from judge.store import OutboxMessage, make_engine, session_scope, upgrade
+from judge.store import OutboxMessage, session_scope
 from judge.store.game_queries import find_game, history
 from judge.variants.algernon import case_board
 from judge.variants.algernon.maze import portal_towards
+from tests.migrated import migrated_sqlite
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "desk"))
 import test_games_by_mail as mail  # noqa: E402
@@ -45,8 +46,7 @@ SWAPS = 0.1  # the chance a rat with a neighbour tries to swap with it
 
 @pytest.fixture
 def engine(tmp_path: Path) -> Iterator[Engine]:
-    made = make_engine(f"sqlite:///{tmp_path / 'judge.sqlite3'}")
-    upgrade(made)
+    made = migrated_sqlite(tmp_path / "judge.sqlite3")
     clock.set_now(datetime(2026, 4, 1, 8, tzinfo=UTC))
     yield made
     clock.reset()
