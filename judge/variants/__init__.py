@@ -51,6 +51,9 @@ class DeskLine:
     error: str | None = None
     heading: str | None = None  # the heading's words, echoed for a heading line
     note: str | None = None  # a warning echoed with the orders, which are taken all the same
+    # The order values of `orders`, one each, for the record's `check_orders` (none: the line
+    # is not checked against the board by the desk).
+    values: list[Any] = field(default_factory=list)
     # A line that changes the game at once rather than waiting for the adjudication (Mercenary's
     # leaving an Alliance of Currency, rule 8 c): (the stored case) -> (the case after, the
     # announcement every reader of the game is sent); ValueError: why it cannot be done now.
@@ -197,6 +200,14 @@ class Variant:
     # Just's right-hand rule): (board, position, the unit) -> terms. None: the places the
     # position gives it, and a unit without an order is disbanded, as in the standard game.
     retreat_terms: Callable[[Map, Position, Dislodged], RetreatTerms] | None = None
+    # How a power's orders are checked when they arrive, by the rules that adjudicate them
+    # (judge/variants/order_checks.py): (board, position, rules, power, the power's orders as
+    # they stand, the new ones last) -> why each can never be carried out, or None. What
+    # depends on other powers' orders is left to the adjudication. None: the standard game's
+    # check (`order_checks.standard_order_problems`).
+    check_orders: Callable[[Map, Position, Rules, str, Sequence[Any]], list[str | None]] | None = (
+        None
+    )
     # Fields of its own in a case and a result (Mercenary's money); None: the board alone.
     case_fields: CaseFields | None = None
     # How many of those builds or removals one of a power's stored order lines uses (Mercator's

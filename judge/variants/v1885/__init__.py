@@ -13,6 +13,7 @@ from __future__ import annotations
 from judge.engine.calendar import MONTHLY
 from judge.variants import Variant
 from judge.variants.v1885.adjustments import adjustments_due
+from judge.variants.v1885.checks import check_orders
 from judge.variants.v1885.language import (
     GRAMMAR,
     read_1885_orders,
@@ -43,6 +44,7 @@ V1885 = Variant(
     rules_text="1885 (Fred C. Davis, Jr.) with the A/F Rules Module, 1984 revision, and the "
     "readings in docs/RULES.md",
     read_desk_line=read_desk_line,
+    check_orders=check_orders,
     order_grammar=GRAMMAR,
     adjustments_due=adjustments_due,
     retreat_terms=retreat_terms,
