@@ -143,25 +143,35 @@ def _variant_line(
     elif read.heading is not None:
         entry["full"] = f"({read.heading})"
     elif read.error is None:
-        position = state.reading[seat.id]["position"]
-        keys = {key for key, _stored, _full in read.orders}
+        taken = read.orders
         if read.values:
-            for why in refusals(state, game, game_map, position, seat, keys, read.values):
-                if why:
-                    entry["error"] = f"line {line.line_no}: {why}"
-                    break
-    if entry["full"] is None and entry["error"] is None:
-        fulls, replaced = [], []
-        for key, stored, full in read.orders:
-            fulls.append(full)
-            old = set_order(
-                state.session, game, seat.power, key, stored, inbox_id=state.where.inbox_id
-            )
-            if old:
-                replaced.append(old)
-        entry["full"] = "; ".join(fulls) + (f"\n      (note: {read.note})" if read.note else "")
-        entry["replaced"] = "; ".join(replaced) or None
-        seat.orders_changed_at = now()
+            position = state.reading[seat.id]["position"]
+            keys = {key for key, _stored, _full in read.orders}
+            reasons = refusals(state, game, game_map, position, seat, keys, read.values)
+            taken = [o for o, why in zip(read.orders, reasons, strict=True) if not why]
+            refused = [(o[2], why) for o, why in zip(read.orders, reasons, strict=True) if why]
+            if refused and not taken:
+                entry["error"] = f"line {line.line_no}: {refused[0][1]}"
+            elif refused:
+                # Several orders on the line: the good ones are taken, the others named.
+                entry["error"] = f"line {line.line_no}: " + "; ".join(
+                    f"{full}: {why}" for full, why in refused
+                )
+                entry["error"] += " (taken: " + "; ".join(o[2] for o in taken) + ")"
+        if taken or entry["error"] is None:
+            fulls, replaced = [], []
+            for key, stored, full in taken:
+                fulls.append(full)
+                old = set_order(
+                    state.session, game, seat.power, key, stored, inbox_id=state.where.inbox_id
+                )
+                if old:
+                    replaced.append(old)
+            note = f"\n      (note: {read.note})" if read.note else ""
+            if entry["error"] is None:
+                entry["full"] = "; ".join(fulls) + note
+                entry["replaced"] = "; ".join(replaced) or None
+            seat.orders_changed_at = now()
     entry["seat"] = seat.id
     state.orders.append(entry)
     state.ordered_seats.append(seat)

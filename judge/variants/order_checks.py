@@ -118,12 +118,13 @@ def _movement_problem(
     return cannot_reach(game_map, unit, order) or f"{unit_title(game_map, unit)}: {why}"
 
 
-def cannot_reach(game_map: Map, unit: Unit, order: Any) -> str | None:
-    """A move to a place the unit cannot reach, with the places it can."""
+def cannot_reach(game_map: Map, unit: Unit, order: Any, title: str | None = None) -> str | None:
+    """A move to a place the unit cannot reach, with the places it can (`title`: the unit as
+    the sentence names it, where it moves as another kind: an army/fleet as its fleet)."""
     if not isinstance(order, Move) or province_of(order.dest) in reachable(game_map, unit):
         return None
     return (
-        f"{unit_title(game_map, unit)} cannot reach {place_name(game_map, order.dest)}; it can "
+        f"{title or unit_title(game_map, unit)} cannot reach {place_name(game_map, order.dest)}; it can "
         f"move to {places_text(game_map, reachable(game_map, unit))}"
     )
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from judge.engine.calendar import MONTHLY
 from judge.variants import Variant
 from judge.variants.mercator.adjustments import adjustments_due
+from judge.variants.mercator.checks import check_orders
 from judge.variants.mercator.language import (
     GRAMMAR,
     adjustments_used,
@@ -39,6 +40,7 @@ MERCATOR = Variant(
     unit_kinds=("A", "F", "AF"),
     rules_text="Mercator Rules (1985 edition), with the readings in docs/RULES.md",
     read_desk_line=read_desk_line,
+    check_orders=check_orders,
     order_grammar=GRAMMAR,
     decide_claims=decide_claims,
     claim_terms=(

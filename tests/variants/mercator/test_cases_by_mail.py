@@ -16,7 +16,7 @@ from test_games_by_mail import GM, body_of, player, send
 
 from judge.map_files import load_map
 from judge.store import session_scope
-from judge.store.game_queries import find_game, history
+from judge.store.game_queries import current_orders, find_game, history
 from judge.variants.mercator.language import format_scaled_short, read_line
 
 MAP = load_map("standard")
@@ -29,6 +29,14 @@ CASES = json.loads(
 def _unit(compact: str) -> dict[str, str]:
     power, kind, loc, *army = compact.split()
     return {"power": power, "type": kind, "loc": loc, **({"army_power": army[0]} if army else {})}
+
+
+def taken(engine: Engine, power: str) -> set[str]:
+    """The order lines the judge keeps for the power."""
+    with session_scope(engine) as session:
+        game = find_game(session, "merc")
+        assert game is not None
+        return set(current_orders(session, game).get(power, {}).values())
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
@@ -64,7 +72,7 @@ def test_the_example_by_mail(engine: Engine, case: dict[str, Any]) -> None:
             echo = body_of(next(r for r in rows if r.kind == "orders_read"))
             results = iter(step["expect"]["results"].get(power, []))
             section = 4 if phase.endswith("R") else None
-            for line in lines:
+            for line_no, line in enumerate(lines, start=1):
                 reading = read_line(MAP, line, section)
                 section = reading.section
                 if reading.heading_only:
@@ -73,7 +81,14 @@ def test_the_example_by_mail(engine: Engine, case: dict[str, Any]) -> None:
                     assert next(results) == "illegal", (case["id"], line)
                     assert "ERROR" in echo, (case["id"], line)
                     continue
+                refused = f"ERROR: line {line_no}:" in echo
                 for order in reading.orders:
+                    text = format_scaled_short(order, MAP)
+                    if refused and text not in taken(engine, power):
+                        # Refused on arrival by the variant's own check: the adjudication
+                        # finds it illegal or void too.
+                        assert next(results) in ("illegal", "void"), (case["id"], line, echo)
+                        continue
                     want.setdefault(power, []).append(
                         (format_scaled_short(order, MAP), next(results))
                     )
