@@ -8,9 +8,9 @@ import pytest
 from judge.adjudicate_json import read_case
 from judge.engine.orders import Build, Convoy, Disband, Move, Retreat, Support, Waive
 from judge.engine.position import Dislodged, Position, Unit
+from judge.engine.rules import Rules
 from judge.language.errors import OrderSyntaxError
 from judge.map_files import load_map
-from judge.engine.rules import Rules
 from judge.variants import start_case
 from judge.variants.v1885.checks import check_orders
 from judge.variants.v1885.language import (
