@@ -55,8 +55,8 @@ def for_the_unit_there(order: Any, unit: Unit | None) -> Any:
     written = getattr(order, "unit_type", None)
     if unit is None or written is None or written == unit.kind:
         return order
-    if "A" not in (written, unit.kind):
-        return order  # a fleet for an army/fleet: the variant's own words (1885, Mercator)
+    if {written, unit.kind} != {"A", "F"}:
+        return order  # an army/fleet's letters name its parts (1885, Mercator): as written
     if not isinstance(order, Hold | Move | Support | Retreat | Disband):
         return order
     return replace(order, unit_type=unit.kind)
