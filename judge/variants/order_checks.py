@@ -20,7 +20,7 @@ from judge.engine.calendar import ADJUSTMENTS, ANY, MOVEMENT, RETREATS, parse_ph
 from judge.engine.geography import Map
 from judge.engine.orders import Build, Disband, Hold, Move, Retreat, Support, Waive
 from judge.engine.position import Position, Unit, province_of
-from judge.engine.resolve import never_succeeds, reachable
+from judge.engine.resolve import never_succeeding, reachable
 from judge.engine.results import ILLEGAL, VOID, PhaseResult
 from judge.engine.rules import Rules
 
@@ -99,7 +99,11 @@ def standard_order_problems(
     places the position gives the unit, a build where none can be or beyond those due."""
     kind = phase_kind(position)
     if kind == MOVEMENT:
-        return [_movement_problem(game_map, position, rules, power, o) for o in orders]
+        found = never_succeeding(game_map, position, power, orders, rules)
+        return [
+            None if why is None else _movement_problem(game_map, position, order, why)
+            for order, why in zip(orders, found, strict=True)
+        ]
     if kind == RETREATS:
         return [_retreat_problem(game_map, position, o) for o in orders]
     if kind == ADJUSTMENTS:
@@ -107,12 +111,8 @@ def standard_order_problems(
     return [None] * len(orders)
 
 
-def _movement_problem(
-    game_map: Map, position: Position, rules: Rules, power: str, order: Any
-) -> str | None:
-    why = never_succeeds(game_map, position, power, order, rules)
-    if why is None:
-        return None
+def _movement_problem(game_map: Map, position: Position, order: Any, why: str) -> str:
+    """The resolver's reason in the desk's words, with the places the unit can reach."""
     unit = position.unit_in(province_of(order.loc))
     assert unit is not None
     return cannot_reach(game_map, unit, order) or f"{unit_title(game_map, unit)}: {why}"

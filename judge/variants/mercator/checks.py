@@ -27,7 +27,7 @@ from judge.engine.calendar import MOVEMENT, RETREATS
 from judge.engine.geography import Map, Terrain
 from judge.engine.orders import Convoy, Hold, Move, Retreat, Support
 from judge.engine.position import Position, Unit, province_of
-from judge.engine.resolve import never_succeeds
+from judge.engine.resolve import never_succeeding
 from judge.engine.results import ILLEGAL, VOID
 from judge.engine.rules import Rules
 from judge.variants.mercator.month import ARMY_FLEET, _as_fleet, _Month, _untyped
@@ -69,21 +69,37 @@ def check_orders(
     touched = _touched_by_own_orders(scaled)
     landing = _landing_places(month, power)
     out: list[str | None] = []
+    asked: list[tuple[int, Unit, Any]] = []  # (index, unit, order) for the resolver's checks
     for index, order in enumerate(scaled):
         found = month.results.get((power, index))
+        why: str | None = None
         if isinstance(order.order, PlaceSpare):
-            bad = found is not None and found.result in (ILLEGAL, VOID)
-            out.append(found.reason if bad else None)  # type: ignore[union-attr]
+            if found is not None and found.result in (ILLEGAL, VOID):
+                why = found.reason
         elif order.time_scale == 1:
             from judge.variants.mercator.language import time_scale_1_problem
 
-            out.append(time_scale_1_problem(game_map, position, power, order.order))
+            why = time_scale_1_problem(game_map, position, power, order.order)
         elif order.time_scale == 2:
-            out.append(_time_scale_2_problem(month, rules, power, order, touched, landing))
+            judged = _time_scale_2_problem(month, power, order, touched, landing)
+            if isinstance(judged, Unit):
+                asked.append((index, judged, _untyped(order.order, {})))
+            else:
+                why = judged
         elif order.time_scale == 3:
-            out.append(_time_scale_3_problem(month, power, order))
-        else:
-            out.append(None)
+            why = _time_scale_3_problem(month, power, order)
+        out.append(why)
+    if asked:
+        # Time scale 2 is the standard resolver's, each army/fleet standing as its fleet.
+        board = Position(phase="", units=tuple(_as_fleet(u) for u in position.units))
+        plain = [order for _i, _u, order in asked]
+        for (index, unit, order), why in zip(
+            asked, never_succeeding(game_map, board, power, plain, rules), strict=True
+        ):
+            if why is not None:
+                title = unit_title(game_map, unit)
+                reach = cannot_reach(game_map, _as_fleet(unit), order, title=title)
+                out[index] = reach or f"{title}: {why}"
     return out
 
 
@@ -118,13 +134,10 @@ def _landing_places(month: _Month, power: str) -> set[str]:
 
 
 def _time_scale_2_problem(
-    month: _Month,
-    rules: Rules,
-    power: str,
-    scaled: Scaled,
-    touched: set[str],
-    landing: set[str],
-) -> str | None:
+    month: _Month, power: str, scaled: Scaled, touched: set[str], landing: set[str]
+) -> str | Unit | None:
+    """Why a time scale 2 order can never stand, or the unit to ask the resolver about (its
+    move or support judged on the board at the start of the month), or None."""
     order = scaled.order
     if not isinstance(order, Hold | Move | Support | Convoy):
         return None  # a fast ferry or chain convoy: its fleets and army are the month's to find
@@ -153,15 +166,7 @@ def _time_scale_2_problem(
     if why is not None and why[0] == ILLEGAL and not partner:
         # (a partner's army aboard may land by its own order and leave the fleet alone)
         return f"{unit_title(game_map, unit)}: {why[1]}"
-    standing = _as_fleet(unit)
-    board = Position(phase="", units=tuple(_as_fleet(u) for u in month.board.values()))
-    plain = _untyped(order, {})
-    if never_succeeds(game_map, board, power, plain, rules) is None:  # type: ignore[arg-type]
-        return None
-    reach = cannot_reach(game_map, standing, plain, title=unit_title(game_map, unit))
-    return reach or f"{unit_title(game_map, unit)}: " + str(
-        never_succeeds(game_map, board, power, plain, rules)  # type: ignore[arg-type]
-    )
+    return unit if isinstance(order, Move | Support | Convoy) else None
 
 
 def _time_scale_3_problem(month: _Month, power: str, scaled: Scaled) -> str | None:
@@ -172,10 +177,15 @@ def _time_scale_3_problem(month: _Month, power: str, scaled: Scaled) -> str | No
         return None
     prov = province_of(order.loc)
     kind = order.unit_type or "F"
+    there = month.board.get(prov)
     month.board[prov] = Unit(power, kind, order.loc)
     sea = month.map.provinces[prov].terrain in (Terrain.SEA, Terrain.CANAL)
     month.ts3_movers = {prov} if sea and kind != "A" else set()
     why = month.check_standard(3, scaled)
+    if there is None:  # the board as it was, for the orders after this one
+        del month.board[prov]
+    else:
+        month.board[prov] = there
     if why is None or why[0] != ILLEGAL:
         return None
     if isinstance(order, Move) and not month.ts3_movers:
