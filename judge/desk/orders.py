@@ -89,6 +89,7 @@ def _order_line(state: MailState, line: cv.OrderLine) -> None:
     parsed = parse_line(line.text, game_map, line.line_no)
     entry: dict[str, Any] = {"source": line.text.strip(), "error": None, "full": None}
     entry["replaced"] = None
+    entry["note"] = None
     order = parsed.order
     if parsed.error is not None or order is None:
         entry["error"] = str(parsed.error) if parsed.error is not None else "not an order"
@@ -114,9 +115,8 @@ def _order_line(state: MailState, line: cv.OrderLine) -> None:
             entry["error"] = f"line {line.line_no}, column 1: {unit_problem}"
         else:
             text = format_order(order, game_map, "short")
-            entry["full"] = format_order(order, game_map, "full") + (
-                f"\n      (note: {note})" if note else ""
-            )
+            entry["full"] = format_order(order, game_map, "full")
+            entry["note"] = note
             entry["replaced"] = set_order(
                 state.session, game, seat.power, key, text, inbox_id=state.where.inbox_id
             )
@@ -133,7 +133,13 @@ def _variant_line(
     stored per key and echoed as the variant writes it; or a change made at once (Mercenary's
     leaving an Alliance of Currency), announced to the whole game."""
     source = line.text.strip()
-    entry: dict[str, Any] = {"source": source, "error": read.error, "full": None, "replaced": None}
+    entry: dict[str, Any] = {
+        "source": source,
+        "error": read.error,
+        "full": None,
+        "replaced": None,
+        "note": None,
+    }
     if read.at_once is not None and read.error is None:
         try:
             entry["full"] = apply_at_once(state, game, read.at_once) + " (done at once)"
@@ -167,9 +173,9 @@ def _variant_line(
                 )
                 if old:
                     replaced.append(old)
-            note = f"\n      (note: {read.note})" if read.note else ""
             if entry["error"] is None:
-                entry["full"] = "; ".join(fulls) + note
+                entry["full"] = "; ".join(fulls)
+                entry["note"] = read.note
                 entry["replaced"] = "; ".join(replaced) or None
             seat.orders_changed_at = now()
     entry["seat"] = seat.id
