@@ -76,7 +76,7 @@ def test_mercator_orders_are_checked_on_arrival_by_mail(
             "in time scale 3"
         ) in text
         assert "ERROR: line 4: in time scale 3 only a fleet" in text
-        assert "ERROR: line 5: no supports or convoys in time scale 3 (rule 2.5)" in text
+        assert "ERROR: line 5: a support belongs in time scale 2, not time scale 3" in text
         assert (
             "ERROR: line 6: an army boards a fleet at sea or in a canal province, and Brest is "
             "neither (rule 2.2)"
