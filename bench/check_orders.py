@@ -58,9 +58,9 @@ def per_power_by_record(
     """Seconds to check one power's orders through its variant record's `check_orders` (the
     whole list at once), averaged over the powers, and the worst power's."""
     found = variant(case.get("variant", "standard"))
-    check = found.check_orders or standard_order_problems
+    check = found.rules.check_orders or standard_order_problems
     game_map, position, _, rules = read_case(case)
-    read = found.read_orders(game_map, orders).orders
+    read = found.language.read_orders(game_map, orders).orders
     times: dict[str, float] = {}
     for power, values in read.items():
         count, start = 0, time.perf_counter()

@@ -35,8 +35,11 @@ from judge.compiled import COMPILED_MODULES, is_compiled  # noqa: E402
 from judge.map_files import available_maps, load_map  # noqa: E402
 from judge.pictures import svg as svg_module  # noqa: E402
 from judge.pictures.png import png_of  # noqa: E402
-from judge.pictures.source import PictureSource, picture_svg  # noqa: E402
-from judge.pictures.step import picture_request  # noqa: E402
+from judge.pictures.source import (  # noqa: E402
+    PictureSource,
+    picture_request,  # noqa: E402
+    picture_svg,
+)
 from judge.variants import MASTER, OBSERVERS  # noqa: E402
 
 WORLD = "mercator-world"

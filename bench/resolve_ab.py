@@ -57,7 +57,7 @@ def main() -> None:
     other = _other_resolver(options.other)
     for name, case in (("opening", phases.opening_case()), ("mid-game", phases.midgame_case())):
         checked = read_variant_case(case)
-        read = checked.variant.read_orders(checked.game_map, checked.orders)
+        read = checked.variant.language.read_orders(checked.game_map, checked.orders)
         args = (checked.game_map, checked.position, read.orders, checked.rules)
         times: dict[str, list[float]] = {"here": [], "other": []}
         for number in range(options.rounds):

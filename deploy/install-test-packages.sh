@@ -1,11 +1,12 @@
 #!/bin/sh
 # Install the Debian packages the test suite needs (real Postfix, Dovecot and PostgreSQL on
 # loopback; a C compiler and Python's headers, with which the install compiles the adjudication
-# path with mypyc; the DejaVu fonts the pictures' labels are drawn in). Idempotent and quiet: when every package is already installed, apt is not touched,
+# path with mypyc; the DejaVu fonts the pictures' labels are drawn in; Chromium, which opens the
+# web pages headless in tests/web/). Idempotent and quiet: when every package is already installed, apt is not touched,
 # so the test command can call this on every run. Needs root (or sudo) only when something is missing.
 set -eu
 
-PACKAGES="postfix dovecot-imapd dovecot-lmtpd postgresql gcc python3-dev fonts-dejavu-core"
+PACKAGES="postfix dovecot-imapd dovecot-lmtpd postgresql gcc python3-dev fonts-dejavu-core chromium"
 
 missing=""
 for pkg in $PACKAGES; do

@@ -211,18 +211,18 @@ def read_variant_case(
     the_variant, game_map = _load_variant(
         case.get("variant", variant or "standard"), case.get("map")
     )
-    if the_variant.board_in_case is not None:  # the game's own board (Algernon's "maze")
+    if the_variant.rules.board_in_case is not None:  # the game's own board (Algernon's "maze")
         try:
-            game_map = the_variant.board_in_case(case)
+            game_map = the_variant.rules.board_in_case(case)
         except MapError as exc:
             raise CaseError(f"maze: {exc}") from None
     case_rules = case.get("rules", rules or [])
-    if the_variant.rule_sets:
+    if the_variant.rules.rule_sets:
         if isinstance(case_rules, str):
             case_rules = [n for n in case_rules.split(",") if n.strip()]
         if isinstance(case_rules, list):
-            case_rules = list(the_variant.rule_sets) + [
-                n for n in case_rules if n not in the_variant.rule_sets
+            case_rules = list(the_variant.rules.rule_sets) + [
+                n for n in case_rules if n not in the_variant.rules.rule_sets
             ]
     rule_values = _rules(case_rules)
     phase = case.get("phase")
@@ -329,9 +329,9 @@ def read_variant_case(
     if "owners" in case or "state" in case:
         position.owners = _owners(game_map, case.get("owners", {}))
         position.state = _state(case.get("state", {}))
-    if the_variant.case_fields is not None:
+    if the_variant.rules.case_fields is not None:
         try:
-            own = the_variant.case_fields.read(case, game_map)
+            own = the_variant.rules.case_fields.read(case, game_map)
         except ValueError as exc:
             raise CaseError(str(exc)) from None
         position.state = {**position.state, **own}
@@ -463,7 +463,7 @@ def run_case(
     """Adjudicate one case given as parsed JSON; raises CaseError for an invalid case."""
     checked = read_variant_case(case, variant=variant, rules=rules)
     read = read_orders(checked)
-    result = checked.variant.adjudicate(
+    result = checked.variant.rules.adjudicate(
         checked.game_map, checked.position, read.orders, checked.rules
     )
     out = result_json(
@@ -472,7 +472,7 @@ def run_case(
         read.unreadable,
         read.headings,
         read.parts,
-        checked.variant.case_fields,
+        checked.variant.rules.case_fields,
     )
     if checked.variant.secret_board is not None:  # the per-reader reports (Algernon)
         out.update(checked.variant.secret_board.case_result_fields(result.state_after or {}))
@@ -481,7 +481,7 @@ def run_case(
 
 def read_orders(checked: Case) -> ReadOrders:
     """The case's order texts read by its variant's order language."""
-    return checked.variant.read_orders(checked.game_map, checked.orders)
+    return checked.variant.language.read_orders(checked.game_map, checked.orders)
 
 
 def unit_locations(units: list[dict[str, Any]]) -> set[str]:

@@ -195,7 +195,7 @@ def _own_board(args: argparse.Namespace) -> int | None:
     except UnknownVariant as exc:
         print(f"judge map: {exc}", file=sys.stderr)
         return 2
-    if found.board_in_case is None or found.new_game is None:
+    if found.rules.board_in_case is None or found.rules.new_game is None:
         print(f"judge map: {found.name} games play on maps/ boards", file=sys.stderr)
         return 2
     try:
@@ -205,8 +205,8 @@ def _own_board(args: argparse.Namespace) -> int | None:
             with open(args.maze, "rb") as handle:
                 case: dict[str, Any] = {"maze": tomllib.load(handle)}
         else:
-            case = found.new_game([str(args.players)], args.seed)
-        board = found.board_in_case(case)
+            case = found.rules.new_game([str(args.players)], args.seed)
+        board = found.rules.board_in_case(case)
     except (OSError, ValueError, MapError) as exc:
         print(f"judge map: {exc}", file=sys.stderr)
         return 2
@@ -218,7 +218,9 @@ def _own_board(args: argparse.Namespace) -> int | None:
         json.dump(case, sys.stdout, indent=2)
         sys.stdout.write("\n")
         return 0
-    summary = found.board_summary(board) if found.board_summary else map_summary(board)
+    summary = (
+        found.report.board_summary(board) if found.report.board_summary else map_summary(board)
+    )
     sys.stdout.write(summary.rstrip("\n") + "\n")
     return 0
 

@@ -121,6 +121,15 @@ class SchedulerSection:
 
 
 @dataclass
+class WebSection:
+    """The read-only web pages of the games (judge/web/): off unless enabled."""
+
+    enabled: bool = False
+    host: str = "127.0.0.1"
+    port: int = 8080
+
+
+@dataclass
 class LogSection:
     """Logging."""
 
@@ -139,6 +148,7 @@ class Config:
     outbound: OutboundSection = field(default_factory=OutboundSection)
     processor: ProcessorSection = field(default_factory=ProcessorSection)
     scheduler: SchedulerSection = field(default_factory=SchedulerSection)
+    web: WebSection = field(default_factory=WebSection)
     log: LogSection = field(default_factory=LogSection)
     source: str = "built-in defaults"
 

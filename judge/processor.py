@@ -16,9 +16,10 @@ from sqlalchemy import Engine
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session
 
-from judge import desk
 from judge.config import Config
-from judge.desk import Reply, Where, render_reply
+from judge.desk import commands as desk
+from judge.desk.answer import render_reply
+from judge.desk.replies import Reply, Where
 from judge.identity import PasswordsNeeded, PasswordWork, reply_to_address
 from judge.mail.loopguard import ReplyDecision, automated_reason
 from judge.mail.mime import ReadMail, read_mail

@@ -1,4 +1,4 @@
-"""Where the data folders (grammar/, maps/, mail_templates/) live.
+"""Where the data folders (grammar/, maps/, mail_templates/, web_templates/) live.
 
 In a checkout they sit beside the package; an installed wheel carries them in judge/_data.
 """
@@ -11,7 +11,8 @@ _PACKAGE = Path(__file__).resolve().parent
 
 
 def data_dir(name: str) -> Path:
-    """Return the folder `name` (grammar, maps or mail_templates), installed or checked out."""
+    """Return the folder `name` (grammar, maps, mail_templates or web_templates), installed or
+    checked out."""
     for candidate in (_PACKAGE / "_data" / name, _PACKAGE.parent / name):
         if candidate.is_dir():
             return candidate

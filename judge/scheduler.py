@@ -24,7 +24,6 @@ from sqlalchemy.orm import Session, selectinload
 
 from judge.adjudicate_json import read_case
 from judge.clock import now
-from judge.desk import Reply
 from judge.desk.mail_state import (
     game_readers,
     gm_reply_address,
@@ -42,6 +41,7 @@ from judge.desk.phase_terms import (
     set_grace_end,
 )
 from judge.desk.processing import process_phase
+from judge.desk.replies import Reply
 from judge.desk.secret_notices import reader_view
 from judge.desk.settlement import seat_orders, settle_missed_turns
 from judge.games.seats import SeatOrders, SeatStatus

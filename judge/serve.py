@@ -201,6 +201,8 @@ def describe(config: Config, roles: tuple[str, ...]) -> list[str]:
     )
     lines.append(f"store: {store}")
     lines.append("roles: " + ", ".join(roles))
+    if config.web.enabled:
+        lines.append(f"web: read-only pages on http://{config.web.host}:{config.web.port}/")
     if "inbound" in roles:
         if config.smtp.enabled:
             kind = "LMTP" if config.smtp.lmtp else "SMTP"
@@ -246,6 +248,7 @@ class Daemon:
         self.imap: Any = None
         self.imap_thread: threading.Thread | None = None
         self.wakeups: threading.Thread | None = None
+        self.web: Any = None
 
     def start(self) -> None:
         for line in describe(self.config, self.roles):
@@ -319,6 +322,30 @@ class Daemon:
             loop.start()
         if "inbound" in self.roles:
             self._start_inbound()
+        if config.web.enabled:
+            self._start_web()
+
+    def _start_web(self) -> None:
+        """The read-only pages (judge/web/), on their own reading engine and thread."""
+        from judge.web.reading import reading_engine
+        from judge.web.server import WebServer
+        from judge.web.site import Site
+
+        config = self.config
+        site = Site(
+            reading_engine(config.database_url),
+            judge_name=config.judge.name,
+            judge_address=config.judge.address,
+            domain=config.domain,
+        )
+        server = WebServer(site, config.web.host, config.web.port)
+        try:
+            server.start()
+        except Exception as error:
+            raise ServeError(
+                f"cannot serve the web pages on {config.web.host}:{config.web.port}: {error}"
+            ) from error
+        self.web = server
 
     def _wake_sending(self) -> None:
         """New outbox rows: the sender and the picture step look now."""
@@ -400,6 +427,10 @@ class Daemon:
 
     def stop(self) -> None:
         """Stop taking mail first, then let the loops finish the row they are on."""
+        if self.web is not None:
+            self.web.stop()
+            self.web.site.engine.dispose()
+            self.web = None
         if self.listener is not None:
             self.listener.stop()
             self.listener = None

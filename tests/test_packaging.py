@@ -31,6 +31,8 @@ def test_wheel_carries_the_data_folders(tmp_path: Path) -> None:
         "judge/_data/maps/standard.toml",
         "judge/_data/maps/youngstown.toml",
         "judge/_data/mail_templates/help.txt.j2",
+        "judge/_data/web_templates/game.html.j2",
+        "judge/_data/web_templates/style.css",
         "judge/store/migrations/env.py",
         "judge/engine/resolve.py",
     ):

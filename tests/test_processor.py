@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 from sqlalchemy import Engine, select
 
-from judge import clock, desk
-from judge.desk import Reply
+from judge import clock
+from judge.desk import commands as desk
+from judge.desk.replies import Reply
 from judge.processor import ProcessorSettings, process_next
 from judge.store import InboxMessage, InboxState, OutboxMessage, make_engine, session_scope, upgrade
 from judge.store.inbox import accept, claim_next, release
@@ -226,7 +227,7 @@ def test_help_and_orders_in_one_mail_get_both_answers(engine: Engine) -> None:
 
 
 def test_a_huge_mail_is_read_only_up_to_the_line_limit(engine: Engine) -> None:
-    from judge.desk.commands import MAX_LINES
+    from judge.desk.replies import MAX_LINES
 
     deliver(engine, mail("A PAR H\n" * (MAX_LINES + 50)))
     run_all(engine)

@@ -18,10 +18,10 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select
 
-from judge import desk
 from judge.cli import main
 from judge.config import Config, from_mapping, load
-from judge.desk import Reply
+from judge.desk import commands as desk
+from judge.desk.replies import Reply
 from judge.serve import ROLES, Daemon, ServeError, describe, parse_roles
 from judge.store import InboxMessage, InboxState, OutboxMessage, OutboxState, session_scope
 from judge.store.db import make_engine, upgrade

@@ -25,7 +25,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from judge.desk.commands import Reply
+from judge.desk.replies import Reply
 from judge.identity import normalise_address
 from judge.render import RenderedMail, render_mail
 

@@ -8,12 +8,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from judge.desk.commands import Reply
 from judge.desk.mail_state import MailState, gm_reply_address, power_title, reply_address
+from judge.desk.replies import Reply
 from judge.desk.secret_boards import board_of_game, secret_board_of
 from judge.language import command_values as cv
-from judge.pictures.source import PictureSource
-from judge.pictures.step import picture_request
+from judge.pictures.source import PictureSource, picture_request
 from judge.store.game_queries import find_game
 from judge.store.games import Game
 from judge.variants import MASTER, OBSERVERS, variant

@@ -6,75 +6,14 @@ the desk knew games: HELP, END/SIGNOFF, and every other line taken as an order t
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
-
+from judge.desk import games
+from judge.desk.answer import one_answer
+from judge.desk.replies import HELP_WORDS, MAX_LINES, Reply, Where, plain_words
 from judge.mail.mime import ReadMail
-
-if TYPE_CHECKING:
-    from sqlalchemy.orm import Session
-
-    from judge.identity import PasswordWork
 
 # Lines that end the commands of a mail, as on the classic judges.
 _STOP_WORDS = {"END", "SIGNOFF", "SIGN OFF"}
-HELP_WORDS = {"HELP", "HELP.", "?"}
 MAP_NAME = "standard"
-# At most this many lines of a mail are read, so one huge mail cannot make a huge reply.
-MAX_LINES = 300
-
-
-@dataclass(frozen=True)
-class Reply:
-    """One mail the desk wants sent back to the sender: a template and what it needs."""
-
-    kind: str
-    template: str
-    context: dict[str, Any] = field(default_factory=dict)
-    # None: the reply goes to the mail's sender; otherwise the address of another reader (a
-    # player told of the game's start, an observer sent the results).
-    to: str | None = None
-    # A seat's reply address (judge+TOKEN@domain) for the Reply-To header, so that answering
-    # the mail acts for the seat.
-    reply_to: str | None = None
-    # What the mail's picture is drawn from (judge.pictures.step.picture_request): the picture
-    # step attaches it before the mail is sent. None: a mail without a picture.
-    picture: dict[str, Any] | None = None
-    # An answer of several parts (judge.desk.answer): the replies it holds, in mail order.
-    parts: tuple[Reply, ...] = ()
-    # A mail to the sender's address that is also the answer to the mail (a GM's PROCESS is
-    # answered by the results, which stay a notice like every reader's): it refers to the mail.
-    answering: bool = False
-
-    @property
-    def game(self) -> str | None:
-        """The game the mail is about (every game template's context names it as `game`): its
-        mails thread under the game's root (judge.store.outbox.game_thread_id)."""
-        game = self.context.get("game")
-        return game if isinstance(game, str) and game else None
-
-
-@dataclass(frozen=True)
-class Where:
-    """What the desk needs beyond the mail to act on games: the processor's transaction, the
-    judge's own address (reply addresses are made from it), the envelope recipient and the row.
-    """
-
-    session: Session
-    judge_address: str
-    envelope_to: str | None = None
-    inbox_id: int | None = None
-    # The processor's argon2 work for this mail, done outside its transaction (None: done in
-    # place, for callers that cannot run the mail again).
-    passwords: PasswordWork | None = None
-    # The daily cap on the mails one sender makes the judge send (0: none), for press to check
-    # before it goes.
-    mails_per_day: int = 0
-
-
-def plain_words(line: str) -> str:
-    """A line in upper case with its spaces evened out, as command words are compared."""
-    return " ".join(line.strip().upper().split())
 
 
 def handle(mail: ReadMail, where: Where | None = None) -> list[Reply]:
@@ -83,12 +22,8 @@ def handle(mail: ReadMail, where: Where | None = None) -> list[Reply]:
 
     Without `where` (no store at hand) only HELP and the echo are answered.
     """
-    from judge.desk.answer import one_answer
-
     replies = None
     if where is not None:
-        from judge.desk import games
-
         replies = games.handle(mail, where)
     return one_answer(mail.sender, replies if replies is not None else echo_or_help(mail))
 

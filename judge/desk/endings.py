@@ -59,7 +59,7 @@ class Ending:
 
     def sentence(self, title: Callable[[str], str]) -> str:
         """How the game ended, for SUMMARY, each power written by `title` (the variant's
-        Variant.power_title)."""
+        Variant.language.power_title)."""
         if self.draw:
             return f"The game ended in a draw between {_names(self.draw, title)}."
         if self.claimed:
@@ -181,7 +181,7 @@ def claims_not_won(
 def claimed_ending(game: Game, result: PhaseResult) -> Ending | None:
     """A win claimed together by the powers of a combine this phase, where the game's variant
     has claimed wins (Mercator's rule 10) and grants this one."""
-    decide = variant(game.variant).decide_claims
+    decide = variant(game.variant).rules.decide_claims
     claims = game.settings.get(CLAIMS)
     if decide is None or not claims:
         return None

@@ -50,7 +50,6 @@ from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
 from judge.clock import now
-from judge.desk.commands import Reply
 from judge.desk.mail_state import (
     MailState,
     game_readers,
@@ -70,6 +69,7 @@ from judge.desk.phase_terms import (
     policy_name,
     set_grace_end,
 )
+from judge.desk.replies import Reply
 from judge.games.missed_turns import POLICIES
 from judge.games.timing import (
     Absence,
@@ -85,6 +85,8 @@ from judge.store.games import Game, GameStatus, Seat
 
 # Where SET REPORT keeps the results style (judge.desk.processing reads the same key).
 REPORT = "report"
+# Where SET WEB keeps whether the web pages show the game (absent: they do).
+WEB = "web"
 # njudge's words for the phase kinds, and the key of each in the game's timing settings.
 TIMING_KINDS = {"MOVE": "movement", "RETREAT": "retreats", "ADJUST": "adjustments"}
 KIND_WORDS = {"movement": "Move", "retreats": "Retreat", "adjustments": "Adjust"}
@@ -444,6 +446,25 @@ def _set_report(state: MailState, command: cv.SetReport) -> None:
     _announce(state, game, command.redacted(), lines)
 
 
+def shown_on_web(settings: dict[str, Any] | None) -> bool:
+    """Whether the judge's web pages show a game with these settings: yes unless its GM said
+    SET WEB OFF (the pages show only what an observer may read, judge/web/)."""
+    return bool((settings or {}).get(WEB, True))
+
+
+def _set_web(state: MailState, command: cv.SetWeb) -> None:
+    """SET WEB ON|OFF: whether the game has pages on the judge's web view."""
+    game = _gm_game(state, command, tuple(GameStatus))
+    if game is None:
+        return
+    game.settings = {**game.settings, WEB: command.shown}
+    if command.shown:
+        words = "The game's web pages show what an observer may read (where the judge has them)."
+    else:
+        words = "The game has no web pages: the judge's web view neither lists nor shows it."
+    _announce(state, game, command.redacted(), [words])
+
+
 # --- a player's absences -------------------------------------------------------------------------
 def _acting_seat(state: MailState, command: cv.Command) -> Seat | None:
     """The seat the mail acts for (reply address or SIGNON with the password), else a problem."""
@@ -589,6 +610,7 @@ HANDLERS: dict[type, Callable[[MailState, Any], None]] = {
     cv.SetPhaseTiming: _set_phase_timing,
     cv.SetNmr: _set_nmr,
     cv.SetReport: _set_report,
+    cv.SetWeb: _set_web,
     cv.SetAbsence: _set_absence,
     cv.ClearAbsence: _clear_absence,
 }

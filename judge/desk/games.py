@@ -29,7 +29,6 @@ from judge.desk import (
     processing,
     seating,
 )
-from judge.desk.commands import HELP_WORDS, MAX_LINES, Reply, Where, plain_words
 from judge.desk.mail_state import (
     MailState,
     master_game,
@@ -38,6 +37,7 @@ from judge.desk.mail_state import (
     seats_held_by,
 )
 from judge.desk.orders import orders_reply
+from judge.desk.replies import HELP_WORDS, MAX_LINES, Reply, Where, plain_words
 from judge.desk.secret_boards import reading_words, secret_game_names
 from judge.desk.secret_notices import reader_view
 from judge.identity import authenticate, token_from_recipients
@@ -199,7 +199,7 @@ def _own_order_line(state: MailState, error: cv.CommandError) -> cv.OrderLine | 
     seat = state.acting
     if not error.order_word or seat is None or not state.mail.text:
         return None
-    grammar = variant(seat.game.variant).order_grammar
+    grammar = variant(seat.game.variant).language.order_grammar
     if grammar is None or not opens_an_order(error.order_word, grammar):
         return None
     return cv.OrderLine(error.line_no, state.mail.text.splitlines()[error.line_no - 1].rstrip())

@@ -22,8 +22,8 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from judge.adjudicate_json import read_case
-from judge.desk.commands import Reply
 from judge.desk.mail_state import MailState, power_named, power_title, reply_address
+from judge.desk.replies import Reply
 from judge.desk.secret_boards import board_of_game, game_case, secret_board_of
 from judge.engine.geography import Map
 from judge.engine.position import Position
@@ -68,7 +68,7 @@ def _board(game: Game) -> tuple[Map, Position | None]:
 
 def _reader(game: Game) -> DeskLineReader | None:
     """How the game's variant reads an order line (None: the standard language alone)."""
-    return variant(game.variant).read_desk_line
+    return variant(game.variant).language.read_desk_line
 
 
 def _filing_position(game: Game) -> Position | None:

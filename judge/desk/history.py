@@ -29,15 +29,17 @@ from dataclasses import replace
 from datetime import datetime, time
 from typing import Any
 
+from sqlalchemy.orm import Session
+
 from judge.adjudicate_json import CaseError
 from judge.clock import now
-from judge.desk.commands import Reply
 from judge.desk.endings import Ending
 from judge.desk.mail_state import MailState, master_game, power_title
 from judge.desk.phase_clock import deadline_words
 from judge.desk.phase_records import phase_order, phase_report
 from judge.desk.press import may_read, release_view
 from judge.desk.processing import ENDING
+from judge.desk.replies import Reply
 from judge.desk.secret_boards import board_of_game, secret_board_of, visibility_of
 from judge.engine.calendar import ANY, RETREATS, parse_phase
 from judge.games.seats import SeatStatus
@@ -142,21 +144,12 @@ def _history(state: MailState, command: cv.History) -> None:
     numbered = [(i + 1, r) for i, r in enumerate(records)]
     chosen = [(n, r) for n, r in numbered if after(r) and before(r)]
     limit = min(command.lines or DEFAULT_LINES, MAX_LINES)
-    style = _style(game)
-    press = _press_by_phase(state, game, records)
+    press = observer_press(state.session, game, records)
     phases: list[dict[str, Any]] = []
     used = 0
     more_from = ""
     for sequence, record in chosen:
-        try:
-            text = report_text(
-                phase_report(game, record, sequence),
-                style,  # type: ignore[arg-type]
-                OBSERVER,
-                visibility_of(game),
-            )
-        except (CaseError, KeyError, TypeError, ValueError) as exc:
-            text = f"The stored results of {record.phase} cannot be read by this judge: {exc}"
+        text = observer_results(game, record, sequence)
         releases = press.get(record.id, [])
         size = len(text.splitlines()) + sum(len(r["text"].splitlines()) + 2 for r in releases)
         if phases and used + size > limit:
@@ -191,8 +184,22 @@ def _history(state: MailState, command: cv.History) -> None:
     state.replies.append(Reply("history", "history", context))
 
 
-def _press_by_phase(
-    state: MailState, game: Game, records: list[PhaseRecord]
+def observer_results(game: Game, record: PhaseRecord, sequence: int) -> str:
+    """The results of a stored phase as an observer read them, in the game's report style (a
+    secret board: its public report alone); a phase this judge can no longer read says so."""
+    try:
+        return report_text(
+            phase_report(game, record, sequence),
+            _style(game),  # type: ignore[arg-type]
+            OBSERVER,
+            visibility_of(game),
+        )
+    except (CaseError, KeyError, TypeError, ValueError) as exc:
+        return f"The stored results of {record.phase} cannot be read by this judge: {exc}"
+
+
+def observer_press(
+    session: Session, game: Game, records: list[PhaseRecord]
 ) -> dict[int | None, list[dict[str, Any]]]:
     """The press every observer read, as the observers read it (grey press unsigned), under
     the phase it was written in (the last run of that phase, after a ROLLBACK); None for press
@@ -200,7 +207,7 @@ def _press_by_phase(
     phase processed after it was published."""
     out: dict[int | None, list[dict[str, Any]]] = {}
     by_phase = {r.phase: r for r in records}
-    for number, row in enumerate(published_press(state.session, game), start=1):
+    for number, row in enumerate(published_press(session, game), start=1):
         if not may_read(row, None):
             continue  # partial press: its powers' and the GM's alone
         if row.phase is not None:
@@ -281,12 +288,12 @@ def _outcome(game: Game, records: list[PhaseRecord]) -> str:
             f"The game ended in a victory for {', '.join(power_title(game, p) for p in victory)}."
         )
     ending = Ending.from_settings(game.settings.get(ENDING))
-    title = variant(game.variant).power_title
+    title = variant(game.variant).language.power_title
     return ending.sentence(title) if ending is not None else "The game is over."
 
 
 def _earlier_holders(
-    state: MailState, records: list[PhaseRecord], power: str, current: int | None
+    session: Session, records: list[PhaseRecord], power: str, current: int | None
 ) -> list[dict[str, str]]:
     """Who held the seat in the processed phases, as their seats were kept with each phase
     (`PhaseRecord.seats_before`), oldest first, without the holder of the seat now at the end:
@@ -307,7 +314,7 @@ def _earlier_holders(
     for person_id, first, last in runs:
         if person_id is None:
             continue
-        person = state.session.get(Person, person_id)
+        person = session.get(Person, person_id)
         name = (person.name if person is not None else None) or "name not given"
         earlier.append({"player": name, "first": first, "last": last})
     return earlier
@@ -318,12 +325,27 @@ def _summary(state: MailState, command: cv.Summary) -> None:
     game = _game_for(state, command.game, command)
     if game is None:
         return
-    records = history(state.session, game)
+    context = summary_context(state.session, game, master=master_game(state) is game)
+    state.replies.append(Reply("summary", "summary", context))
+
+
+def summary_context(
+    session: Session,
+    game: Game,
+    *,
+    master: bool = False,
+    records: list[PhaseRecord] | None = None,
+) -> dict[str, Any]:
+    """SUMMARY's view of a game: who plays each power (by name, never by address), the centres
+    at the end of every year and where the game stands; `master` for the GM's own (a secret
+    board's powers are listed to him alone). `records`: the game's history, when read already."""
+    if records is None:
+        records = history(session, game)
     try:
         powers = list(board_of_game(game).powers)
     except (FileNotFoundError, KeyError, ValueError):
         powers = sorted(seat.power for seat in game.seats)
-    if secret_board_of(game) is not None and master_game(state) is not game:
+    if secret_board_of(game) is not None and not master:
         # A secret board's powers are met, not listed (HISTORY has the counts); its GM, who
         # sees the whole board, reads them all.
         powers = []
@@ -345,13 +367,13 @@ def _summary(state: MailState, command: cv.Summary) -> None:
                 "player": player,
                 "since": _since(game, records, seat.signed_on_at) if holder is not None else "",
                 "standing": standing,
-                "earlier": _earlier_holders(state, records, power, seat.person_id),
+                "earlier": _earlier_holders(session, records, power, seat.person_id),
             }
         )
     table = _year_end_centres(records)
     columns = _column_labels(game, powers)
     width = max((len(label) for label in columns), default=0) + 2
-    context: dict[str, Any] = {
+    return {
         "game": game.name,
         "variant": variant(game.variant).title,
         "rules": list(game.rules),
@@ -373,7 +395,6 @@ def _summary(state: MailState, command: cv.Summary) -> None:
         "phases": len(records),
         "outcome": _outcome(game, records),
     }
-    state.replies.append(Reply("summary", "summary", context))
 
 
 HANDLERS: dict[type, Callable[[Any, Any], None]] = {

@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from judge.desk.commands import Reply
 from judge.desk.mail_state import MailState, game_readers, gm_required, power_title
+from judge.desk.replies import Reply
 from judge.language import command_values as cv
 from judge.language.names import NameLookupError, name_table
 from judge.store.game_queries import add_ledger_entries
@@ -53,7 +53,7 @@ def _ledger(state: MailState, command: cv.Ledger) -> None:
     game = gm_required(state, command)
     if game is None:
         return
-    adjust = variant(game.variant).adjust_holding
+    adjust = variant(game.variant).desk.adjust_holding
     if adjust is None:
         state.problems.append(f"{where}: LEDGER not done: game {game.name} keeps no money")
         return

@@ -17,7 +17,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from judge.desk.commands import Reply, Where
+from judge.desk.replies import Reply, Where
 from judge.engine.geography import Map
 from judge.identity import (
     SeatCredentials,

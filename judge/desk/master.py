@@ -34,7 +34,6 @@ from collections.abc import Callable
 from typing import Any
 
 from judge.adjudicate_json import read_case
-from judge.desk.commands import Reply
 from judge.desk.mail_state import (
     MailState,
     game_readers,
@@ -46,6 +45,7 @@ from judge.desk.mail_state import (
 )
 from judge.desk.orders import owed_state, unit_name, units_without_orders
 from judge.desk.phase_clock import deadline_words, start_phase_clock
+from judge.desk.replies import Reply
 from judge.desk.seating import player_name, seat_changed_hands, start_game, takeover_refusal
 from judge.desk.secret_boards import board_of_game, seat_knowledge
 from judge.engine.position import province_of
@@ -405,7 +405,7 @@ def _restore_orders(state: MailState, game: Game, given: dict[str, Any]) -> set[
     game's map, keyed per unit as the desk keys them); return the powers that had some."""
     assert game.phase is not None
     game_map = board_of_game(game)
-    read_desk_line = variant(game.variant).read_desk_line
+    read_desk_line = variant(game.variant).language.read_desk_line
     restored: set[str] = set()
     for power, texts in given.items():
         context: dict[str, Any] = {

@@ -9,10 +9,10 @@ from sqlalchemy.orm import Session
 
 from judge.adjudicate_json import read_case
 from judge.clock import now
-from judge.desk.commands import Reply
 from judge.desk.ledger import apply_at_once
 from judge.desk.mail_state import MailState, lock_game, power_title, reply_address
 from judge.desk.phase_clock import deadline_words
+from judge.desk.replies import Reply
 from judge.engine.adjustments import adjustment_counts, free_build_sites
 from judge.engine.geography import Map
 from judge.engine.position import Position, Unit, province_of
@@ -33,7 +33,7 @@ from judge.variants.order_checks import for_the_unit_there, kind_note, standard_
 def unit_name(game: Game, game_map: Map, kind: str, loc: str) -> str:
     """A unit as the desk's sentences name it, in its game's words (Army Venice; an Algernon
     rat is a rat)."""
-    word = variant(game.variant).unit_words.get(kind, kind)
+    word = variant(game.variant).language.unit_words.get(kind, kind)
     return f"{word} {game_map.provinces[province_of(loc)].name}"
 
 
@@ -69,7 +69,7 @@ def _order_line(state: MailState, line: cv.OrderLine) -> None:
         state.problems.append(f"line {line.line_no}: game {game.name} is not running yet")
         return
     game_map, position = game_position(game)
-    read_desk_line = variant(game.variant).read_desk_line
+    read_desk_line = variant(game.variant).language.read_desk_line
     if read_desk_line is not None:
         context = state.reading.get(seat.id)
         if context is None:
@@ -197,11 +197,13 @@ def refusals(
     seat's orders as they will stand: those taken already, less the ones the new orders
     replace, then the new ones."""
     found = variant(game.variant)
-    check = found.check_orders or standard_order_problems
+    check = found.rules.check_orders or standard_order_problems
     stored = current_orders(state.session, game).get(seat.power, {})
     kept = [text for key, text in stored.items() if key not in replaced_keys]
     standing = (
-        found.read_orders(game_map, {seat.power: kept}).orders.get(seat.power, []) if kept else []
+        found.language.read_orders(game_map, {seat.power: kept}).orders.get(seat.power, [])
+        if kept
+        else []
     )
     rules = rules_from_names(list(game.rules))
     return check(game_map, position, rules, seat.power, [*standing, *new])[len(standing) :]
@@ -259,7 +261,7 @@ def units_without_orders(session: Session, seat: Seat) -> list[str]:
 def standing_retreats(game: Game, game_map: Map, position: Position) -> set[str]:
     """The provinces of the dislodged units for which the variant keeps a retreat order
     standing already (1885: one sent with the move), so that they owe none."""
-    terms_of = variant(game.variant).retreat_terms
+    terms_of = variant(game.variant).desk.retreat_terms
     if terms_of is None:
         return set()
     return {d.unit.province for d in position.dislodged if terms_of(game_map, position, d).standing}
@@ -282,7 +284,7 @@ def retreats_owed(session: Session, seat: Seat) -> list[dict[str, str]]:
     if not (game.phase.endswith("R") or game.phase.endswith("A")) or not position.dislodged:
         return []
     ordered = {key.split()[-1] for key in current_orders(session, game).get(seat.power, {})}
-    terms_of = variant(game.variant).retreat_terms
+    terms_of = variant(game.variant).desk.retreat_terms
     owed = []
     for d in position.dislodged:
         if d.unit.power != seat.power or d.unit.province in ordered:
@@ -305,7 +307,7 @@ def adjustments_owed(game: Game, power: str) -> str:
     variant's count where it has one, else centres less units (builds no more than free home
     centres); with retreats still to come (1885), as the board stands before them."""
     game_map, position = game_position(game)
-    counted = variant(game.variant).adjustments_due
+    counted = variant(game.variant).rules.adjustments_due
     if counted is not None:
         due = counted(game_map, position).get(power, 0)
     else:
@@ -336,12 +338,12 @@ def owed_state(session: Session, seat: Seat, missing: list[str]) -> OrdersState:
     if game.phase is not None and game.phase.endswith("A"):
         game_map, position = game_position(game)
         record = variant(game.variant)
-        if record.adjustments_due is not None:
-            owed = abs(record.adjustments_due(game_map, position).get(seat.power, 0))
+        if record.rules.adjustments_due is not None:
+            owed = abs(record.rules.adjustments_due(game_map, position).get(seat.power, 0))
         else:
             units = sum(1 for u in position.units if u.power == seat.power)
             owed = abs(len(position.centers.get(seat.power, ())) - units)
-        used = record.adjustments_used
+        used = record.desk.adjustments_used
         given = (
             sum(used(game_map, position, seat.power, text) for text in ordered.values())
             if used is not None

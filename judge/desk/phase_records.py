@@ -75,7 +75,7 @@ def phase_report(game: Game, record: PhaseRecord, sequence: int) -> PhaseReport:
     CaseError when the stored board is one this judge can no longer read."""
     case = read_variant_case(record.position_before, rules=list(game.rules))
     texts = {power: list(lines) for power, lines in record.orders.items()}
-    read = case.variant.read_orders(case.game_map, texts)
+    read = case.variant.language.read_orders(case.game_map, texts)
     skipped: dict[str, set[int]] = {}
     for power, lines in texts.items():
         entry = 0  # the stored results have no entry for a heading, one per order of a line
@@ -88,7 +88,7 @@ def phase_report(game: Game, record: PhaseRecord, sequence: int) -> PhaseReport:
                 continue
             entry += len(read.parts.get((power, index), [None]))
     result = phase_result(record.results, skipped)
-    fields = case.variant.case_fields
+    fields = case.variant.rules.case_fields
     if fields is not None:  # a variant's own fields of the result (Mercenary's money after it)
         own = fields.read(fields.carry(record.results), case.game_map)
         result = replace(result, state_after={**(result.state_after or {}), **own})
@@ -103,7 +103,7 @@ def phase_report(game: Game, record: PhaseRecord, sequence: int) -> PhaseReport:
         text_writer=(
             master_writer(case.variant.secret_board)
             if case.variant.secret_board is not None
-            else case.variant.results_text
+            else case.variant.report.results_text
         ),
     )
 

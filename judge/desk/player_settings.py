@@ -45,7 +45,6 @@ from __future__ import annotations
 import secrets
 from collections.abc import Iterable
 
-from judge.desk.commands import Reply
 from judge.desk.endings import CLAIMS, surviving_powers
 from judge.desk.mail_state import (
     MailState,
@@ -60,6 +59,7 @@ from judge.desk.mail_state import (
 )
 from judge.desk.passwords import new_password_hash
 from judge.desk.phase_terms import missed_turn_policy
+from judge.desk.replies import Reply
 from judge.desk.secret_boards import (
     board_of_game,
     power_written,
@@ -445,7 +445,7 @@ def _set_claim(state: MailState, command: cv.SetClaim) -> None:
     seat, game_map, survivors = found
     game = seat.game
     where = f"line {command.line_no}: {command.redacted()} not taken"
-    if variant(game.variant).decide_claims is None:
+    if variant(game.variant).rules.decide_claims is None:
         state.problems.append(
             f"{where}: wins are not claimed in {variant(game.variant).title}: a victory is "
             "on the board; for a shared end vote for a draw (SET DRAW)"
@@ -487,7 +487,7 @@ def _set_claim(state: MailState, command: cv.SetClaim) -> None:
                 "powers": _and(seat.game, combine),
                 "partners": _and(seat.game, (p for p in combine if p != seat.power)),
                 "had_claim": had_claim,
-                "terms": variant(game.variant).claim_terms,
+                "terms": variant(game.variant).desk.claim_terms,
             },
             reply_to=reply_address(state, seat),
         ),

@@ -82,7 +82,6 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from judge.clock import now
-from judge.desk.commands import Reply
 from judge.desk.mail_state import (
     MailState,
     Reader,
@@ -96,6 +95,7 @@ from judge.desk.mail_state import (
     sender_person,
 )
 from judge.desk.orders import game_position
+from judge.desk.replies import Reply
 from judge.desk.secret_boards import board_of_game, powers_known, secret_board_of
 from judge.engine.geography import Map
 from judge.engine.position import Position

@@ -19,7 +19,6 @@ from sqlalchemy.orm import Session
 
 from judge.adjudicate_json import CaseError, read_variant_case, result_json
 from judge.desk import endings, general_orders, press
-from judge.desk.commands import Reply
 from judge.desk.endings import Ending
 from judge.desk.mail_state import (
     MailState,
@@ -29,6 +28,7 @@ from judge.desk.mail_state import (
     seat_reply_address,
 )
 from judge.desk.phase_clock import game_timing, start_phase_clock
+from judge.desk.replies import Reply
 from judge.desk.secret_boards import master_writer, results_visibility
 from judge.desk.settlement import settle_missed_turns
 from judge.engine.geography import Map
@@ -37,8 +37,7 @@ from judge.engine.position import Position
 from judge.engine.results import PhaseResult
 from judge.games.seats import OrdersState, SeatStatus
 from judge.language import command_values as cv
-from judge.pictures.source import PictureSource
-from judge.pictures.step import picture_request
+from judge.pictures.source import PictureSource, picture_request
 from judge.reports import (
     MASTER,
     OBSERVER,
@@ -160,10 +159,10 @@ def adjudicate_orders(session: Session, game: Game) -> Adjudication:
             texts[power] = standing
             general.add(power)
     game_map, position = case.game_map, case.position
-    read = case.variant.read_orders(game_map, texts)
-    result = case.variant.adjudicate(game_map, position, read.orders, case.rules)
+    read = case.variant.language.read_orders(game_map, texts)
+    result = case.variant.rules.adjudicate(game_map, position, read.orders, case.rules)
     results = result_json(
-        result, texts, read.unreadable, read.headings, read.parts, case.variant.case_fields
+        result, texts, read.unreadable, read.headings, read.parts, case.variant.rules.case_fields
     )
     return Adjudication(
         game_map,
@@ -173,7 +172,7 @@ def adjudicate_orders(session: Session, game: Game) -> Adjudication:
         result,
         results,
         frozenset(general),
-        case.variant.results_text,
+        case.variant.report.results_text,
     )
 
 
@@ -364,7 +363,7 @@ def _next_case(before: dict[str, Any], results: dict[str, Any]) -> dict[str, Any
     for key in ("map", "maze"):  # the board: a named one, or the game's own (Algernon)
         if key in before:
             case[key] = before[key]
-    fields = variant(str(case["variant"])).case_fields
+    fields = variant(str(case["variant"])).rules.case_fields
     if fields is not None:  # a variant's own fields (Mercenary's money) go on to the next phase
         case.update(fields.carry(results))
     if "owners_after" in results:

@@ -17,7 +17,6 @@ from typing import Any
 from sqlalchemy import select
 
 from judge.adjudicate_json import read_case
-from judge.desk.commands import Reply
 from judge.desk.mail_state import (
     MailState,
     game_named,
@@ -43,6 +42,7 @@ from judge.desk.passwords import (
     verify_for,
 )
 from judge.desk.phase_clock import deadline_words, start_phase_clock
+from judge.desk.replies import Reply
 from judge.desk.secret_boards import (
     OPENING,
     board_of_game,
@@ -115,9 +115,9 @@ def _create(state: MailState, command: cv.Create) -> None:
     settings: dict[str, Any] = {GM_PASSWORD: new_password_hash(state, command.password)}
     rule_sets = command.rule_sets
     seed = new_seed()
-    if chosen.new_game is not None:  # a game with a board of its own (Algernon's maze)
+    if chosen.rules.new_game is not None:  # a game with a board of its own (Algernon's maze)
         try:
-            opening = chosen.new_game(command.rule_sets, seed)
+            opening = chosen.rules.new_game(command.rule_sets, seed)
         except ValueError as exc:
             state.problems.append(f"{where}: {exc}")
             return
@@ -159,7 +159,7 @@ def _create(state: MailState, command: cv.Create) -> None:
             {
                 "game": game.name,
                 "variant": game_map.title
-                if chosen.default_map == chosen.name or chosen.new_game is not None
+                if chosen.default_map == chosen.name or chosen.rules.new_game is not None
                 else f"{chosen.title}, on the board of {game_map.title}",
                 "rules": list(rule_sets),
                 "powers": [power_title(game, power) for power in game_map.powers],

@@ -28,7 +28,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from judge.desk.commands import Reply
+from judge.desk.replies import Reply
 from judge.desk.secret_boards import secret_board_of
 from judge.identity import normalise_address
 from judge.store.games import Game

@@ -30,11 +30,11 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from judge.adjudicate_json import read_case
-from judge.desk.commands import Reply
 from judge.desk.general_orders import standing_orders
 from judge.desk.mail_state import game_readers, gm_reply_address, power_title, seat_reply_address
 from judge.desk.phase_clock import phase_kind
 from judge.desk.phase_terms import WAITING, missed_turn_policy
+from judge.desk.replies import Reply
 from judge.desk.secret_boards import board_of_game, seat_knowledge, secret_board_of
 from judge.engine.calendar import ADJUSTMENTS, RETREATS
 from judge.engine.geography import Map
@@ -280,9 +280,9 @@ def seat_orders(game_map: Map, position: Position, phase: str, seat: Seat) -> Se
     """The seat as judge.games.timing and missed_turns see it: who holds it, whether it owes
     anything this phase, and how far its orders are (the desk's judgement when they arrived)."""
     found = variant(seat.game.variant)
-    counted = found.adjustments_due
+    counted = found.rules.adjustments_due
     due = counted(game_map, position) if counted is not None and phase.endswith("A") else None
-    terms = found.retreat_terms
+    terms = found.desk.retreat_terms
     standing = frozenset(
         d.unit.province
         for d in position.dislodged

@@ -614,6 +614,18 @@ REPORT_STYLES = ("judge", "postal")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class SetWeb(Command):
+    """SET WEB ON|OFF: whether the judge's web pages show the game (they do unless turned off)."""
+
+    keyword: ClassVar[str] = "SET WEB"
+    master_only: ClassVar[bool] = True
+    shown: bool
+
+    def arguments(self) -> list[str]:
+        return ["ON" if self.shown else "OFF"]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class WithholdPress(Command):
     """WITHHOLD number: the GM keeps a press release waiting for the results from being published."""
 

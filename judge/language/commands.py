@@ -476,6 +476,12 @@ class _Builder(Transformer[Token, Any]):
             raise _Fault(_col(c[1]), "expected JUDGE or POSTAL after REPORT", expected)
         return cv.SetReport(style=style)
 
+    def set_web(self, c: list[Any]) -> cv.Command:
+        word = _upper(c[1])
+        if word not in ("ON", "OFF"):
+            raise _Fault(_col(c[1]), "expected ON or OFF after WEB", ("ON", "OFF"))
+        return cv.SetWeb(shown=word == "ON")
+
     def withhold_press(self, c: list[Any]) -> cv.Command:
         return cv.WithholdPress(number=_press_number(c[1]))
 

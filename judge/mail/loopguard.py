@@ -12,13 +12,6 @@ from collections.abc import Mapping
 from email.utils import getaddresses
 from enum import StrEnum
 
-from sqlalchemy import select
-from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session
-
-from judge.clock import now
-from judge.store.models import ReplyCount
-
 # The header every mail of the judge carries; its value is the judge's address.
 LOOP_HEADER = "X-Judge-Loop"
 
@@ -88,37 +81,3 @@ class ReplyDecision(StrEnum):
     SEND = "send"
     NOTICE = "notice"
     SILENT = "silent"
-
-
-def reserve_reply(session: Session, address: str, limit: int) -> ReplyDecision:
-    """Count one reply to `address` today and say whether it may go, or the one notice, or nothing.
-
-    Runs in the caller's transaction, so a rolled-back mail leaves the count unchanged.
-    """
-    key = sender_key(address)
-    day = now().date()
-    row = _locked_row(session, key, day)
-    if row is None:
-        try:
-            with session.begin_nested():
-                session.add(ReplyCount(address=key, day=day, count=0, notice_sent=False))
-                session.flush()
-        except IntegrityError:
-            pass  # another processor counted this address first today
-        row = _locked_row(session, key, day)
-        assert row is not None
-    if limit <= 0 or row.count < limit:
-        row.count += 1
-        return ReplyDecision.SEND
-    if not row.notice_sent:
-        row.notice_sent = True
-        return ReplyDecision.NOTICE
-    return ReplyDecision.SILENT
-
-
-def _locked_row(session: Session, address: str, day: object) -> ReplyCount | None:
-    return session.scalars(
-        select(ReplyCount)
-        .where(ReplyCount.address == address, ReplyCount.day == day)
-        .with_for_update()
-    ).first()

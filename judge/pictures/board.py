@@ -100,7 +100,7 @@ def where(board: Map, loc: str) -> tuple[float, float]:
 
 def order_shape(order: Any, own: OrderShape | None = None) -> tuple[str, tuple[str, ...]] | None:
     """What an order looks like on the picture: an engine order by its kind; a variant's own
-    order by the variant's `picture_order`; a wrapped order (Mercator's time scale) by what it
+    order by the variant's `picture.order`; a wrapped order (Mercator's time scale) by what it
     wraps."""
     inner = order
     while hasattr(inner, "order") and not isinstance(inner, Move | Support | Convoy):

@@ -124,7 +124,7 @@ def picture_svg(source: PictureSource, reader: str = MASTER) -> str | None:
             drawn,
             title=title,
             notes=notes,
-            own_orders=the_variant.picture_order,
+            own_orders=the_variant.picture.order,
             land=land_outlines(board),
         )
     )
@@ -146,7 +146,7 @@ def _orders(checked: Any, source: PictureSource) -> list[tuple[str, Any, str, st
     """(power, order value, result, text) of every order the engine was given, read again from
     the stored texts as HISTORY reads them; lines that could not be read draw nothing."""
     texts = {power: list(lines) for power, lines in source.orders.items()}
-    read = checked.variant.read_orders(checked.game_map, texts)
+    read = checked.variant.language.read_orders(checked.game_map, texts)
     results = (source.results or {}).get("results", {})
     out = []
     for power, lines in texts.items():
@@ -166,3 +166,8 @@ def _orders(checked: Any, source: PictureSource) -> list[tuple[str, Any, str, st
                     out.append((power, order, str(found["result"]), str(found["order"])))
                 entry += 1
     return out
+
+
+def picture_request(source: PictureSource, reader: str) -> dict[str, Any]:
+    """What an outbox row keeps for the step: the picture's source and its reader."""
+    return {"source": source.as_json(), "reader": reader}

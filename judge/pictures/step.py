@@ -49,11 +49,6 @@ _ATTACH = (
 _NAME_WORD = re.compile(r"[^A-Za-z0-9_-]+")
 
 
-def picture_request(source: PictureSource, reader: str) -> dict[str, Any]:
-    """What an outbox row keeps for the step: the picture's source and its reader."""
-    return {"source": source.as_json(), "reader": reader}
-
-
 def file_stem(source: PictureSource) -> str:
     """The attachments' name: the game and the phase shown (letters, digits, - and _)."""
     results = source.results

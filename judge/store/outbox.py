@@ -565,8 +565,7 @@ def address_state(session: Session, address: str) -> AddressState | None:
 
 def count_reply(session: Session, address: str, limit: int) -> ReplyDecision:
     """Count one reply to `address` today and say whether it may go, or the one notice, or
-    nothing (the daily cap of `judge.mail.loopguard.reserve_reply`, in one statement while under
-    the cap). Runs in the caller's transaction, so a rolled-back mail leaves the count unchanged.
+    nothing (the daily cap, in one statement while under the cap). Runs in the caller's transaction, so a rolled-back mail leaves the count unchanged.
     The count is the sender's (`sender_key`: plus-addresses are one), whatever address is answered.
     """
     key = sender_key(address)

@@ -133,73 +133,27 @@ def name_cased(power: str) -> str:
 
 
 @dataclass(frozen=True)
-class Variant:
-    name: str  # as players write it in CREATE and cases in "variant"
-    title: str  # as results print it
-    default_map: str  # the board a game or case plays on when it names none (maps/NAME.toml)
-    # Every board the variant can be played on; CREATE names one that is not the default after
-    # the variant (`CREATE g pw mercator standard`).
-    maps: tuple[str, ...]
-    calendar: str  # judge.engine.calendar: STANDARD or MONTHLY
-    read_orders: OrderReader
+class Rulebook:
+    """How a phase is decided: asked by `judge adjudicate`, the scheduler, and the desk where it
+    must know what the rules make of a position (who owes builds, who won)."""
+
     adjudicate: Adjudicator
     rule_sets: tuple[str, ...] = ()  # named rule sets always on (judge.engine.rules)
     unit_kinds: tuple[str, ...] = ("A", "F")
-    # Each kind as the desk's sentences name it.
-    unit_words: Mapping[str, str] = field(default_factory=lambda: UNIT_WORDS)
-    # A power (the board's name, in capitals) as the desk's sentences write it: England for
-    # ENGLAND; Algernon's initials as the maze writes them (TAG, never Tag).
-    power_title: Callable[[str], str] = name_cased
-    rules_text: str = ""  # where a player reads the rules (a path under docs/ or a title)
-    # Extra lines for the results of a phase, after the orders: (result) -> lines. The
-    # standard game adds none; Mercator names the time scale of each dislodgement.
-    # A results text of its own (a time scale's orders apart, owned provinces), given the report
-    # (judge.reports.PhaseReport) a reader may see; None: the standard game's styles.
-    results_text: Callable[[Any], str] | None = None
-    # Wins claimed by several powers together (Mercator's rule 10, 1885's rule 5 b): (board,
-    # the phase just adjudicated, each claiming power's combine) -> the winners or (); None: no
-    # claimed wins. The phase says when a claim may win and what it counts (centres, units).
-    decide_claims: (
-        Callable[[Map, PhaseResult, Mapping[str, frozenset[str]]], tuple[str, ...]] | None
-    ) = None
-    # When a claimed win is granted, as the reply to SET CLAIM says it (a sentence that
-    # follows "every power of the combine has claimed the same win this season and").
-    claim_terms: str = ""
     # Builds (+) or removals (-) each power is due in an adjustment phase, where the variant
     # counts otherwise than centres less units (1885: an army/fleet is two units, build
     # centres, rule 11, retreats still to come; Mercator: army/fleets twice, spare units kept
     # until the third build season): (board, position) -> {power: n}. What the desk asks to
     # know who owes orders; None: centres less units, capped by free homes.
     adjustments_due: Callable[[Map, Position], Mapping[str, int]] | None = None
-    # How the desk reads one order line of a mail; None: one standard order a line.
-    read_desk_line: DeskLineReader | None = None
-    # The grammar its order lines are written in (grammar/NAME.lark) beside the standard
-    # language's, which the desk asks to tell one of its order lines from a mistyped command
-    # (Mercator's `Place A Mun` is no PHASE); None: the standard language alone.
-    order_grammar: str | None = None
-    # A board that travels with each game and case instead of a file in maps/ (Algernon's
-    # maze, a case's "maze"): (case) -> the board; None: the board is maps/NAME.
-    board_in_case: Callable[[Mapping[str, Any]], Map] | None = None
-    # CREATE's words after the variant name and a seed -> the opening case of a new game with
-    # its own board (Algernon: the player count; the maze generated from the seed). Raises
-    # ValueError with the reason. None: the default board's opening, the words rule sets.
-    new_game: Callable[[Sequence[str], int], dict[str, Any]] | None = None
-    # What `judge map` prints of a board of this variant's own (Algernon: the fairness
-    # figures and why a maze is unfair); None: the map summary.
-    board_summary: Callable[[Map], str] | None = None
-    # A secret board (Algernon): what each reader may see, asked instead of showing the board,
-    # the orders or the powers. None: the standard game's results are public.
-    secret_board: SecretBoard | None = None
-    # How the picture draws an order value of the variant's own (judge/pictures/board.py):
-    # (order) -> (kind of arrow: "move", "retreat", "support", "convoy", "build" or "disband";
-    # the locations it passes, first to last), or None to draw nothing. The engine's own
-    # orders need none; None: the variant has no orders of its own to draw.
-    picture_order: Callable[[Any], tuple[str, tuple[str, ...]] | None] | None = None
-    # What a dislodged unit waiting for its retreat order may do, and what becomes of it
-    # without one, as the desk tells its player (1885: the places of its own retreat rules and
-    # Just's right-hand rule): (board, position, the unit) -> terms. None: the places the
-    # position gives it, and a unit without an order is disbanded, as in the standard game.
-    retreat_terms: Callable[[Map, Position, Dislodged], RetreatTerms] | None = None
+    # Wins claimed by several powers together (Mercator's rule 10, 1885's rule 5 b): (board,
+    # the phase just adjudicated, each claiming power's combine) -> the winners or (); None: no
+    # claimed wins. The phase says when a claim may win and what it counts (centres, units).
+    decide_claims: (
+        Callable[[Map, PhaseResult, Mapping[str, frozenset[str]]], tuple[str, ...]] | None
+    ) = None
+    # Fields of its own in a case and a result (Mercenary's money); None: the board alone.
+    case_fields: CaseFields | None = None
     # How a power's orders are checked when they arrive, by the rules that adjudicate them
     # (judge/variants/order_checks.py): (board, position, rules, power, the power's orders as
     # they stand, the new ones last) -> why each can never be carried out, or None. What
@@ -208,13 +162,51 @@ class Variant:
     check_orders: Callable[[Map, Position, Rules, str, Sequence[Any]], list[str | None]] | None = (
         None
     )
-    # Fields of its own in a case and a result (Mercenary's money); None: the board alone.
-    case_fields: CaseFields | None = None
+    # A board that travels with each game and case instead of a file in maps/ (Algernon's
+    # maze, a case's "maze"): (case) -> the board; None: the board is maps/NAME.
+    board_in_case: Callable[[Mapping[str, Any]], Map] | None = None
+    # CREATE's words after the variant name and a seed -> the opening case of a new game with
+    # its own board (Algernon: the player count; the maze generated from the seed). Raises
+    # ValueError with the reason. None: the default board's opening, the words rule sets.
+    new_game: Callable[[Sequence[str], int], dict[str, Any]] | None = None
+
+
+@dataclass(frozen=True)
+class Language:
+    """How its orders are written and read: asked by the order readers, the desk's command
+    reader and every sentence that names a unit or a power."""
+
+    read_orders: OrderReader
+    # How the desk reads one order line of a mail; None: one standard order a line.
+    read_desk_line: DeskLineReader | None = None
+    # The grammar its order lines are written in (grammar/NAME.lark) beside the standard
+    # language's, which the desk asks to tell one of its order lines from a mistyped command
+    # (Mercator's `Place A Mun` is no PHASE); None: the standard language alone.
+    order_grammar: str | None = None
+    # Each unit kind as the desk's sentences name it.
+    unit_words: Mapping[str, str] = field(default_factory=lambda: UNIT_WORDS)
+    # A power (the board's name, in capitals) as the desk's sentences write it: England for
+    # ENGLAND; Algernon's initials as the maze writes them (TAG, never Tag).
+    power_title: Callable[[str], str] = name_cased
+
+
+@dataclass(frozen=True)
+class Desk:
+    """What the desk asks of it while conducting a game by mail, beyond reading order lines."""
+
+    # What a dislodged unit waiting for its retreat order may do, and what becomes of it
+    # without one, as the desk tells its player (1885: the places of its own retreat rules and
+    # Just's right-hand rule): (board, position, the unit) -> terms. None: the places the
+    # position gives it, and a unit without an order is disbanded, as in the standard game.
+    retreat_terms: Callable[[Map, Position, Dislodged], RetreatTerms] | None = None
     # How many of those builds or removals one of a power's stored order lines uses (Mercator's
     # build at a premium uses two, its rule 5.3): (board, position, power, the stored line) ->
     # count. The desk asks it to know when a power's adjustment orders are complete; None: one
     # an order.
     adjustments_used: Callable[[Map, Position, str, str], int] | None = None
+    # When a claimed win is granted, as the reply to SET CLAIM says it (a sentence that
+    # follows "every power of the combine has claimed the same win this season and").
+    claim_terms: str = ""
     # A game master's change to a power's holding (Mercenary's rule 11, LEDGER by mail): (the
     # stored case, power, currency, change in whole pounds, why) -> (the case after, the ledger
     # entry as a payment object, the announcement); ValueError: why not. None: no money.
@@ -224,6 +216,55 @@ class Variant:
         ]
         | None
     ) = None
+
+
+@dataclass(frozen=True)
+class Report:
+    """How its results and boards are written for people (the results mails, `judge map`)."""
+
+    # A results text of its own (a time scale's orders apart, owned provinces), given the report
+    # (judge.reports.PhaseReport) a reader may see; None: the standard game's styles.
+    results_text: Callable[[Any], str] | None = None
+    # What `judge map` prints of a board of this variant's own (Algernon: the fairness
+    # figures and why a maze is unfair); None: the map summary.
+    board_summary: Callable[[Map], str] | None = None
+
+
+@dataclass(frozen=True)
+class Picture:
+    """How the board's picture draws what is its own (judge/pictures)."""
+
+    # How the picture draws an order value of the variant's own (judge/pictures/board.py):
+    # (order) -> (kind of arrow: "move", "retreat", "support", "convoy", "build" or "disband";
+    # the locations it passes, first to last), or None to draw nothing. The engine's own
+    # orders need none; None: the variant has no orders of its own to draw.
+    order: Callable[[Any], tuple[str, tuple[str, ...]] | None] | None = None
+
+
+@dataclass(frozen=True)
+class Variant:
+    """A variant as a checklist: who it is and where it plays on top, then one small record for
+    each part of the judge that asks it something (docs/VARIANTS.md): `rules` (how a phase is
+    decided), `language` (how orders are written and read), `desk` (the conduct of a game by
+    mail), `report` (results for people), `picture` (the board's picture); and `secret_board`
+    for a board nobody sees. Every record but `rules` and `language` may be left out."""
+
+    name: str  # as players write it in CREATE and cases in "variant"
+    title: str  # as results print it
+    default_map: str  # the board a game or case plays on when it names none (maps/NAME.toml)
+    # Every board the variant can be played on; CREATE names one that is not the default after
+    # the variant (`CREATE g pw mercator standard`).
+    maps: tuple[str, ...]
+    calendar: str  # judge.engine.calendar: STANDARD or MONTHLY
+    rules: Rulebook
+    language: Language
+    rules_text: str = ""  # where a player reads the rules (a path under docs/ or a title)
+    desk: Desk = field(default_factory=Desk)
+    report: Report = field(default_factory=Report)
+    picture: Picture = field(default_factory=Picture)
+    # A secret board (Algernon): what each reader may see, asked instead of showing the board,
+    # the orders or the powers. None: the standard game's results are public.
+    secret_board: SecretBoard | None = None
 
     def first_phase(self, game_map: Map) -> str:
         """The phase a new game starts in: the board's own, in this variant's calendar."""
@@ -269,7 +310,7 @@ def variant(name: str) -> Variant:
 
 def power_title(name: str, power: str) -> str:
     """`power` as the sentences of a game of the variant called `name` write it."""
-    return variant(name).power_title(power)
+    return variant(name).language.power_title(power)
 
 
 def board_of(name: str, board: str | None = None) -> Map:
@@ -285,8 +326,8 @@ def game_board(name: str, case: Mapping[str, Any] | None) -> Map:
     variant's boards travel with the game (Algernon's maze), else the board the case names
     (`"map"`), else the variant's default."""
     found = variant(name)
-    if found.board_in_case is not None and case is not None:
-        return found.board_in_case(case)
+    if found.rules.board_in_case is not None and case is not None:
+        return found.rules.board_in_case(case)
     named = case.get("map") if case is not None else None
     return board_of(name, named if isinstance(named, str) and named else None)
 
@@ -304,8 +345,8 @@ def start_case(name: str, board: str | None = None) -> dict[str, Any]:
     chosen = board or found.default_map
     if chosen != found.name:
         case["map"] = chosen
-    if found.case_fields is not None:
-        case.update(found.case_fields.opening(game_map))
+    if found.rules.case_fields is not None:
+        case.update(found.rules.case_fields.opening(game_map))
     return case
 
 
@@ -313,6 +354,6 @@ def opening_payments(name: str) -> list[dict[str, Any]]:
     """The ledger entries that made the opening position of a game of the variant called
     `name` (Mercenary's starting balances); none for a variant without money."""
     found = variant(name)
-    if found.case_fields is None:
+    if found.rules.case_fields is None:
         return []
-    return found.case_fields.opening_payments(board_of(name))
+    return found.rules.case_fields.opening_payments(board_of(name))

@@ -13,7 +13,7 @@ from test_games_by_mail import GM, POWERS, body_of, kinds, observe_by_reply, pla
 from test_master import GM_SIGNON, gm_address, reply_to
 
 from judge.desk.answer import one_answer
-from judge.desk.commands import Reply
+from judge.desk.replies import Reply
 from judge.store import OutboxMessage
 
 

@@ -16,8 +16,8 @@ from test_games_by_mail import GM, POWERS, body_of, kinds, observe_by_reply, pla
 
 from judge import clock
 from judge.desk import seating
-from judge.desk.commands import Where
 from judge.desk.mail_state import MailState, is_master_word
+from judge.desk.replies import Where
 from judge.language import command_values as cv
 from judge.mail.mime import ReadMail
 from judge.map_files import load_map

@@ -10,8 +10,9 @@ import pytest
 from sqlalchemy import Engine
 
 from judge import clock
-from judge.mail.loopguard import ReplyDecision, automated_reason, reserve_reply, sender_key
+from judge.mail.loopguard import ReplyDecision, automated_reason, sender_key
 from judge.store import make_engine, session_scope, upgrade
+from judge.store.outbox import count_reply
 
 JUDGE = "judge@example.org"
 HUMAN = {"from": "Ann <ann@example.org>", "subject": "orders"}
@@ -64,7 +65,7 @@ def decisions(engine: Engine, address: str, times: int, limit: int) -> list[Repl
     result = []
     for _ in range(times):
         with session_scope(engine) as session:
-            result.append(reserve_reply(session, address, limit))
+            result.append(count_reply(session, address, limit))
     return result
 
 
@@ -90,7 +91,7 @@ def test_the_cap_starts_again_the_next_day(engine: Engine) -> None:
 
 def test_a_rolled_back_mail_is_not_counted(engine: Engine) -> None:
     with pytest.raises(RuntimeError), session_scope(engine) as session:
-        reserve_reply(session, "ann@example.org", 1)
+        count_reply(session, "ann@example.org", 1)
         raise RuntimeError("processor failed")
     assert decisions(engine, "ann@example.org", 1, limit=1) == [ReplyDecision.SEND]
 

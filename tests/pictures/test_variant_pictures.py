@@ -58,10 +58,10 @@ def test_a_variant_case_is_drawn_whole(raw: dict[str, Any]) -> None:
     drawable = [
         o
         for _, o, _, _ in _orders(checked, source)
-        if order_shape(o, checked.variant.picture_order) is not None
+        if order_shape(o, checked.variant.picture.order) is not None
     ]
     assert sum(1 for i in ids if i.startswith("o-")) == len(drawable)
-    shape = checked.variant.picture_order
+    shape = checked.variant.picture.order
     if checked.variant.name in MOVING_OWN_ORDERS:
         assert shape is not None
     if shape is None:

@@ -12,7 +12,7 @@ from email.message import EmailMessage
 import pytest
 from sqlalchemy import Engine, func, select
 
-from judge.desk import Reply
+from judge.desk.replies import Reply
 from judge.mail.outbound import Outgoing, RetryPolicy, send_one
 from judge.processor import ProcessorSettings, process_next
 from judge.store import InboxMessage, InboxState, OutboxMessage, OutboxState, session_scope
@@ -90,7 +90,7 @@ def test_concurrent_processors_and_senders_handle_each_mail_once(engine: Engine)
 
 
 def test_failure_is_held_on_this_backend(engine: Engine, monkeypatch: pytest.MonkeyPatch) -> None:
-    from judge import desk
+    from judge.desk import commands as desk
 
     def broken(read: object, where: object = None) -> list[Reply]:
         raise RuntimeError("boom")

@@ -11,7 +11,7 @@ from judge.map_files import load_map
 from judge.resources import data_dir
 from judge.variants import variant, variant_names
 
-OWN_LANGUAGE = [n for n in variant_names() if variant(n).read_desk_line is not None]
+OWN_LANGUAGE = [n for n in variant_names() if variant(n).language.read_desk_line is not None]
 # A word each variant's own orders (not the standard language's) may open with.
 OWN_WORD = {"1885": "Choose", "mercator": "Place", "mercenary": "Pay", "algernon": "Remove"}
 
@@ -22,7 +22,7 @@ def test_the_variants_with_a_language_of_their_own() -> None:
 
 @pytest.mark.parametrize("name", OWN_LANGUAGE)
 def test_a_variant_reading_its_own_lines_names_its_grammar(name: str) -> None:
-    grammar = variant(name).order_grammar
+    grammar = variant(name).language.order_grammar
     assert grammar is not None, name
     text = (data_dir("grammar") / f"{grammar}.lark").read_text(encoding="utf-8")
     assert "%import .orders " in text  # the standard order language, extended

@@ -13,7 +13,7 @@ from typing import Any
 from judge.engine.calendar import STANDARD
 from judge.engine.geography import Map, MapError
 from judge.engine.results import PhaseResult
-from judge.variants import MASTER, OBSERVERS, SecretBoard, Variant
+from judge.variants import MASTER, OBSERVERS, Language, Report, Rulebook, SecretBoard, Variant
 from judge.variants.algernon.generator import (
     MAX_PLAYERS,
     MIN_PLAYERS,
@@ -142,17 +142,21 @@ ALGERNON = Variant(
     default_map="standard",  # never played on: every game and case carries its own maze
     maps=(),
     calendar=STANDARD,
-    read_orders=read_maze_orders,
-    adjudicate=adjudicate_algernon,  # type: ignore[arg-type]
-    unit_kinds=("A",),
-    unit_words={"A": "Rat"},  # the maze's pieces stand on the board as armies (phases.RAT)
-    power_title=initials_as_written,
+    rules=Rulebook(
+        adjudicate=adjudicate_algernon,  # type: ignore[arg-type]
+        unit_kinds=("A",),
+        board_in_case=case_board,
+        new_game=new_game,
+    ),
+    language=Language(
+        read_orders=read_maze_orders,
+        read_desk_line=read_desk_line,
+        order_grammar="algernon",  # grammar/algernon.lark
+        unit_words={"A": "Rat"},  # the maze's pieces stand on the board as armies (phases.RAT)
+        power_title=initials_as_written,
+    ),
     rules_text="Algernon Diplomacy (um01) by Thomas Galloway, with the readings in docs/RULES.md",
-    read_desk_line=read_desk_line,
-    order_grammar="algernon",  # grammar/algernon.lark
-    board_in_case=case_board,
-    board_summary=fairness_text,
-    new_game=new_game,
+    report=Report(board_summary=fairness_text),
     secret_board=SecretBoard(
         results_text=results_text,
         board_text=board_text,

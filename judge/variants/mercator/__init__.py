@@ -7,7 +7,7 @@ which a game may still name (`CREATE name password mercator standard`).
 from __future__ import annotations
 
 from judge.engine.calendar import MONTHLY
-from judge.variants import Variant
+from judge.variants import Desk, Language, Picture, Report, Rulebook, Variant
 from judge.variants.mercator.adjustments import adjustments_due
 from judge.variants.mercator.checks import check_orders
 from judge.variants.mercator.language import (
@@ -34,22 +34,28 @@ MERCATOR = Variant(
     default_map="mercator-world",
     maps=("mercator-world", "standard"),
     calendar=MONTHLY,
-    read_orders=read_mercator_orders,
-    adjudicate=adjudicate_mercator,  # type: ignore[arg-type]
-    rule_sets=("key-rule",),
-    unit_kinds=("A", "F", "AF"),
-    rules_text="Mercator Rules (1985 edition), with the readings in docs/RULES.md",
-    read_desk_line=read_desk_line,
-    check_orders=check_orders,
-    order_grammar=GRAMMAR,
-    decide_claims=decide_claims,
-    claim_terms=(
-        "together they hold the centres the board asks for. A single win on the board comes "
-        "first, a 2-way win before a 3-way win, and of two claimed 2-way (or 3-way) wins the "
-        "combine with the more centres wins."
+    rules=Rulebook(
+        adjudicate=adjudicate_mercator,  # type: ignore[arg-type]
+        rule_sets=("key-rule",),
+        unit_kinds=("A", "F", "AF"),
+        adjustments_due=adjustments_due,
+        decide_claims=decide_claims,
+        check_orders=check_orders,
     ),
-    results_text=_results_text,
-    picture_order=picture_order,
-    adjustments_due=adjustments_due,
-    adjustments_used=adjustments_used,
+    language=Language(
+        read_orders=read_mercator_orders,
+        read_desk_line=read_desk_line,
+        order_grammar=GRAMMAR,
+    ),
+    rules_text="Mercator Rules (1985 edition), with the readings in docs/RULES.md",
+    desk=Desk(
+        adjustments_used=adjustments_used,
+        claim_terms=(
+            "together they hold the centres the board asks for. A single win on the board comes "
+            "first, a 2-way win before a 3-way win, and of two claimed 2-way (or 3-way) wins "
+            "the combine with the more centres wins."
+        ),
+    ),
+    report=Report(results_text=_results_text),
+    picture=Picture(order=picture_order),
 )

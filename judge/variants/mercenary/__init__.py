@@ -13,7 +13,7 @@ from typing import Any
 from judge.engine.calendar import STANDARD as STANDARD_CALENDAR
 from judge.engine.geography import Map
 from judge.engine.results import PhaseResult
-from judge.variants import CaseFields, Variant
+from judge.variants import CaseFields, Desk, Language, Report, Rulebook, Variant
 from judge.variants.mercenary.desk import adjust_holding, read_desk_line
 from judge.variants.mercenary.language import read_mercenary_orders
 from judge.variants.mercenary.money import (
@@ -68,20 +68,24 @@ MERCENARY = Variant(
     default_map="standard",
     maps=("standard",),
     calendar=STANDARD_CALENDAR,
-    read_orders=read_mercenary_orders,
-    adjudicate=adjudicate_mercenary,
-    rule_sets=("postal-1972",),
+    rules=Rulebook(
+        adjudicate=adjudicate_mercenary,
+        rule_sets=("postal-1972",),
+        case_fields=CaseFields(
+            read=_read,
+            write=_write,
+            carry=_carry,
+            opening=_opening,
+            opening_payments=_opening_payments,
+        ),
+    ),
+    language=Language(
+        read_orders=read_mercenary_orders,
+        read_desk_line=read_desk_line,
+        order_grammar="mercenary",  # grammar/mercenary.lark
+    ),
     rules_text="Mercenary Diplomacy II (re14) on the 1971 rules, with the readings in "
     "docs/RULES.md",
-    read_desk_line=read_desk_line,
-    order_grammar="mercenary",  # grammar/mercenary.lark
-    results_text=_results_text,
-    case_fields=CaseFields(
-        read=_read,
-        write=_write,
-        carry=_carry,
-        opening=_opening,
-        opening_payments=_opening_payments,
-    ),
-    adjust_holding=adjust_holding,
+    desk=Desk(adjust_holding=adjust_holding),
+    report=Report(results_text=_results_text),
 )

@@ -13,7 +13,7 @@ from dataclasses import replace
 from judge.engine.adjudicate import adjudicate
 from judge.engine.calendar import STANDARD as STANDARD_CALENDAR
 from judge.engine.geography import Map
-from judge.variants import ReadOrders, Variant
+from judge.variants import Language, ReadOrders, Rulebook, Variant
 
 
 def read_standard_orders(game_map: Map, texts: Mapping[str, Sequence[str]]) -> ReadOrders:
@@ -30,8 +30,8 @@ STANDARD = Variant(
     default_map="standard",
     maps=("standard",),
     calendar=STANDARD_CALENDAR,
-    read_orders=read_standard_orders,
-    adjudicate=adjudicate,
+    rules=Rulebook(adjudicate=adjudicate),
+    language=Language(read_orders=read_standard_orders),
     rules_text="The 2023 rulebook with the DATC 3.0 preferred readings (docs/RULES.md)",
 )
 

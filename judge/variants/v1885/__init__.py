@@ -11,7 +11,7 @@ variant's name as `1885`.
 from __future__ import annotations
 
 from judge.engine.calendar import MONTHLY
-from judge.variants import Variant
+from judge.variants import Desk, Language, Picture, Report, Rulebook, Variant
 from judge.variants.v1885.adjustments import adjustments_due
 from judge.variants.v1885.checks import check_orders
 from judge.variants.v1885.language import (
@@ -38,23 +38,29 @@ V1885 = Variant(
     default_map="1885",
     maps=("1885", "standard"),
     calendar=MONTHLY,
-    read_orders=read_1885_orders,
-    adjudicate=adjudicate_1885,  # type: ignore[arg-type]
-    unit_kinds=("A", "F", "AF"),
+    rules=Rulebook(
+        adjudicate=adjudicate_1885,  # type: ignore[arg-type]
+        unit_kinds=("A", "F", "AF"),
+        adjustments_due=adjustments_due,
+        decide_claims=decide_claims,
+        check_orders=check_orders,
+    ),
+    language=Language(
+        read_orders=read_1885_orders,
+        read_desk_line=read_desk_line,
+        order_grammar=GRAMMAR,
+    ),
     rules_text="1885 (Fred C. Davis, Jr.) with the A/F Rules Module, 1984 revision, and the "
     "readings in docs/RULES.md",
-    read_desk_line=read_desk_line,
-    check_orders=check_orders,
-    order_grammar=GRAMMAR,
-    adjustments_due=adjustments_due,
-    retreat_terms=retreat_terms,
-    decide_claims=decide_claims,
-    claim_terms=(
-        "the season is a fall-type move (March, June, September or December) at whose end "
-        "the two powers have 30 units on the board between them (rule 5 b: an alliance "
-        "victory is of two powers; an army/fleet counts as two units). A single win of 23 "
-        "units comes first."
+    desk=Desk(
+        retreat_terms=retreat_terms,
+        claim_terms=(
+            "the season is a fall-type move (March, June, September or December) at whose end "
+            "the two powers have 30 units on the board between them (rule 5 b: an alliance "
+            "victory is of two powers; an army/fleet counts as two units). A single win of 23 "
+            "units comes first."
+        ),
     ),
-    results_text=_results_text,
-    picture_order=picture_order,
+    report=Report(results_text=_results_text),
+    picture=Picture(order=picture_order),
 )

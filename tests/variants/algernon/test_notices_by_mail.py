@@ -283,7 +283,7 @@ def test_a_volunteer_learns_the_seat_he_stands_by_for_only_when_it_is_his(engine
 
 def test_initials_and_space_ids_read_as_the_maze_writes_them(engine: Engine) -> None:
     """A player writes HAC and DN in his orders and reads them so in the reports: every
-    sentence of the desk writes them the same way (the variant's Variant.power_title), never
+    sentence of the desk writes them the same way (the variant's Variant.language.power_title), never
     name-cased like a word of the sentence ("You play Hac")."""
     mail.send(engine, "CREATE maze secret algernon 3", sender=GM)
     rows: list[OutboxMessage] = []

@@ -142,7 +142,7 @@ def test_the_desk_counts_an_army_fleet_as_two_units_when_it_asks_who_owes_orders
         (Unit("ENGLAND", "F", "lon"), Unit("ENGLAND", "AF", "nth")),
         centers={"ENGLAND": frozenset({"lon", "edi", "lvp"})},
     )
-    counted = variant("mercator").adjustments_due
+    counted = variant("mercator").rules.adjustments_due
     assert counted is not None
     due_now = counted(MAP, position)
     assert due_now["ENGLAND"] == 0
@@ -160,7 +160,7 @@ def test_the_desk_counts_a_premium_build_as_two_of_the_builds_due() -> None:
         centers={"GERMANY": frozenset({"ber", "kie", "mun"})},
         owners={"gas": "GERMANY"},
     )
-    used = variant("mercator").adjustments_used
+    used = variant("mercator").desk.adjustments_used
     assert used is not None
     counts = {
         line: used(MAP, position, "GERMANY", line)

@@ -89,7 +89,7 @@ def test_place_opens_an_order_of_mercator_but_not_of_the_standard_language() -> 
     from judge.language.commands import opens_an_order, read_mail_commands
     from judge.variants import variant
 
-    grammar = variant("mercator").order_grammar
+    grammar = variant("mercator").language.order_grammar
     assert grammar is not None
     for word in ("Place", "PLACE", "place", "Spare", "A", "Army"):
         assert opens_an_order(word, grammar), word

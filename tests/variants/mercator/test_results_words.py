@@ -27,7 +27,7 @@ def test_a_unit_dislodged_by_a_ferried_army_names_it_in_words() -> None:
         "state": {"months": 1},
     }
     game_map, position, _, rules = read_case(case)
-    orders = mercator.read_orders(
+    orders = mercator.language.read_orders(
         game_map,
         {
             "ENGLAND": [
@@ -38,7 +38,7 @@ def test_a_unit_dislodged_by_a_ferried_army_names_it_in_words() -> None:
             "FRANCE": ["TS2 F(Bre) H"],
         },
     ).orders
-    result = mercator.adjudicate(game_map, position, orders, rules)
+    result = mercator.rules.adjudicate(game_map, position, orders, rules)
     french = result.results["FRANCE"][0]
     assert french.reason == "dislodged by the army ferried from ENG"
 

@@ -83,7 +83,7 @@ def test_the_opening_money_is_a_thousand_of_each_own_currency() -> None:
         for p in sorted(MAP.powers)
     ]
     assert opening_payments("standard") == []
-    assert variant("mercenary").rule_sets == ("postal-1972",)
+    assert variant("mercenary").rules.rule_sets == ("postal-1972",)
 
 
 def test_a_standard_case_carries_no_money() -> None:

@@ -25,8 +25,8 @@ def bid_reasons(case_id: str) -> dict[str, list[str]]:
     case["orders"] = found["steps"][0]["orders"]
     game_map, position, orders, rules = read_case(case)
     mercenary = variant("mercenary")
-    result = mercenary.adjudicate(
-        game_map, position, mercenary.read_orders(game_map, orders).orders, rules
+    result = mercenary.rules.adjudicate(
+        game_map, position, mercenary.language.read_orders(game_map, orders).orders, rules
     )
     return {
         power: [r.reason for line, r in zip(orders[power], results, strict=True) if "BID" in line]
