@@ -12,11 +12,11 @@ from typing import Any
 import pytest
 from sqlalchemy import Engine
 from test_by_mail import start_mercator
-from test_games_by_mail import GM, body_of, player, send
+from test_games_by_mail import GM, body_of, player, send, stored_orders
 
 from judge.map_files import load_map
 from judge.store import session_scope
-from judge.store.game_queries import current_orders, find_game, history
+from judge.store.game_queries import find_game, history
 from judge.variants.mercator.language import format_scaled_short, read_line
 
 MAP = load_map("standard")
@@ -29,14 +29,6 @@ CASES = json.loads(
 def _unit(compact: str) -> dict[str, str]:
     power, kind, loc, *army = compact.split()
     return {"power": power, "type": kind, "loc": loc, **({"army_power": army[0]} if army else {})}
-
-
-def taken(engine: Engine, power: str) -> set[str]:
-    """The order lines the judge keeps for the power."""
-    with session_scope(engine) as session:
-        game = find_game(session, "merc")
-        assert game is not None
-        return set(current_orders(session, game).get(power, {}).values())
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
@@ -84,7 +76,7 @@ def test_the_example_by_mail(engine: Engine, case: dict[str, Any]) -> None:
                 refused = f"ERROR: line {line_no}:" in echo
                 for order in reading.orders:
                     text = format_scaled_short(order, MAP)
-                    if refused and text not in taken(engine, power):
+                    if refused and text not in stored_orders(engine, power, "merc").values():
                         # Refused on arrival by the variant's own check: the adjudication
                         # finds it illegal or void too.
                         assert next(results) in ("illegal", "void"), (case["id"], line, echo)

@@ -6,23 +6,13 @@ says; the right ones are taken; what depends on other powers' orders is left to 
 from __future__ import annotations
 
 from sqlalchemy import Engine
-from test_games_by_mail import body_of, dislodged, player, send, set_position
+from test_games_by_mail import body_of, dislodged, player, send, set_position, stored_orders
 from test_world_by_mail import start_world
-
-from judge.store import session_scope
-from judge.store.game_queries import current_orders, find_game
 
 
 def echo(engine: Engine, seats: dict[str, str], power: str, text: str) -> str:
     rows = send(engine, text, sender=player(power), to=seats[power])
     return body_of(next(r for r in rows if r.kind == "orders_read")).replace("\r\n", "\n")
-
-
-def kept(engine: Engine, power: str) -> dict[str, str]:
-    with session_scope(engine) as session:
-        game = find_game(session, "world")
-        assert game is not None
-        return dict(current_orders(session, game).get(power, {}))
 
 
 def test_a_month_s_wrong_orders_are_refused_with_the_reason(engine: Engine) -> None:
@@ -45,7 +35,7 @@ def test_a_month_s_wrong_orders_are_refused_with_the_reason(engine: Engine) -> N
     ) in text
     assert "ERROR: line 4: in time scale 3 only a fleet" in text
     assert "4 of 4 lines had errors." in text
-    assert kept(engine, "FRANCE") == {}
+    assert stored_orders(engine, "FRANCE", "world") == {}
 
 
 def test_right_orders_and_orders_that_depend_on_others_are_taken(engine: Engine) -> None:
@@ -59,7 +49,12 @@ def test_right_orders_and_orders_that_depend_on_others_are_taken(engine: Engine)
         "TS2\nF(Bre) - MAO\nA(Par) - Bur\nA(Mar) S A(Mun) - Bur\nTS3\nF(MAO) - NAO\n",
     )
     assert "0 of 6 lines had errors." in text
-    assert set(kept(engine, "FRANCE")) == {"ts2 bre", "ts2 par", "ts2 mar", "ts3 mao"}
+    assert set(stored_orders(engine, "FRANCE", "world")) == {
+        "ts2 bre",
+        "ts2 par",
+        "ts2 mar",
+        "ts3 mao",
+    }
 
 
 def test_a_retreat_outside_the_places_offered_is_refused(engine: Engine) -> None:
@@ -105,4 +100,4 @@ def test_a_build_on_an_occupied_centre_or_beyond_those_due_is_refused(engine: En
     assert "ERROR: line 1: " in text and "occupied" in text.split("ERROR: line 1: ")[1]
     assert "= Builds an army in Warsaw" in text
     assert "ERROR: line 3: " in text
-    assert set(kept(engine, "RUSSIA")) == {"ts0 war"}
+    assert set(stored_orders(engine, "RUSSIA", "world")) == {"ts0 war"}

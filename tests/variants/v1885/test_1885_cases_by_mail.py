@@ -12,11 +12,11 @@ from typing import Any
 import pytest
 from by_mail import GAME, echo, process, set_position, start_1885
 from sqlalchemy import Engine
-from test_games_by_mail import player, send
+from test_games_by_mail import player, send, stored_orders
 
 from judge.adjudicate_json import read_case
 from judge.store import session_scope
-from judge.store.game_queries import current_orders, find_game, history
+from judge.store.game_queries import find_game, history
 from judge.variants.v1885.language import read_desk_line
 
 CASES = json.loads(
@@ -30,14 +30,6 @@ def _board_and_position(engine: Engine) -> tuple[Any, Any, str]:
         assert game is not None and game.phase is not None
         game_map, position, _, _ = read_case(game.position)
         return game_map, position, game.phase
-
-
-def taken(engine: Engine, power: str) -> set[str]:
-    """The order lines the judge keeps for the power."""
-    with session_scope(engine) as session:
-        game = find_game(session, GAME)
-        assert game is not None
-        return set(current_orders(session, game).get(power, {}).values())
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
@@ -72,7 +64,7 @@ def test_the_case_by_mail(engine: Engine, case: dict[str, Any]) -> None:
                     continue
                 refused = f"ERROR: line {line_no}:" in told
                 for _key, stored, _full in read.orders:
-                    if refused and stored not in taken(engine, power):
+                    if refused and stored not in stored_orders(engine, power, GAME).values():
                         # Refused on arrival by the variant's own check: the adjudication
                         # finds it illegal or void too.
                         assert next(results) in ("illegal", "void"), (case["id"], line, told)

@@ -6,17 +6,7 @@ from __future__ import annotations
 
 from by_mail import GAME, echo, process, set_position, start_1885
 from sqlalchemy import Engine
-from test_games_by_mail import player, send
-
-from judge.store import session_scope
-from judge.store.game_queries import current_orders, find_game
-
-
-def stored(engine: Engine, power: str) -> dict[str, str]:
-    with session_scope(engine) as session:
-        game = find_game(session, GAME)
-        assert game is not None
-        return dict(current_orders(session, game).get(power, {}))
+from test_games_by_mail import player, send, stored_orders
 
 
 def test_a_fleet_move_to_a_place_it_cannot_reach_is_refused_with_its_moves(
@@ -27,7 +17,7 @@ def test_a_fleet_move_to_a_place_it_cannot_reach_is_refused_with_its_moves(
     assert "ERROR: line 1: Fleet Edinburgh cannot reach London; it can move to " in text
     assert "North Sea" in text.split("it can move to ")[1].split("\n")[0]
     assert "0 of 1 line" not in text
-    assert "edi" not in stored(engine, "ENGLAND")
+    assert "edi" not in stored_orders(engine, "ENGLAND", GAME)
     text = echo(send(engine, "F Edi - NTH\n", sender=player("England"), to=seats["England"]))
     assert "0 of 1 line had errors." in text
 
@@ -51,7 +41,7 @@ def test_three_builds_when_one_is_due_the_extra_ones_are_refused(engine: Engine)
     assert "= Builds a fleet in London" in text
     assert "ERROR: line 2: only 1 build(s) due" in text
     assert "ERROR: line 3: only 1 build(s) due" in text
-    assert set(stored(engine, "ENGLAND")) == {"lon"}
+    assert set(stored_orders(engine, "ENGLAND", GAME)) == {"lon"}
     # A build in place of the one taken (the same centre) is no extra build.
     text = echo(send(engine, "Build A Lon\n", sender=player("England"), to=seats["England"]))
     assert "0 of 1 line had errors." in text
@@ -65,7 +55,7 @@ def test_an_order_naming_the_wrong_kind_is_taken_for_the_unit_there(engine: Engi
     # Read for the fleet, and said so: the echo and the results name the same unit.
     assert "= Fleet London holds" in text
     assert "London holds a fleet, not an army: the order is taken for the fleet" in text
-    assert stored(engine, "ENGLAND")["lon"] == "F LON H"
+    assert stored_orders(engine, "ENGLAND", GAME)["lon"] == "F LON H"
     text = echo(send(engine, "F Vie - Boh\n", sender=player("Austria"), to=seats["Austria"]))
     assert "= Army Vienna -> Bohemia" in text
     assert "Vienna holds an army, not a fleet" in text
@@ -73,7 +63,7 @@ def test_an_order_naming_the_wrong_kind_is_taken_for_the_unit_there(engine: Engi
     # stands.
     text = echo(send(engine, "A Lon - Lvp\n", sender=player("England"), to=england))
     assert "ERROR: line 1: Fleet London cannot reach Liverpool" in text
-    assert stored(engine, "ENGLAND")["lon"] == "F LON H"
+    assert stored_orders(engine, "ENGLAND", GAME)["lon"] == "F LON H"
     mails = process(engine, "JAN1885M")
     results = next(iter(mails.values()))
     assert "Army London" not in results
