@@ -23,9 +23,9 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from judge.engine.calendar import MOVEMENT, RETREATS
+from judge.engine.calendar import ADJUSTMENTS, MOVEMENT, RETREATS
 from judge.engine.geography import Map, Terrain
-from judge.engine.orders import Convoy, Hold, Move, Retreat, Support
+from judge.engine.orders import Build, Convoy, Hold, Move, Retreat, Support
 from judge.engine.position import Position, Unit, province_of
 from judge.engine.resolve import never_succeeding
 from judge.engine.results import ILLEGAL, VOID
@@ -45,6 +45,7 @@ from judge.variants.order_checks import (
     outside_offered,
     phase_kind,
     place_name,
+    places_text,
     refused_by_adjudication,
     unit_title,
 )
@@ -58,6 +59,11 @@ def check_orders(
     kind = phase_kind(position)
     if kind != MOVEMENT:
         out = refused_by_adjudication(adjudicate_mercator, game_map, position, rules, power, orders)
+        if kind == ADJUSTMENTS:
+            out = [
+                _with_build_places(game_map, position, rules, power, o, why)
+                for o, why in zip(orders, out, strict=True)
+            ]
         if kind == RETREATS:
             out = [
                 _with_places(game_map, position, o, why) for o, why in zip(orders, out, strict=True)
@@ -206,6 +212,37 @@ def _with_places(game_map: Map, position: Position, order: Any, why: str | None)
         return why
     offered = outside_offered(game_map, d.unit, value.dest, d.retreats)
     return offered or why
+
+
+def _with_build_places(
+    game_map: Map, position: Position, rules: Rules, power: str, order: Any, why: str | None
+) -> str | None:
+    """A build refused for its place, with the places where the same build would be taken (each
+    tried alone by the adjustment phase's own adjudication)."""
+    from judge.variants.mercator.phases import adjudicate_mercator
+
+    value = order.order if isinstance(order, Scaled) else order
+    info = game_map.powers.get(power)
+    if why is None or not isinstance(value, Build) or info is None:
+        return why
+
+    def refused(loc: str) -> str | None:
+        build = Scaled(0, Build(value.unit_type, loc), value.unit_type)
+        return refused_by_adjudication(
+            adjudicate_mercator, game_map, position, rules, power, [build]
+        )[0]
+
+    if refused(value.loc) != why:
+        return why  # not the place but the count refuses it: no other place would do
+    places = [
+        p
+        for p in sorted(info.home_centres | info.home_provinces | info.build_only)
+        if p != province_of(value.loc) and refused(p) is None
+    ]
+    kind = {"A": "an army", "F": "a fleet"}.get(value.unit_type or "", "a unit")
+    if not places:
+        return f"{why}; {power.title()} can build {kind} nowhere else"
+    return f"{why}; {power.title()} may build {kind} in {places_text(game_map, places)}"
 
 
 def _adjective(game_map: Map, power: str) -> str:

@@ -97,7 +97,11 @@ def test_a_build_on_an_occupied_centre_or_beyond_those_due_is_refused(engine: En
         centers={"RUSSIA": ["mos", "war", "nwy"]},
     )
     text = echo(engine, seats, "Russia", "Build A Nwy\nBuild A War\nBuild A Sev\n")
-    assert "ERROR: line 1: " in text and "occupied" in text.split("ERROR: line 1: ")[1]
+    assert (
+        "ERROR: line 1: NWY is occupied; Russia may build an army in Archangel, Finland, "
+        "Livonia, Ukraine, Urals, Vladivostok, Warsaw"
+    ) in text
+    assert "ERROR: line 3: RUSSIA has no more builds due\n" in text
     assert "= Builds an army in Warsaw" in text
     assert "ERROR: line 3: " in text
     assert set(stored_orders(engine, "RUSSIA", "world")) == {"ts0 war"}
