@@ -218,7 +218,9 @@ def _own_board(args: argparse.Namespace) -> int | None:
         json.dump(case, sys.stdout, indent=2)
         sys.stdout.write("\n")
         return 0
-    summary = found.report.board_summary(board) if found.report.board_summary else map_summary(board)
+    summary = (
+        found.report.board_summary(board) if found.report.board_summary else map_summary(board)
+    )
     sys.stdout.write(summary.rstrip("\n") + "\n")
     return 0
 

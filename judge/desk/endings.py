@@ -27,7 +27,7 @@ Readings where njudge's text is silent or this judge is simpler:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -166,6 +166,16 @@ def game_ending(session: Session, game: Game, result: PhaseResult) -> Ending | N
 
 # Where a game keeps the wins claimed in its current phase (judge.desk.player_settings).
 CLAIMS = "claims"
+
+
+def claims_not_won(
+    claims: Mapping[str, Sequence[str]], ending: Ending | None
+) -> tuple[tuple[str, ...], ...]:
+    """The wins claimed this phase (each combine once, as its members claimed it) that the
+    phase did not grant, for the results to tell (a claim holds for its phase alone)."""
+    won = frozenset(ending.claimed) if ending is not None else frozenset()
+    combines = {tuple(combine) for combine in claims.values()}
+    return tuple(sorted(c for c in combines if frozenset(c) != won))
 
 
 def claimed_ending(game: Game, result: PhaseResult) -> Ending | None:

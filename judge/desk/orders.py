@@ -13,12 +13,9 @@ from judge.desk.ledger import apply_at_once
 from judge.desk.mail_state import MailState, lock_game, power_title, reply_address
 from judge.desk.phase_clock import deadline_words
 from judge.desk.replies import Reply
-from judge.engine.adjustments import adjustment_counts, build_problem, free_build_sites
-from judge.engine.calendar import ADJUSTMENTS, MOVEMENT, RETREATS
+from judge.engine.adjustments import adjustment_counts, free_build_sites
 from judge.engine.geography import Map
-from judge.engine.orders import Build, Disband, Move, Order, Retreat, Waive
 from judge.engine.position import Position, Unit, province_of
-from judge.engine.resolve import never_succeeds, reachable
 from judge.engine.rules import rules_from_names
 from judge.games.seats import OrdersState
 from judge.language import command_values as cv
@@ -30,6 +27,7 @@ from judge.store.game_queries import (
 )
 from judge.store.games import Game, GameStatus, Seat
 from judge.variants import DeskLine, RetreatTerms, variant
+from judge.variants.order_checks import for_the_unit_there, kind_note, standard_order_problems
 
 
 def unit_name(game: Game, game_map: Map, kind: str, loc: str) -> str:
@@ -86,11 +84,12 @@ def _order_line(state: MailState, line: cv.OrderLine) -> None:
             }
         read = read_desk_line(game_map, line.text, line.line_no, context)
         if read is not None:  # otherwise a standard order line, read as below
-            _variant_line(state, seat, game, line, read)
+            _variant_line(state, seat, game, game_map, line, read)
             return
     parsed = parse_line(line.text, game_map, line.line_no)
     entry: dict[str, Any] = {"source": line.text.strip(), "error": None, "full": None}
     entry["replaced"] = None
+    entry["note"] = None
     order = parsed.order
     if parsed.error is not None or order is None:
         entry["error"] = str(parsed.error) if parsed.error is not None else "not an order"
@@ -102,14 +101,22 @@ def _order_line(state: MailState, line: cv.OrderLine) -> None:
     else:
         loc = getattr(order, "loc", None)
         unit_problem = _unit_problem(game, game_map, position, seat.power, loc)
+        note = None
+        if not unit_problem and loc is not None:
+            there = _ordered_unit(position, game.phase or "", province_of(loc))
+            taken = for_the_unit_there(order, there)
+            if taken is not order and there is not None:
+                note = kind_note(game_map, order.unit_type, there)  # type: ignore[union-attr]
+                order = taken
+        key = province_of(loc) if loc else f"waive{line.line_no}"
         if not unit_problem:
-            unit_problem = never_succeeds_here(state, game, game_map, position, seat, order)
+            unit_problem = refusals(state, game, game_map, position, seat, {key}, [order])[0]
         if unit_problem:
             entry["error"] = f"line {line.line_no}, column 1: {unit_problem}"
         else:
-            key = province_of(loc) if loc else f"waive{line.line_no}"
             text = format_order(order, game_map, "short")
             entry["full"] = format_order(order, game_map, "full")
+            entry["note"] = note
             entry["replaced"] = set_order(
                 state.session, game, seat.power, key, text, inbox_id=state.where.inbox_id
             )
@@ -120,13 +127,19 @@ def _order_line(state: MailState, line: cv.OrderLine) -> None:
 
 
 def _variant_line(
-    state: MailState, seat: Seat, game: Game, line: cv.OrderLine, read: DeskLine
+    state: MailState, seat: Seat, game: Game, game_map: Map, line: cv.OrderLine, read: DeskLine
 ) -> None:
     """An order line as the game's variant reads it (Mercator: in its time-scale section),
     stored per key and echoed as the variant writes it; or a change made at once (Mercenary's
     leaving an Alliance of Currency), announced to the whole game."""
     source = line.text.strip()
-    entry: dict[str, Any] = {"source": source, "error": read.error, "full": None, "replaced": None}
+    entry: dict[str, Any] = {
+        "source": source,
+        "error": read.error,
+        "full": None,
+        "replaced": None,
+        "note": None,
+    }
     if read.at_once is not None and read.error is None:
         try:
             entry["full"] = apply_at_once(state, game, read.at_once) + " (done at once)"
@@ -136,78 +149,68 @@ def _variant_line(
     elif read.heading is not None:
         entry["full"] = f"({read.heading})"
     elif read.error is None:
-        fulls, replaced = [], []
-        for key, stored, full in read.orders:
-            fulls.append(full)
-            old = set_order(
-                state.session, game, seat.power, key, stored, inbox_id=state.where.inbox_id
-            )
-            if old:
-                replaced.append(old)
-        entry["full"] = "; ".join(fulls) + (f"\n      (note: {read.note})" if read.note else "")
-        entry["replaced"] = "; ".join(replaced) or None
-        seat.orders_changed_at = now()
+        taken = read.orders
+        if read.values:
+            position = state.reading[seat.id]["position"]
+            keys = {key for key, _stored, _full in read.orders}
+            reasons = refusals(state, game, game_map, position, seat, keys, read.values)
+            taken = [o for o, why in zip(read.orders, reasons, strict=True) if not why]
+            refused = [(o[2], why) for o, why in zip(read.orders, reasons, strict=True) if why]
+            if refused and not taken:
+                entry["error"] = f"line {line.line_no}: {refused[0][1]}"
+            elif refused:
+                # Several orders on the line: the good ones are taken, the others named.
+                entry["error"] = f"line {line.line_no}: " + "; ".join(
+                    f"{full}: {why}" for full, why in refused
+                )
+                entry["error"] += " (taken: " + "; ".join(o[2] for o in taken) + ")"
+        if taken or entry["error"] is None:
+            fulls, replaced = [], []
+            for key, stored, full in taken:
+                fulls.append(full)
+                old = set_order(
+                    state.session, game, seat.power, key, stored, inbox_id=state.where.inbox_id
+                )
+                if old:
+                    replaced.append(old)
+            if entry["error"] is None:
+                entry["full"] = "; ".join(fulls)
+                entry["note"] = read.note
+                entry["replaced"] = "; ".join(replaced) or None
+            seat.orders_changed_at = now()
     entry["seat"] = seat.id
     state.orders.append(entry)
     state.ordered_seats.append(seat)
 
 
-def never_succeeds_here(
+def refusals(
     state: MailState,
     game: Game,
     game_map: Map,
     position: Position,
     seat: Seat,
-    order: Order,
-) -> str | None:
-    """Why an order can never succeed, judged when it arrives by the engine's own checks (what
-    the board alone decides: a move the unit cannot make, a build where none can be, more
-    builds than are due, a retreat the unit may not make); with what the unit can do instead.
-    What depends on other powers' orders is left to the adjudication."""
-    assert game.phase is not None
-    kind = game.phase[-1]
-    power = seat.power
-    if kind == MOVEMENT:
-        why = never_succeeds(game_map, position, power, order, rules_from_names(list(game.rules)))
-        if why is None:
-            return None
-        unit = position.unit_in(province_of(order.loc))  # type: ignore[union-attr]
-        assert unit is not None
-        who = unit_name(game, game_map, unit.kind, unit.loc)
-        if isinstance(order, Move) and province_of(order.dest) not in reachable(game_map, unit):
-            places = ", ".join(game_map.provinces[p].name for p in reachable(game_map, unit))
-            where = game_map.provinces[province_of(order.dest)].name
-            return f"{who} cannot reach {where}; it can move to {places}"
-        return f"{who}: {why}"
-    if kind == RETREATS and isinstance(order, Retreat):
-        waiting = next(
-            (d for d in position.dislodged if d.unit.province == province_of(order.loc)), None
-        )
-        if waiting is None or province_of(order.dest) in {province_of(r) for r in waiting.retreats}:
-            return None
-        who = unit_name(game, game_map, waiting.unit.kind, waiting.unit.loc)
-        options = ", ".join(game_map.provinces[province_of(r)].name for r in waiting.retreats)
-        return f"{who} cannot retreat to {game_map.provinces[province_of(order.dest)].name}; " + (
-            f"it may retreat to {options} or disband" if options else "it can only disband"
-        )
-    if kind == ADJUSTMENTS and isinstance(order, Build | Waive | Disband):
-        owed = adjustment_counts(position.units, position.centers).get(power, 0)
-        stored = current_orders(state.session, game).get(power, {})
-        if isinstance(order, Build | Waive):
-            if owed <= 0:
-                return f"{power_title(game, power)} has no builds due"
-            if isinstance(order, Build):
-                occupied = {u.province for u in position.units}
-                why = build_problem(
-                    game_map, power, order, occupied, position.centers.get(power, frozenset())
-                )
-                if why:
-                    return why
-            if province_of(getattr(order, "loc", "") or "-") not in stored and len(stored) >= owed:
-                return f"only {owed} build{'' if owed == 1 else 's'} due, and {len(stored)} ordered"
-        elif owed >= 0:
-            return f"{power_title(game, power)} has no removals due"
-    return None
+    replaced_keys: set[str],
+    new: list[Any],
+) -> list[str | None]:
+    """Why each of the new orders can never be carried out, judged when they arrive by the
+    variant's own check (the record's `check_orders`, the standard game's by default) over the
+    seat's orders as they will stand: those taken already, less the ones the new orders
+    replace, then the new ones."""
+    found = variant(game.variant)
+    check = found.rules.check_orders or standard_order_problems
+    stored = current_orders(state.session, game).get(seat.power, {})
+    kept = [text for key, text in stored.items() if key not in replaced_keys]
+    standing = (
+        found.language.read_orders(game_map, {seat.power: kept}).orders.get(seat.power, [])
+        if kept
+        else []
+    )
+    rules = rules_from_names(list(game.rules))
+    return check(game_map, position, rules, seat.power, [*standing, *new])[len(standing) :]
+
+
+def _ordered_unit(position: Position, phase: str, province: str) -> Unit | None:
+    return next((u for u in orderable(position, phase) if u.province == province), None)
 
 
 def orderable(position: Position, phase: str) -> list[Unit]:

@@ -195,6 +195,7 @@ def _report(
     ending: Ending | None = None,
     *,
     next_deadline: bool = True,
+    claims_not_won: tuple[tuple[str, ...], ...] = (),
 ) -> PhaseReport:
     return PhaseReport(
         game_map=done.game_map,
@@ -206,6 +207,7 @@ def _report(
         draw=ending.draw if ending is not None else (),
         concession=ending.concession if ending is not None else None,
         claimed=ending.claimed if ending is not None else (),
+        claims_not_won=claims_not_won,
         civil_disorder=frozenset(
             s.power for s in game.seats if s.status == SeatStatus.CIVIL_DISORDER
         ),
@@ -281,13 +283,15 @@ def process_phase(
         seat.wait = False  # WAIT is for one phase
     game.position = _next_case(game.position, done.results)
     game.phase = done.result.next_phase
+    claims = dict(game.settings.get(endings.CLAIMS, {}))
     ending = endings.game_ending(session, game, done.result)
+    not_won = endings.claims_not_won(claims, ending)
     if done.result.victory or ending is not None:
         game.status = GameStatus.FINISHED
     if ending is not None:  # kept for SUMMARY: the board alone does not show an agreed end
         game.settings = {**game.settings, ENDING: ending.as_settings()}
     start_phase_clock(game)
-    report = _report(game, done, sequence, ending)
+    report = _report(game, done, sequence, ending, claims_not_won=not_won)
     style = _style(game)
     template = template_name(style)
     secret_board = variant(game.variant).secret_board

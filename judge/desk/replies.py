@@ -19,6 +19,7 @@ HELP_WORDS = {"HELP", "HELP.", "?"}
 # At most this many lines of a mail are read, so one huge mail cannot make a huge reply.
 MAX_LINES = 300
 
+
 @dataclass(frozen=True)
 class Reply:
     """One mail the desk wants sent back to the sender: a template and what it needs."""

@@ -827,19 +827,35 @@ def never_succeeds(
     place it cannot reach, a convoy no route needs. Whether a support or convoy will be matched
     depends on other orders and is never judged here. An order for a unit that is not the
     power's is the caller's to refuse."""
-    if not isinstance(order, Move | Support | Convoy):
-        return None
-    r = _Resolver(game_map, position, rules)
-    prov = province_of(order.loc)
-    found = r.by_prov.get(prov)
-    if found is None or found.power != power:
-        return None
-    probe = _Order(found.unit, prov)
-    if isinstance(order, Move):
-        return r.check_move(probe, order)
-    if isinstance(order, Support):
-        return r.check_support(probe, order)
-    return r.check_convoy(probe, order)
+    return never_succeeding(game_map, position, power, (order,), rules)[0]
+
+
+def never_succeeding(
+    game_map: Map, position: Position, power: str, orders: Sequence[Order], rules: Rules
+) -> list[str | None]:
+    """`never_succeeds` for each of a power's orders, the position read once for them all (what
+    checking a whole power's orders on arrival costs)."""
+    r: _Resolver | None = None
+    out: list[str | None] = []
+    for order in orders:
+        if not isinstance(order, Move | Support | Convoy):
+            out.append(None)
+            continue
+        if r is None:
+            r = _Resolver(game_map, position, rules)
+        prov = province_of(order.loc)
+        found = r.by_prov.get(prov)
+        if found is None or found.power != power:
+            out.append(None)
+            continue
+        probe = _Order(found.unit, prov)
+        if isinstance(order, Move):
+            out.append(r.check_move(probe, order))
+        elif isinstance(order, Support):
+            out.append(r.check_support(probe, order))
+        else:
+            out.append(r.check_convoy(probe, order))
+    return out
 
 
 def reachable(game_map: Map, unit: Unit) -> tuple[str, ...]:

@@ -37,6 +37,8 @@ class PhaseReport:
     draw: tuple[str, ...] = ()
     concession: str | None = None
     claimed: tuple[str, ...] = ()  # a win the powers claimed together (Mercator's rule 10)
+    # The wins claimed this phase (SET CLAIM) that it did not grant, each combine once.
+    claims_not_won: tuple[tuple[str, ...], ...] = ()
     civil_disorder: frozenset[str] = frozenset()
     # Powers that sent no orders and whose general orders (seed 004 I.C) were played instead.
     general_orders: frozenset[str] = frozenset()

@@ -37,7 +37,12 @@ def closing_line(report: PhaseReport, claimed_how: str) -> str | None:
         return f"The game is conceded to {power_title(report.concession)}."
     if report.game_over:
         return None
-    nxt = f"The next phase is {report.next_phase.long_name()}"
+    nxt = "".join(
+        f"The win claimed by {powers_and(combine)} is not granted this phase; a claim holds for "
+        "one phase, so claim it again (SET CLAIM) for the next.\n"
+        for combine in report.claims_not_won
+    )
+    nxt += f"The next phase is {report.next_phase.long_name()}"
     if report.next_deadline:
         nxt += f"; orders are due {deadline_text(report.next_deadline)}"
     return nxt + "."

@@ -51,6 +51,9 @@ class DeskLine:
     error: str | None = None
     heading: str | None = None  # the heading's words, echoed for a heading line
     note: str | None = None  # a warning echoed with the orders, which are taken all the same
+    # The order values of `orders`, one each, for the record's `check_orders` (none: the line
+    # is not checked against the board by the desk).
+    values: list[Any] = field(default_factory=list)
     # A line that changes the game at once rather than waiting for the adjudication (Mercenary's
     # leaving an Alliance of Currency, rule 8 c): (the stored case) -> (the case after, the
     # announcement every reader of the game is sent); ValueError: why it cannot be done now.
@@ -151,6 +154,14 @@ class Rulebook:
     ) = None
     # Fields of its own in a case and a result (Mercenary's money); None: the board alone.
     case_fields: CaseFields | None = None
+    # How a power's orders are checked when they arrive, by the rules that adjudicate them
+    # (judge/variants/order_checks.py): (board, position, rules, power, the power's orders as
+    # they stand, the new ones last) -> why each can never be carried out, or None. What
+    # depends on other powers' orders is left to the adjudication. None: the standard game's
+    # check (`order_checks.standard_order_problems`).
+    check_orders: Callable[[Map, Position, Rules, str, Sequence[Any]], list[str | None]] | None = (
+        None
+    )
     # A board that travels with each game and case instead of a file in maps/ (Algernon's
     # maze, a case's "maze"): (case) -> the board; None: the board is maps/NAME.
     board_in_case: Callable[[Mapping[str, Any]], Map] | None = None

@@ -18,6 +18,7 @@ the resolver's tables for them are built once. Pure: the engine and the standard
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import replace
 
@@ -37,6 +38,19 @@ def ferry_space(sea: str) -> str:
 def landing_space(key: str) -> str:
     """The space of an army landing from the army/fleet named `key` (``gol`` -> ``~>gol``)."""
     return LANDING_PREFIX + key
+
+
+_ARMY_ABOARD = re.compile(r"\bA ~>?([A-Za-z0-9]+)")
+_SPACE = re.compile(r"~>?([A-Za-z0-9]+)")
+
+
+def in_players_words(reason: str) -> str:
+    """A result's reason from the resolver with an army aboard named as a player reads it, not
+    by its space: ``dislodged by A ~SKA`` -> ``dislodged by the army ferried from SKA``."""
+    if "~" not in reason:
+        return reason
+    reason = _ARMY_ABOARD.sub(lambda m: f"the army ferried from {m.group(1).upper()}", reason)
+    return _SPACE.sub(lambda m: m.group(1).upper(), reason)
 
 
 def is_aboard_space(prov: str) -> bool:

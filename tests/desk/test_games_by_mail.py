@@ -118,6 +118,14 @@ def set_position(engine: Engine, phase: str, game_name: str = "alpha", **fields:
         game.position = {**game.position, "phase": phase, **fields}
 
 
+def stored_orders(engine: Engine, power: str, game_name: str = "alpha") -> dict[str, str]:
+    """The order lines the judge keeps for the power (POWER), by key."""
+    with session_scope(engine) as session:
+        game = find_game(session, game_name)
+        assert game is not None
+        return dict(current_orders(session, game).get(power, {}))
+
+
 def dislodged(power: str, kind: str, loc: str, attacker_from: str) -> dict[str, Any]:
     """A dislodged unit as a stored position keeps it (dislodged by a move over land)."""
     return {

@@ -129,3 +129,26 @@ def test_the_echo_of_builds_says_how_many_are_due(engine: Engine, started: dict[
     )
     text = echo(engine, started, "Russia", "Remove A Moscow")
     assert "Russia is due 1 removal." in text
+
+
+def test_an_order_naming_the_wrong_kind_is_taken_for_the_unit_there(
+    engine: Engine, started: dict[str, str]
+) -> None:
+    # docs/RULES.md, "The wrong unit kind": London holds a fleet; the order is read for it, the
+    # echo says so, and the results name the same unit as the echo.
+    text = echo(engine, started, "England", "A Lon - NTH")
+    assert "= Fleet London -> North Sea" in text
+    assert "(note: London holds a fleet, not an army: the order is taken for the fleet)" in text
+    with session_scope(engine) as session:
+        game = find_game(session, "alpha")
+        assert game is not None
+        assert current_orders(session, game)["ENGLAND"]["lon"] == "F LON - NTH"
+    # Not a fleet's move: refused, and the order taken before stands.
+    text = echo(engine, started, "England", "A Lon - Wal\nA Lon - Yor")
+    assert "0 of 2 lines had errors." in text  # a fleet may go to both
+    text = echo(engine, started, "England", "A Lon - Lvp")
+    assert "ERROR: line 1, column 1: Fleet London cannot reach Liverpool" in text
+    with session_scope(engine) as session:
+        game = find_game(session, "alpha")
+        assert game is not None
+        assert current_orders(session, game)["ENGLAND"]["lon"] == "F LON - YOR"

@@ -9,6 +9,7 @@ from __future__ import annotations
 from judge.engine.calendar import MONTHLY
 from judge.variants import Desk, Language, Picture, Report, Rulebook, Variant
 from judge.variants.mercator.adjustments import adjustments_due
+from judge.variants.mercator.checks import check_orders
 from judge.variants.mercator.language import (
     GRAMMAR,
     adjustments_used,
@@ -39,6 +40,7 @@ MERCATOR = Variant(
         unit_kinds=("A", "F", "AF"),
         adjustments_due=adjustments_due,
         decide_claims=decide_claims,
+        check_orders=check_orders,
     ),
     language=Language(
         read_orders=read_mercator_orders,

@@ -309,7 +309,7 @@ def format_scaled_short(order: Any, game_map: Map) -> str:
 
 
 # --- the desk: one line of a mail at a time ------------------------------------------------------
-def _time_scale_1_problem(game_map: Map, position: Any, power: str, value: Any) -> str | None:
+def time_scale_1_problem(game_map: Map, position: Any, power: str, value: Any) -> str | None:
     """What a time scale 1 order asks of the board at the start of the month that is not there
     (time scale 1 comes first, so this is known when the order arrives)."""
     units = {u.province: u for u in position.units}
@@ -399,10 +399,11 @@ def read_desk_line(game_map: Map, text: str, line_no: int, context: dict[str, An
     power = context.get("power")
     orders = []
     notes: list[str] = []
+    values: list[Scaled] = []
     for scaled in reading.orders:
         value = scaled.order
         if position is not None and power is not None and scaled.time_scale == 1:
-            why = _time_scale_1_problem(game_map, position, power, value)
+            why = time_scale_1_problem(game_map, position, power, value)
             if why:
                 return DeskLine(error=f"line {line_no}: {why}")
         if position is not None and scaled.time_scale in (2, 3):
@@ -415,7 +416,9 @@ def read_desk_line(game_map: Map, text: str, line_no: int, context: dict[str, An
         orders.append(
             (key, format_scaled_short(scaled, game_map), scale + format_scaled(scaled, game_map))
         )
-    return DeskLine(orders=orders, note="; ".join(notes) or None)
+        values.append(scaled)
+    checked = values if position is not None and context.get("phase") else []
+    return DeskLine(orders=orders, note="; ".join(notes) or None, values=checked)
 
 
 def adjustments_used(game_map: Map, position: Any, power: str, stored: str) -> int:

@@ -27,7 +27,7 @@ from judge.engine.resolve import resolve_movement
 from judge.engine.results import FAILURE, ILLEGAL, SUCCESS, VOID, OrderResult
 from judge.engine.rules import Rules
 from judge.engine.topology import topology
-from judge.variants.aboard import with_spaces
+from judge.variants.aboard import in_players_words, with_spaces
 from judge.variants.mercator.orders import (
     Board,
     ChainConvoy,
@@ -557,7 +557,9 @@ class _Month:
                 old = self.results.get(key)
                 if old is not None and old.reason == _FERRY_FLEET:
                     continue  # a ferry's fleet: the ferry's own result is the army's
-                self.results[key] = OrderResult(outcome_result.result, outcome_result.reason, scale)
+                self.results[key] = OrderResult(
+                    outcome_result.result, in_players_words(outcome_result.reason), scale
+                )
         for key, fleet_keys in plain_chains.items():
             worst = next(
                 (self.results[k] for k in fleet_keys if self.results[k].result != SUCCESS),

@@ -74,6 +74,11 @@ def fraction_text(value: Fraction) -> str:
     return str(value)
 
 
+def value_words(value: Fraction) -> str:
+    """A value as the results print it: ``1``, ``13/20 (0.650)``."""
+    return str(value) if value.denominator == 1 else f"{value} ({float(value):.3f})"
+
+
 # --- exchange values (rules 3 b, 8 a) ------------------------------------------------------------
 def counted_centres(game_map: Map, centers: Mapping[str, Iterable[str]]) -> dict[str, int]:
     """Each power's supply centres as money counts them: Warsaw never (rule 2)."""

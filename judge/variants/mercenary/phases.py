@@ -51,6 +51,7 @@ from judge.variants.mercenary.money import (
     money_from_json,
     opening_money,
     season_values,
+    value_words,
 )
 from judge.variants.mercenary.orders import (
     AllianceWish,
@@ -306,7 +307,7 @@ class _Movement:
             self.money.values, _circulation(self.money), self._net_conversions(conversions)
         )
         weights: dict[tuple[str, int], Fraction] = {}
-        counted: list[tuple[Placed, str, int, tuple[str, int]]] = []
+        counted: list[tuple[Placed, str, int, tuple[str, int], Fraction]] = []
         for line in bids:
             bid = line.value
             assert isinstance(bid, Bid)
@@ -328,9 +329,18 @@ class _Movement:
             if isinstance(given, Hold):
                 weight *= 2  # rule 6 c: a bid for a unit to stand counts double
             weights[key] = weights.get(key, Fraction(0)) + weight
-            counted.append((line, owner, amount, key))
+            counted.append((line, owner, amount, key, weight))
         outcome = resolve_movement(self.map, self.position, engine, self.rules, weights)
-        for line, owner, amount, key in counted:
+        # Where the season's conversions moved a currency's value (7 d), each bid's result says
+        # the weight it counted at, so that the sides can be compared.
+        changed = any(worth.get(c) != v for c, v in self.money.values.items())
+        for line, owner, amount, key, weight in counted:
+            told = (
+                f"; counted at {value_words(worth.get(owner, Fraction(0)))} a pound this season "
+                f"(rule 7 d), a weight of {value_words(weight)}"
+                if changed
+                else ""
+            )
             if key in outcome.evenly_opposed and amount > 0:
                 given = engine[key[0]][key[1]]
                 why = f"rule 6 a: bid spent on {order_code(given)}"
@@ -338,10 +348,10 @@ class _Movement:
                 self.sheet.set(
                     line,
                     SUCCESS,
-                    f"paid {pounds(amount, owner, self.map)}: the order met an equal force",
+                    f"paid {pounds(amount, owner, self.map)}: the order met an equal force{told}",
                 )
             else:
-                self.sheet.set(line, SUCCESS, "not paid: the order met no equal force")
+                self.sheet.set(line, SUCCESS, f"not paid: the order met no equal force{told}")
         return outcome
 
     # --- step 5: conversions ---------------------------------------------------------------------

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
-from fractions import Fraction
 from typing import Any
 
 from judge.engine.results import BANK, FAILURE, ILLEGAL, SUCCESS, VOID, OrderResult, Payment
@@ -20,7 +19,7 @@ from judge.reports.phase import PhaseReport, power_order
 from judge.reports.postal_style import postal_text
 from judge.variants.mercenary.checks import names, pounds
 from judge.variants.mercenary.language import full_text
-from judge.variants.mercenary.money import money_from_json
+from judge.variants.mercenary.money import money_from_json, value_words
 from judge.variants.mercenary.orders import (
     AllianceWish,
     Bid,
@@ -91,10 +90,6 @@ def _payment_line(payment: Payment, report: PhaseReport) -> str:
     return f"  {payer} to {payee}: {amount} ({payment.why})"
 
 
-def _value(value: Fraction) -> str:
-    return str(value) if value.denominator == 1 else f"{value} ({float(value):.3f})"
-
-
 def money_section(report: PhaseReport) -> list[str]:
     """The money part of the results: lines given, payments, holdings, values, alliances."""
     game_map = report.game_map
@@ -124,7 +119,8 @@ def money_section(report: PhaseReport) -> list[str]:
     out.append(
         "  "
         + ", ".join(
-            f"{game_map.powers[c].adjective} {_value(v)}" for c, v in sorted(money.values.items())
+            f"{game_map.powers[c].adjective} {value_words(v)}"
+            for c, v in sorted(money.values.items())
         )
     )
     if money.alliances:

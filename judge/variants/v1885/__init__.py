@@ -13,6 +13,7 @@ from __future__ import annotations
 from judge.engine.calendar import MONTHLY
 from judge.variants import Desk, Language, Picture, Report, Rulebook, Variant
 from judge.variants.v1885.adjustments import adjustments_due
+from judge.variants.v1885.checks import check_orders
 from judge.variants.v1885.language import (
     GRAMMAR,
     read_1885_orders,
@@ -42,6 +43,7 @@ V1885 = Variant(
         unit_kinds=("A", "F", "AF"),
         adjustments_due=adjustments_due,
         decide_claims=decide_claims,
+        check_orders=check_orders,
     ),
     language=Language(
         read_orders=read_1885_orders,

@@ -37,6 +37,7 @@ from judge.language.orders import (
     syntax_error,
 )
 from judge.variants import DeskLine, ReadOrders, RetreatTerms
+from judge.variants.order_checks import for_the_unit_there, kind_note
 from judge.variants.v1885.orders import (
     Board,
     ChooseUnit,
@@ -416,28 +417,51 @@ def desk_key(order: Any, line_no: int) -> str:
 
 
 def read_desk_line(game_map: Map, text: str, line_no: int, context: dict[str, Any]) -> DeskLine:
-    """A mail's order line for the desk: each order checked against the board as it arrives
-    (what the board alone decides), keyed by its unit, stored as a line that reads back alone."""
+    """A mail's order line for the desk: each order keyed by its unit, stored as a line that
+    reads back alone; an order whose letter names another kind than the unit there is taken for
+    that unit and the echo says so (the record's `check_orders` then says whether it stands)."""
     try:
         values = parse_line(game_map, text, line_no)
     except OrderSyntaxError as exc:
         return DeskLine(error=str(exc))
     position: Position | None = context.get("position")
-    power: str | None = context.get("power")
     phase = str(context.get("phase", ""))
-    orders = []
-    for order in _for_phase(values, phase):
-        if position is not None and power is not None and phase:
-            why = arrival_problem(game_map, position, power, phase, order, values)
-            if why:
-                return DeskLine(error=f"line {line_no}: {why}")
+    orders, taken, notes = [], [], []
+    for order in for_phase(values, phase):
+        if position is not None and phase:
+            order, note = _for_unit_there(game_map, position, phase, order)
+            if note:
+                notes.append(note)
+        taken.append(order)
         orders.append(
             (desk_key(order, line_no), format_short(order, game_map), format_full(order, game_map))
         )
-    return DeskLine(orders=orders)
+    return DeskLine(orders=orders, values=taken if phase else [], note="; ".join(notes) or None)
 
 
-def _for_phase(values: Sequence[Any], phase_name: str) -> list[Any]:
+def _for_unit_there(
+    game_map: Map, position: Position, phase: str, order: Any
+) -> tuple[Any, str | None]:
+    """An order whose letter names an army where a fleet is, or the other way round, read for
+    the unit that is there (docs/RULES.md, "The wrong unit kind")."""
+    loc = getattr(order, "loc", None)
+    if loc is None or isinstance(order, RetreatOnFile):
+        return order, None
+    prov = province_of(loc)
+    from judge.variants.v1885.phases import CHOOSABLE
+
+    if prov in CHOOSABLE and not position.state.get("months"):
+        return order, None  # the unit there is chosen with the orders (rule 3)
+    retreating = phase.endswith("R") or (phase.endswith("A") and bool(position.dislodged))
+    pool = [d.unit for d in position.dislodged] if retreating else list(position.units)
+    unit = next((u for u in pool if u.province == prov), None)
+    taken = for_the_unit_there(order, unit)
+    if taken is order or unit is None:
+        return order, None
+    return taken, kind_note(game_map, order.unit_type, unit)
+
+
+def for_phase(values: Sequence[Any], phase_name: str) -> list[Any]:
     """A retreat order means by the phase it is sent in: in a move, one kept on file should the
     move dislodge the unit (rule 10 a); in a retreat or build phase, the retreat itself."""
     try:

@@ -223,9 +223,26 @@ def _retreats_on_file(
             )
             continue
         on_file[prov] = dest
-        results[key] = OrderResult(
-            SUCCESS,
-            "dislodged: the unit's retreat order unless another is sent for the retreat",
+    # What really follows (the desk runs a phase as soon as nobody owes an order in it): with
+    # no dislodged unit left without a retreat on file, outside civil disorder, a retreat phase
+    # runs at once, and no other retreat order can come before it.
+    owed = any(
+        p not in on_file and d.unit.power not in position.civil_disorder for p, d in hit.items()
+    )
+    build_month = parse_phase(position.phase, MONTHLY).season in BUILD_MONTHS
+    for prov, dest in on_file.items():
+        place = game_map.provinces[province_of(dest)].name
+        if build_month:
+            then = " unless another order for it is sent with the builds"
+        elif owed:
+            then = (
+                " unless another is sent for it before the retreat phase is processed (it waits "
+                "for the retreat orders still owed)"
+            )
+        else:
+            then = "; no other retreat is owed, so the retreat phase is processed at once"
+        results[latest[prov]] = OrderResult(
+            SUCCESS, f"dislodged: it retreats to {place} by this order{then}"
         )
     return on_file, results
 

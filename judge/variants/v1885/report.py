@@ -133,6 +133,24 @@ def results_text(report: PhaseReport) -> str:
             out.append(f"  {power_title(power)} ({count}): {names}.")
     out.append("")
     ending = closing_line(report, ", an alliance victory claimed by both (rule 5 b)")
+    if ending and _retreats_all_on_file(report):
+        ending = (
+            f"The next phase is {report.next_phase.long_name()}; it is processed at once: every "
+            "dislodged unit's retreat order was sent with the move."
+        )
     if ending:
         out.append(ending)
     return "\n".join(out) + "\n"
+
+
+def _retreats_all_on_file(report: PhaseReport) -> bool:
+    """Whether the retreat phase that follows owes no order (each dislodged unit's retreat sent
+    with the move, or its power in civil disorder), so that the desk processes it at once."""
+    result = report.result
+    if report.next_phase.kind != RETREATS or not result.dislodged or report.game_over:
+        return False
+    on_file = (result.state_after or {}).get("on_file", {})
+    return all(
+        d.unit.province in on_file or d.unit.power in report.before.civil_disorder
+        for d in result.dislodged
+    )

@@ -152,17 +152,37 @@ def test_a_claim_in_the_standard_game_is_refused(engine: Engine) -> None:
 
 
 def test_an_army_fleet_order_for_a_fleet_is_taken_with_a_warning(engine: Engine) -> None:
-    """2.4: the order names an army/fleet where the month begins with a fleet; the echo says
-    so, and the order stands only if the time scale 1 orders make the fleet an army/fleet."""
+    """2.4: the order names an army/fleet where the month begins with a fleet that England's
+    own boarding in time scale 1 may make one; the echo says so, and the order stands only if
+    the boarding succeeds. Where nothing can make the fleet an army/fleet by time scale 2 (a
+    fleet in London: an army/fleet stands only at sea, rule 2.2) the order is refused."""
     seats = start_mercator(engine)
-    rows = send(engine, "TS2\nA/F(Lon) - NTH\n", sender=player("England"), to=seats["England"])
+    set_position(
+        engine,
+        "JAN1901M",
+        game_name="merc",
+        units=[
+            {"power": "ENGLAND", "type": "F", "loc": "nth"},
+            {"power": "ENGLAND", "type": "A", "loc": "yor"},
+            {"power": "ENGLAND", "type": "F", "loc": "lon"},
+        ],
+    )
+    rows = send(
+        engine,
+        "TS1\nA(Yor) B F(NTH)\nTS2\nA/F(NTH) - NWG\n",
+        sender=player("England"),
+        to=seats["England"],
+    )
     echo = body_of(next(r for r in rows if r.kind == "orders_read"))
     assert (
-        "= TS2: Army/Fleet London -> North Sea\r\n      (note: at the start of the month the "
-        "unit in London is a fleet, not an army/fleet: this order stands only if the earlier "
-        "time scales make it one (rule 2.4))"
+        "= TS2: Army/Fleet North Sea -> Norwegian Sea\r\n      (note: at the start of the month "
+        "the unit in North Sea is a fleet, not an army/fleet: this order stands only if the "
+        "earlier time scales make it one (rule 2.4))"
     ) in echo
-    assert "0 of 2 lines had errors." in echo
+    assert "0 of 4 lines had errors." in echo
+    rows = send(engine, "TS2\nA/F(Lon) - NTH\n", sender=player("England"), to=seats["England"])
+    echo = body_of(next(r for r in rows if r.kind == "orders_read"))
+    assert "ERROR: line 2: Fleet London: the unit in LON is a fleet, not an army/fleet" in echo
 
 
 def test_the_gm_removes_by_rule_7_for_a_player_who_sends_none(engine: Engine) -> None:

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from sqlalchemy import Engine
 from test_by_mail import start_mercator
-from test_games_by_mail import GM, body_of, player, send
+from test_games_by_mail import GM, body_of, player, send, stored_orders
 
 from judge.map_files import load_map
 from judge.store import session_scope
@@ -64,7 +64,7 @@ def test_the_example_by_mail(engine: Engine, case: dict[str, Any]) -> None:
             echo = body_of(next(r for r in rows if r.kind == "orders_read"))
             results = iter(step["expect"]["results"].get(power, []))
             section = 4 if phase.endswith("R") else None
-            for line in lines:
+            for line_no, line in enumerate(lines, start=1):
                 reading = read_line(MAP, line, section)
                 section = reading.section
                 if reading.heading_only:
@@ -73,7 +73,14 @@ def test_the_example_by_mail(engine: Engine, case: dict[str, Any]) -> None:
                     assert next(results) == "illegal", (case["id"], line)
                     assert "ERROR" in echo, (case["id"], line)
                     continue
+                refused = f"ERROR: line {line_no}:" in echo
                 for order in reading.orders:
+                    text = format_scaled_short(order, MAP)
+                    if refused and text not in stored_orders(engine, power, "merc").values():
+                        # Refused on arrival by the variant's own check: the adjudication
+                        # finds it illegal or void too.
+                        assert next(results) in ("illegal", "void"), (case["id"], line, echo)
+                        continue
                     want.setdefault(power, []).append(
                         (format_scaled_short(order, MAP), next(results))
                     )

@@ -352,3 +352,18 @@ def test_general_orders_take_unit_orders_and_refuse_money_lines_naming_them(
         engine, "GENERAL\nA Par - Bur\nENDGENERAL", sender=player("France"), to=seats["France"]
     )
     assert "NOT filed" not in "\n".join(body_of(r) for r in rows)
+
+
+def test_plain_orders_are_checked_on_arrival_by_the_standard_rules(engine: Engine) -> None:
+    """Mercenary's plain orders are the standard game's (the 1971 rules): a move the unit
+    cannot make is refused on arrival with the places it can reach; a support of another power's
+    move, which depends on that power's order, is taken."""
+    seats = start_mercenary(engine)
+    rows = send(
+        engine, "A Par - Mun\nA Mar S A Mun - Bur\n", sender=player("France"), to=seats["France"]
+    )
+    text = echo_of(rows)
+    assert "ERROR: line 1, column 1: Army Paris cannot reach Munich; it can move to " in text
+    assert "= Army Marseilles supports Army Munich -> Burgundy" in text
+    rows = send(engine, "F Par - Bur\n", sender=player("France"), to=seats["France"])
+    assert "= Army Paris -> Burgundy" in echo_of(rows)

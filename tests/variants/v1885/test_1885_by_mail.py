@@ -285,7 +285,13 @@ def test_a_retreat_sent_with_the_move_stands_for_the_retreat(engine: Engine) -> 
     assert "Still without orders (they hold unless ordered): Fleet Split." in text
     send(engine, "A Bul - Ser\nA Mac S A Bul - Ser\n", sender=player("Turkey"), to=seats["Turkey"])
     told = process(engine, "JAN1885M")[player("France")]
-    assert "Army Serbia retreats to Cluj if dislodged.  (dislodged: the unit's retreat" in told
+    # Fleet Split owes nothing and Austria's only dislodged unit has its retreat on file: the
+    # results say the retreat phase runs at once, not that there is time to change the order.
+    assert (
+        "Army Serbia retreats to Cluj if dislodged. (dislodged: it retreats to Cluj by this "
+        "order; no other retreat is owed, so the retreat phase is processed at once)"
+    ) in " ".join(told.split())
+    assert "it is processed at once: every dislodged unit's retreat order was sent" in told
     assert "Fleet Split: no order, holds." in told
     # Austria owes nothing in the retreat phase: its order stands.
     with session_scope(engine) as session:
@@ -388,3 +394,26 @@ def test_an_order_of_a_move_in_a_retreat_phase_is_refused_on_arrival(engine: Eng
     text = echo(send(engine, "A Vie H\n", sender=player("Austria"), to=seats["Austria"]))
     assert "ERROR: line 1: only the retreats of dislodged units in this phase" in text
     assert "Still to retreat:" in text
+
+
+def test_a_retreat_sent_with_the_move_may_be_changed_while_others_are_owed(
+    engine: Engine,
+) -> None:
+    """The retreat phase waits while another dislodged unit has no retreat order: the results
+    say the order sent with the move may still be changed before it is processed."""
+    seats = start_1885(engine)
+    set_position(
+        engine,
+        "JAN1885M",
+        ["AUSTRIA A ser", "AUSTRIA A rum", "TURKEY A bul", "TURKEY A mac", "RUSSIA A sev",
+         "RUSSIA A ukr"],
+    )  # fmt: skip
+    send(engine, "A Ser R Cluj if dislodged\n", sender=player("Austria"), to=seats["Austria"])
+    send(engine, "A Bul - Ser\nA Mac S A Bul - Ser\n", sender=player("Turkey"), to=seats["Turkey"])
+    send(engine, "A Sev - Rum\nA Ukr S A Sev - Rum\n", sender=player("Russia"), to=seats["Russia"])
+    told = " ".join(process(engine, "JAN1885M")[player("France")].split())
+    assert (
+        "(dislodged: it retreats to Cluj by this order unless another is sent for it before "
+        "the retreat phase is processed (it waits for the retreat orders still owed))"
+    ) in told
+    assert "processed at once" not in told

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from by_mail import GAME, echo, process, set_position, start_1885
 from sqlalchemy import Engine
-from test_games_by_mail import player, send
+from test_games_by_mail import player, send, stored_orders
 
 from judge.adjudicate_json import read_case
 from judge.store import session_scope
@@ -62,7 +62,13 @@ def test_the_case_by_mail(engine: Engine, case: dict[str, Any]) -> None:
                         assert next(results) == "illegal", (case["id"], line)
                     assert f"ERROR: {read.error}" in told, (case["id"], line, told)
                     continue
+                refused = f"ERROR: line {line_no}:" in told
                 for _key, stored, _full in read.orders:
+                    if refused and stored not in stored_orders(engine, power, GAME).values():
+                        # Refused on arrival by the variant's own check: the adjudication
+                        # finds it illegal or void too.
+                        assert next(results) in ("illegal", "void"), (case["id"], line, told)
+                        continue
                     want.setdefault(power, []).append((stored, next(results)))
         process(engine, phase)
         with session_scope(engine) as session:
