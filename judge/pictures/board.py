@@ -1,7 +1,10 @@
-"""The scene of a public board: every province where the map places it (`at` on its canvas, or a
-spring layout for a board that gives no positions), links between neighbours, supply centres in
-their owner's colour, owned provinces tinted (Mercator), every unit and dislodged unit, and the
-phase's orders as arrows. Pure: the board, the position and the orders in, a Scene out.
+"""The scene of a public board. A board with shapes (maps/NAME.shapes.json): every province its
+shape, land in its owner's colour, each unit at its province's (or coast's) own point. A board
+without: every province a marker where the map places it (`at` on its canvas, or a spring
+layout for a board that gives no positions) with links between neighbours. Either way supply
+centres in their owner's colour, every unit and dislodged unit, the phase's orders as arrows,
+and, on a board too wide to read whole, the reader's own part of it. Pure: the board, the
+position and the orders in, a Scene out.
 """
 
 from __future__ import annotations
@@ -10,18 +13,22 @@ import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from judge.engine.geography import Map
+from judge.engine.geography import Map, Terrain
 from judge.engine.orders import Build, Convoy, Disband, Hold, Move, Retreat, Support, Waive
-from judge.engine.position import Position, province_of
+from judge.engine.position import Position, Unit, province_of
 from judge.engine.results import SUCCESS
 from judge.pictures.layout import LABEL_ROOM, dragged, graph_layout, links_of, spread
 from judge.pictures.scene import (
     BUILD,
     CONVOY,
     DISBAND,
+    IMPASSABLE,
+    LAND,
     MOVE,
     RETREAT,
+    SEA,
     SUPPORT,
+    Area,
     Arrow,
     Link,
     Node,
@@ -71,10 +78,22 @@ def _positions(board: Map) -> tuple[dict[str, tuple[float, float]], tuple[float,
     return {c: (p[0], p[1]) for c, p in at.items()}, (float(size[0]), float(size[1]))
 
 
-def _locations(board: Map) -> dict[str, tuple[float, float]]:
-    """Every location's point: a province's own, and each named coast a little off it towards
-    the seas that coast touches."""
+def _locations(board: Map, shapes: Any = None) -> dict[str, tuple[float, float]]:
+    """Every location's point. With shapes: each province's unit point and each coast's own.
+    Without: a province's marker, and each named coast a little off it towards the seas that
+    coast touches."""
+    if shapes is not None:
+        return _memo(board, "_picture_shape_places", lambda: _shape_points(shapes))
     return _memo(board, "_picture_locations", lambda: _coast_points(board))
+
+
+def _shape_points(shapes: Any) -> dict[str, tuple[float, float]]:
+    out: dict[str, tuple[float, float]] = {}
+    for code, shape in shapes.provinces.items():
+        out[code] = (float(shape.unit[0]), float(shape.unit[1]))
+        for coast, point in shape.coasts.items():
+            out[f"{code}/{coast}"] = (float(point[0]), float(point[1]))
+    return out
 
 
 def _coast_points(board: Map) -> dict[str, tuple[float, float]]:
@@ -92,9 +111,9 @@ def _coast_points(board: Map) -> dict[str, tuple[float, float]]:
     return out
 
 
-def where(board: Map, loc: str) -> tuple[float, float]:
+def where(board: Map, loc: str, shapes: Any = None) -> tuple[float, float]:
     """The point of a location on the picture (a coast's, or its province's)."""
-    places = _locations(board)
+    places = _locations(board, shapes)
     return places.get(loc) or places[province_of(loc)]
 
 
@@ -127,11 +146,18 @@ def order_shape(order: Any, own: OrderShape | None = None) -> tuple[str, tuple[s
     return own(inner)
 
 
-def arrow(board: Map, power: str, shape: tuple[str, tuple[str, ...]], ok: bool, text: str) -> Arrow:
+def arrow(
+    board: Map,
+    power: str,
+    shape: tuple[str, tuple[str, ...]],
+    ok: bool,
+    text: str,
+    shapes: Any = None,
+) -> Arrow:
     """An order's arrow: a support ends on the middle of the move it supports, a convoy on the
     middle of the army's way."""
     kind, locs = shape
-    points = [where(board, loc) for loc in locs]
+    points = [where(board, loc, shapes) for loc in locs]
     if kind in (SUPPORT, CONVOY) and len(points) == 3:
         (ax, ay), (bx, by) = points[1], points[2]
         points = [points[0], (ax + (bx - ax) * 0.55, ay + (by - ay) * 0.55)]
@@ -147,13 +173,129 @@ def board_scene(
     notes: Sequence[str] = (),
     own_orders: OrderShape | None = None,
     land: tuple[tuple[tuple[float, float], ...], ...] = (),
+    shapes: Any = None,
+    units_of: Callable[[Unit], int] | None = None,
+    reader: str | None = None,
 ) -> Scene:
     """The whole board with the position `shown` and the orders (power, order value, result,
-    text) drawn as arrows, over the board's `land` where it has outlines of it."""
-    at, (width, height) = positions_of(board)
+    text) drawn as arrows: as its `shapes` where it has them (judge.pictures.shapes), else as
+    markers over the board's `land` where it has outlines of it. `units_of` says how many units
+    a unit counts for in the legend (an army/fleet is two in Mercator and 1885; None: one
+    each). A `reader` who is one of the powers gets his own part of a board too wide to read
+    whole (`reader_part`)."""
     colours = power_colours(list(board.powers))
     centre_owner = {c: power for power, centres in shown.centers.items() for c in centres}
     owners = dict(shown.owners)
+    if shapes is not None:
+        width, height = float(shapes.canvas[0]), float(shapes.canvas[1])
+        nodes: list[Node] = []
+        links: list[Link] = []
+        areas = _areas(board, shapes, centre_owner, owners)
+    else:
+        at, (width, height) = positions_of(board)
+        nodes = _nodes(board, at, centre_owner, owners)
+        links = _memo(
+            board, "_picture_links", lambda: [Link(a, b) for a, b in links_of(neighbours_of(board))]
+        )
+        areas = []
+    letters = {name: power.letter for name, power in board.powers.items()}
+    units = [
+        UnitMark(
+            u.power,
+            u.kind,
+            u.loc,
+            *where(board, u.loc, shapes),
+            army_power=u.army_power,
+            letter=letters.get(u.power, ""),
+        )
+        for u in shown.units
+    ]
+    units += [
+        UnitMark(
+            d.unit.power, d.unit.kind, d.unit.loc, *where(board, d.unit.loc, shapes),
+            army_power=d.unit.army_power, dislodged=True, letter=letters.get(d.unit.power, ""),
+        )
+        for d in shown.dislodged
+    ]  # fmt: skip
+    arrows = []
+    for power, order, result, text in orders:
+        shape = order_shape(order, own_orders)
+        if shape is not None and all(_known(board, loc) for loc in shape[1]):
+            arrows.append(arrow(board, power, shape, result == SUCCESS, text, shapes))
+    unit_count: dict[str, int] = {}
+    for u in shown.units:
+        unit_count[u.power] = unit_count.get(u.power, 0) + (units_of(u) if units_of else 1)
+    powers = {
+        name: (
+            colours[name],
+            f"{name.title()}: {len(shown.centers.get(name, ()))} centres, "
+            f"{unit_count.get(name, 0)} units",
+        )
+        for name in sorted(board.powers)
+    }
+    scene = Scene(
+        title=title,
+        width=width,
+        height=height,
+        nodes=nodes,
+        links=links,
+        units=units,
+        arrows=arrows,
+        powers=powers,
+        notes=list(notes),
+        wraps=board.wraps,
+        land=_memo(board, "_picture_land", lambda: _land_under(board, land))
+        if land and shapes is None
+        else (),
+        inset=board.inset if shapes is None else None,
+        static=links if shapes is None else _memo(board, "_picture_static", object),
+        areas=areas,
+        label_size=label_size(width),
+    )
+    if shapes is not None:
+        scene.impassable, scene.barriers, scene.crossings = _memo(
+            board, "_picture_shape_lines", lambda: _shape_lines(shapes)
+        )
+    if reader is not None and reader in board.powers and not readable_whole(width):
+        scene.view = reader_part(board, shown, reader, shapes, (width, height))
+        scene.inset = None
+    return scene
+
+
+# Province labels in canvas pixels (11 px DejaVu Sans Bold: the size the shapes' labels are
+# placed for), and the size any label must keep when the picture is shown VIEWED_AT pixels
+# wide, as a mail program shows it.
+LABEL_SIZE = 11.0
+VIEWED_AT = 800.0
+LEAST_SHOWN = 9.0
+# A board at most this much wider than its labels allow is drawn whole with labels a little
+# larger (the standard board's 1000 pixels); a wider one gives each power his own part.
+WHOLE_STRETCH = 1.25
+
+
+def label_size(width: float) -> float:
+    """The labels' size on a picture `width` canvas pixels wide: LABEL_SIZE, or larger where
+    that would show under LEAST_SHOWN pixels at VIEWED_AT (rounded up to a quarter pixel)."""
+    need = LEAST_SHOWN * width / VIEWED_AT
+    return max(LABEL_SIZE, math.ceil(need * 4) / 4)
+
+
+def readable_whole(width: float) -> bool:
+    """Whether a board `width` canvas pixels wide is drawn whole for every reader."""
+    return width <= WHOLE_STRETCH * LABEL_SIZE * VIEWED_AT / LEAST_SHOWN
+
+
+def view_width() -> float:
+    """The widest part of a board the reader's picture may show with readable labels."""
+    return math.floor(LABEL_SIZE * VIEWED_AT / LEAST_SHOWN)
+
+
+def _nodes(
+    board: Map,
+    at: dict[str, tuple[float, float]],
+    centre_owner: dict[str, str],
+    owners: dict[str, str],
+) -> list[Node]:
     made: dict[tuple[str, str | None, str | None], Node] = _memo(board, "_picture_nodes", dict)
     if len(made) > 20_000:
         made.clear()
@@ -176,50 +318,189 @@ def board_scene(
                 title=province.name,
             )
         nodes.append(node)
-    links = _memo(
-        board, "_picture_links", lambda: [Link(a, b) for a, b in links_of(neighbours_of(board))]
+    return nodes
+
+
+def _path(rings: Any) -> str:
+    """Rings of points as SVG path data, to a tenth of a pixel."""
+    return " ".join(
+        "M" + " ".join(f"{round(x, 1):g},{round(y, 1):g}" for x, y in ring) + "Z" for ring in rings
     )
-    units = [
-        UnitMark(u.power, u.kind, u.loc, *where(board, u.loc), army_power=u.army_power)
-        for u in shown.units
-    ]
-    units += [
-        UnitMark(
-            d.unit.power, d.unit.kind, d.unit.loc, *where(board, d.unit.loc),
-            army_power=d.unit.army_power, dislodged=True,
+
+
+def _areas(
+    board: Map, shapes: Any, centre_owner: dict[str, str], owners: dict[str, str]
+) -> list[Area]:
+    """Each province's area, filled by its owner: a centre's owner, or the province's own
+    (Mercator's owned provinces); kept on the board by (province, centre owner, owner)."""
+    made: dict[tuple[str, str | None, str | None], Area] = _memo(board, "_picture_areas", dict)
+    if len(made) > 50_000:
+        made.clear()
+    paths: dict[str, str] = _memo(
+        board,
+        "_picture_paths",
+        lambda: {code: _path(shape.rings) for code, shape in shapes.provinces.items()},
+    )
+    out = []
+    for code in _memo(board, "_picture_shape_codes", lambda: sorted(shapes.provinces)):
+        key = (code, centre_owner.get(code), owners.get(code) or centre_owner.get(code))
+        area = made.get(key)
+        if area is None:
+            shape = shapes.provinces[code]
+            province = board.provinces.get(code)
+            kind = SEA if shape.kind == "sea" else LAND
+            if province is not None and province.terrain is Terrain.IMPASSABLE:
+                kind = IMPASSABLE
+            centre = shape.centre if province is not None and province.supply_centre else None
+            area = made[key] = Area(
+                code=code,
+                label=code.upper(),
+                kind=kind,
+                path=paths[code],
+                label_at=(float(shape.label[0]), float(shape.label[1])),
+                centre_at=None if centre is None else (float(centre[0]), float(centre[1])),
+                owner=key[2] if kind == LAND else None,
+                centre_owner=key[1],
+                title=province.name if province is not None else code,
+            )
+        out.append(area)
+    return out
+
+
+def _shape_lines(
+    shapes: Any,
+) -> tuple[
+    tuple[str, ...],
+    tuple[tuple[tuple[float, float], ...], ...],
+    tuple[tuple[tuple[float, float], ...], ...],
+]:
+    """The impassable land's path data, the barriers' and the crossings' points."""
+    impassable = tuple(_path(part.rings) for part in shapes.impassable)
+    barriers = tuple(tuple((float(x), float(y)) for x, y in line) for line in shapes.barriers)
+    crossings = tuple(
+        tuple((float(x), float(y)) for x, y in _crossing_line(crossing))
+        for crossing in shapes.crossings
+    )
+    return impassable, barriers, crossings
+
+
+def _crossing_line(crossing: Any) -> Any:
+    """A crossing's points, as a (a, b, points) triple or a record with `line`."""
+    return crossing[2] if isinstance(crossing, tuple | list) else crossing.line
+
+
+def within_two_moves(board: Map, provinces: set[str]) -> set[str]:
+    """The provinces given and every province one or two moves from them (either kind)."""
+    near = neighbours_of(board)
+    reached = set(provinces)
+    edge = set(provinces)
+    for _ in range(2):
+        edge = {n for p in edge for n in near.get(p, ())} - reached
+        reached |= edge
+    return reached
+
+
+def _boxes(board: Map, shapes: Any) -> dict[str, tuple[float, float, float, float]]:
+    """Each province's extent on the picture (x1, y1, x2, y2): its shape's where it has one,
+    else a little round its point."""
+
+    def make() -> dict[str, tuple[float, float, float, float]]:
+        out = {}
+        for code in board.provinces:
+            shape = shapes.provinces.get(code) if shapes is not None else None
+            if shape is not None and shape.rings:
+                xs = [float(x) for ring in shape.rings for x, _ in ring]
+                ys = [float(y) for ring in shape.rings for _, y in ring]
+                out[code] = (min(xs), min(ys), max(xs), max(ys))
+            else:
+                x, y = where(board, code, shapes)
+                out[code] = (x - 30, y - 30, x + 30, y + 30)
+        return out
+
+    return _memo(board, f"_picture_boxes_{shapes is not None}", make)
+
+
+def reader_part(
+    board: Map,
+    shown: Position,
+    reader: str,
+    shapes: Any,
+    canvas: tuple[float, float],
+) -> tuple[float, float, float, float] | None:
+    """The part of the canvas a power's picture shows enlarged (x, y, width, height): his units
+    and every province within two moves of them, at most `view_width()` wide and as high, so
+    its labels stay readable; where they spread wider, the window of that size holding most of
+    his units. On a board that wraps, x may run past either edge. None: he has no units."""
+    mine = sorted({province_of(u.loc) for u in shown.units if u.power == reader})
+    if not mine:
+        homes = board.powers[reader].home_centres
+        mine = sorted(homes)
+    if not mine:
+        return None
+    width, height = canvas
+    boxes = _boxes(board, shapes)
+    wraps = board.wraps
+    anchor = where(board, mine[0], shapes)[0]
+
+    def unwrapped(box: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
+        if not wraps:
+            return box
+        middle = (box[0] + box[2]) / 2
+        shift = ((middle - anchor + width / 2) % width - width / 2) - (middle - anchor)
+        return box[0] + shift, box[1], box[2] + shift, box[3]
+
+    part = [unwrapped(boxes[c]) for c in sorted(within_two_moves(board, set(mine)))]
+    own = [unwrapped(boxes[c]) for c in mine]
+    limit = view_width()
+    x1 = min(b[0] for b in part)
+    y1 = min(b[1] for b in part)
+    x2 = max(b[2] for b in part)
+    y2 = max(b[3] for b in part)
+    if x2 - x1 > limit or y2 - y1 > limit:
+        x1, y1, x2, y2 = _busiest_window(own, part, limit)
+    margin = 10.0
+    x1, y1, x2, y2 = x1 - margin, y1 - margin, x2 + margin, y2 + margin
+    # At least half as high as wide (a strip of coast reads badly) and inside the canvas.
+    w = min(x2 - x1, limit)
+    h = min(max(y2 - y1, w / 2), limit, height)
+    y = min(max((y1 + y2) / 2 - h / 2, 0.0), height - h)
+    x = (x1 + x2) / 2 - w / 2
+    if not wraps:
+        x = min(max(x, 0.0), max(width - w, 0.0))
+        w = min(w, width)
+    return (round(x, 1), round(y, 1), round(w, 1), round(h, 1))
+
+
+def _busiest_window(
+    own: list[tuple[float, float, float, float]],
+    part: list[tuple[float, float, float, float]],
+    limit: float,
+) -> tuple[float, float, float, float]:
+    """Of the windows `limit` wide and high centred on each of his provinces, the one holding
+    most of his provinces (then most of the part), shrunk to what it holds."""
+
+    def inside(box: tuple[float, float, float, float], window: tuple[float, ...]) -> bool:
+        return (
+            box[0] >= window[0]
+            and box[2] <= window[2]
+            and box[1] >= window[1]
+            and box[3] <= window[3]
         )
-        for d in shown.dislodged
-    ]  # fmt: skip
-    arrows = []
-    for power, order, result, text in orders:
-        shape = order_shape(order, own_orders)
-        if shape is not None and all(_known(board, loc) for loc in shape[1]):
-            arrows.append(arrow(board, power, shape, result == SUCCESS, text))
-    unit_count: dict[str, int] = {}
-    for u in shown.units:
-        unit_count[u.power] = unit_count.get(u.power, 0) + 1
-    powers = {
-        name: (
-            colours[name],
-            f"{name.title()}: {len(shown.centers.get(name, ()))} centres, "
-            f"{unit_count.get(name, 0)} units",
-        )
-        for name in sorted(board.powers)
-    }
-    return Scene(
-        title=title,
-        width=width,
-        height=height,
-        nodes=nodes,
-        links=links,
-        units=units,
-        arrows=arrows,
-        powers=powers,
-        notes=list(notes),
-        wraps=board.wraps,
-        land=_memo(board, "_picture_land", lambda: _land_under(board, land)) if land else (),
-        inset=board.inset,
-        static=links,  # the same list for every scene of this board: its layers are kept
+
+    best: tuple[int, int, tuple[float, float, float, float]] | None = None
+    for box in own:
+        cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+        window = (cx - limit / 2, cy - limit / 2, cx + limit / 2, cy + limit / 2)
+        score = (sum(inside(b, window) for b in own), sum(inside(b, window) for b in part))
+        if best is None or score > best[:2]:
+            best = (*score, window)
+    assert best is not None
+    held = [b for b in part if inside(b, best[2])] or [best[2]]
+    return (
+        min(b[0] for b in held),
+        min(b[1] for b in held),
+        max(b[2] for b in held),
+        max(b[3] for b in held),
     )
 
 

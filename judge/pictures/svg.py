@@ -17,6 +17,7 @@ from judge.pictures.layout import MARKER_RADIUS, link_segments
 from judge.pictures.scene import (
     BUILD,
     CANAL,
+    COLOUR_ONLY,
     CONVOY,
     DISBAND,
     IMPASSABLE,
@@ -25,6 +26,7 @@ from judge.pictures.scene import (
     SEA,
     SPACE,
     SUPPORT,
+    Area,
     Arrow,
     Node,
     Scene,
@@ -40,7 +42,7 @@ FILL = {
     SPACE: "#f6f1e4",
 }
 LAND_FILL = "#efe6cc"
-LAND = "#e4ebd6"  # the land under the markers, where a board draws its geography
+LAND_UNDER = "#e4ebd6"  # the land under the markers, where a board draws its geography
 COAST = "#aab89a"
 LEGEND_ROW = 18
 # The inset (Scene.inset): at most this many times larger, in a band under the map with a
@@ -49,6 +51,15 @@ INSET_SCALE = 1.8
 INSET_CAPTION = 30.0
 INSET_MARGIN = 10.0
 FAILED = "#c00000"
+# A board with shapes: the seas, unowned land, impassable land, borders.
+SEA_FILL = "#d5e5f2"
+PALE_LAND = "#f1ead6"
+ROCK = "#a3a3a3"
+BORDER = "#5b6470"
+# A picture of the reader's part (Scene.view): this many pixels wide, with the whole board
+# drawn OVERVIEW_WIDTH wide beside the legend under it.
+VIEW_PICTURE = 960.0
+OVERVIEW_WIDTH = 400.0
 
 
 _SPECIAL = frozenset('&<>"')
@@ -73,10 +84,15 @@ def _ink(colour: str) -> str:
     return "#000000" if 0.299 * r + 0.587 * g + 0.114 * b > 150 else "#ffffff"
 
 
-def _tint(colour: str) -> str:
-    """A pale version of `colour`, for the ground of an owned province."""
+def _tint(colour: str, white: float = 0.6) -> str:
+    """A pale version of `colour` (`white` of the way to white), for an owned province."""
     r, g, b = (int(colour[i : i + 2], 16) for i in (1, 3, 5))
-    return "#{:02x}{:02x}{:02x}".format(*(round(c + (255 - c) * 0.6) for c in (r, g, b)))
+    return "#{:02x}{:02x}{:02x}".format(*(round(c + (255 - c) * white) for c in (r, g, b)))
+
+
+# How far an owned province's shape is paled from its owner's colour: enough to tell its units
+# (the full colour) from it, little enough that every tint stays apart from the sea's fill.
+AREA_WHITE = 0.5
 
 
 def _columns(width: float) -> int:
@@ -105,50 +121,205 @@ def legend_height(scene: Scene) -> float:
     return 12 + rows * LEGEND_ROW
 
 
+def picture_width(scene: Scene) -> float:
+    """The picture's width: the canvas's, or VIEW_PICTURE for a reader's part."""
+    return scene.width if scene.view is None else VIEW_PICTURE
+
+
+def map_height(scene: Scene) -> float:
+    """The height of the map at the top of the picture (the reader's part enlarged, or the
+    whole canvas)."""
+    if scene.view is None:
+        return scene.height
+    return scene.view[3] * _view_scale(scene)
+
+
+def _view_scale(scene: Scene) -> float:
+    assert scene.view is not None
+    return VIEW_PICTURE / scene.view[2]
+
+
+def _overview_scale(scene: Scene) -> float:
+    return OVERVIEW_WIDTH / scene.width
+
+
 def _legend_place(scene: Scene) -> tuple[float, float]:
-    """Where the legend stands under the map: (its left edge, its width); beside the inset
-    where there is one, else across the picture."""
-    if scene.inset is None:
-        return 0.0, scene.width
-    left = 2 * INSET_MARGIN + scene.inset[2] * _inset_scale(scene)
-    return left, scene.width - left
+    """Where the legend stands under the map: (its left edge, its width); beside the inset or
+    the overview where there is one, else across the picture."""
+    width = picture_width(scene)
+    if scene.view is not None:
+        left = 2 * INSET_MARGIN + OVERVIEW_WIDTH
+    elif scene.inset is not None:
+        left = 2 * INSET_MARGIN + scene.inset[2] * _inset_scale(scene)
+    else:
+        return 0.0, width
+    return left, width - left
 
 
 def draw(scene: Scene) -> str:
     """The scene as one SVG document."""
-    width = scene.width
-    height = scene.height + max(inset_height(scene), legend_height(scene))
-    colours = {name: colour for name, (colour, _) in scene.powers.items()}
-    nodes = {node.code: node for node in scene.nodes}
+    width = picture_width(scene)
+    top = map_height(scene)
+    height = top + max(inset_height(scene), overview_height(scene), legend_height(scene))
     out: list[str] = [
         f'<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '
         f'width="{width:.0f}" height="{height:.0f}" '
         f'viewBox="0 0 {width:.0f} {height:.0f}" font-family="{FONT}">',
         f'<rect width="{width:.0f}" height="{height:.0f}" fill="#ffffff"/>',
-        '<g id="board">',
-        f'<rect width="{width:.0f}" height="{scene.height:.0f}" fill="#f7fbff"/>',
     ]
-    links, labels = _static_layers(scene, nodes)
-    out += links
-    out += _stubs(scene, nodes)
-    out.append('<g id="provinces">')
-    for node in scene.nodes:
-        out += _node(node, colours)
-    out.append("</g>")
-    out.append('<g id="orders">')
-    for index, arrow in enumerate(scene.arrows):
-        out += _arrow(index, arrow, colours.get(arrow.power, "#000000"), width, scene.wraps)
-    out.append("</g>")
-    out.append('<g id="units">')
-    for unit in scene.units:
-        out += _unit(unit, colours)
-    out.append("</g>")
-    out += labels
-    out.append("</g>")
+    board = _board(scene)
+    if scene.view is None:
+        out += board
+    else:  # the board once, shown twice: the reader's part enlarged, the whole small
+        out += ["<defs>", *board, "</defs>"]
+        out += _view(scene)
+        out += _overview(scene, top)
     out += _inset(scene)
     out += _legend(scene, height)
     out.append("</svg>")
     return "\n".join(out) + "\n"
+
+
+def _board(scene: Scene) -> list[str]:
+    """The board group: the ground (shapes or markers and links), the orders, the units and
+    the labels, on the canvas."""
+    colours = {name: colour for name, (colour, _) in scene.powers.items()}
+    nodes = {node.code: node for node in scene.nodes}
+    background = SEA_FILL if scene.areas else "#f7fbff"
+    out = [
+        '<g id="board">',
+        '<g id="ground">',
+        f'<rect width="{scene.width:.0f}" height="{scene.height:.0f}" fill="{background}"/>',
+    ]
+    links, labels = _static_layers(scene, nodes)
+    if scene.areas:
+        out.append(
+            f'<g id="provinces" stroke="{BORDER}" stroke-width="0.8" stroke-linejoin="round" '
+            'fill-rule="evenodd">'
+        )
+        for area in scene.areas:
+            out.append(_area(area, colours))
+        out.append("</g>")
+        out += links
+        out.append('<g id="centres">')
+        for area in scene.areas:
+            if area.centre_at is not None:
+                out.append(_centre(area, colours))
+        out.append("</g>")
+    else:
+        out += links
+        out += _stubs(scene, nodes)
+        out.append('<g id="provinces">')
+        for node in scene.nodes:
+            out += _node(node, colours)
+        out.append("</g>")
+    out.append("</g>")
+    out.append('<g id="orders">')
+    for index, arrow in enumerate(scene.arrows):
+        out += _arrow(index, arrow, colours.get(arrow.power, "#000000"), scene.width, scene.wraps)
+    out.append("</g>")
+    out.append('<g id="units">')
+    lettered = len(scene.powers) > COLOUR_ONLY
+    for unit in scene.units:
+        out += _unit(unit, colours, lettered)
+    out.append("</g>")
+    out += labels
+    out.append("</g>")
+    return out
+
+
+def _copies(scene: Scene, x: float, w: float) -> list[float]:
+    """The shifts at which a board that wraps is drawn so the span x..x+w is covered."""
+    if not scene.wraps:
+        return [0.0]
+    shifts = [0.0]
+    if x < 0:
+        shifts.append(-scene.width)
+    if x + w > scene.width:
+        shifts.append(scene.width)
+    return shifts
+
+
+def _view(scene: Scene) -> list[str]:
+    """The reader's part of the board, enlarged to the picture's width."""
+    assert scene.view is not None
+    x, y, w, h = scene.view
+    k = _view_scale(scene)
+    out = [
+        f'<defs><clipPath id="view-part"><rect width="{VIEW_PICTURE:.0f}" height="{h * k:.1f}"/>'
+        "</clipPath></defs>",
+        '<g id="view" clip-path="url(#view-part)">',
+        f'<rect width="{VIEW_PICTURE:.0f}" height="{h * k:.1f}" fill="{SEA_FILL}"/>',
+    ]
+    for shift in _copies(scene, x, w):
+        out.append(
+            f'<use href="#board" xlink:href="#board" transform="scale({k:.4f}) '
+            f'translate({-x + shift:.1f},{-y:.1f})"/>'
+        )
+    out.append("</g>")
+    return out
+
+
+def overview_height(scene: Scene) -> float:
+    """The band under a reader's part that holds the whole board drawn small, or 0."""
+    if scene.view is None:
+        return 0.0
+    return INSET_CAPTION + scene.height * _overview_scale(scene) + INSET_MARGIN
+
+
+def _overview(scene: Scene, top: float) -> list[str]:
+    """The whole board small (its ground and units), the reader's part framed on it."""
+    assert scene.view is not None
+    k = _overview_scale(scene)
+    left, upper = INSET_MARGIN, top + INSET_CAPTION
+    x, y, w, h = scene.view
+    frame = 'fill="none" stroke="#000000" stroke-width="1.5"'
+    out = [
+        f'<line x1="0" y1="{top:.1f}" x2="{VIEW_PICTURE:.0f}" y2="{top:.1f}" stroke="#4d5560"/>',
+        f'<text x="{left:g}" y="{upper - 8:.1f}" font-size="13" font-weight="bold">'
+        "The whole board; your part framed</text>",
+        f'<g id="overview" transform="translate({left:g},{upper:.1f}) scale({k:.4f})">',
+        '<use href="#ground" xlink:href="#ground"/><use href="#units" xlink:href="#units"/>',
+    ]
+    for shift in _copies(scene, x, w):
+        out.append(
+            f'<rect x="{x + shift:.1f}" y="{y:.1f}" width="{w:.1f}" height="{h:.1f}" '
+            f'fill="none" stroke="#000000" stroke-width="{2.5 / k:.1f}"/>'
+        )
+    out.append("</g>")
+    out.append(
+        f'<rect x="{left:g}" y="{upper:.1f}" width="{scene.width * k:.1f}" '
+        f'height="{scene.height * k:.1f}" {frame}/>'
+    )
+    return out
+
+
+def _area(area: Area, colours: dict[str, str]) -> str:
+    fill = PALE_LAND
+    if area.kind == SEA:
+        fill = SEA_FILL
+    elif area.kind == IMPASSABLE:
+        fill = ROCK
+    elif area.owner is not None and area.owner in colours:
+        fill = _tint(colours[area.owner], AREA_WHITE)
+    return _area_path(area, fill)
+
+
+@functools.lru_cache(maxsize=8192)
+def _area_path(area: Area, fill: str) -> str:
+    """A province's shape filled `fill`. Kept: most provinces look the same next phase."""
+    title = f"<title>{_text(area.title)}</title>" if area.title else ""
+    return f'<path id="p-{_attr(area.code)}" d="{area.path}" fill="{fill}">{title}</path>'
+
+
+def _centre(area: Area, colours: dict[str, str]) -> str:
+    assert area.centre_at is not None
+    x, y = area.centre_at
+    dot = colours.get(area.centre_owner, "#ffffff") if area.centre_owner else "#ffffff"
+    return (
+        f'<circle id="c-{_attr(area.code)}" cx="{x:.1f}" cy="{y:.1f}" r="5" fill="{dot}" '
+        f'stroke="#000000" stroke-width="1.5"/>'
+    )
 
 
 def _static_layers(scene: Scene, nodes: dict[str, Node]) -> tuple[list[str], list[str]]:
@@ -157,6 +328,12 @@ def _static_layers(scene: Scene, nodes: dict[str, Node]) -> tuple[list[str], lis
         kept = _LAYERS.get(id(scene.static))
         if kept is not None and kept[0] is scene.static:
             return kept[1], kept[2]
+    if scene.areas:
+        links, labels = _shape_layers(scene), ['<g id="labels">']
+        for area in scene.areas:
+            labels.append(_area_label(area, scene.label_size))
+        labels.append("</g>")
+        return _kept(scene, links, labels)
     links = _land(scene)
     links.append('<g id="links" stroke="#8a8f98" stroke-width="1.4" fill="none">')
     for link in scene.links:
@@ -170,11 +347,55 @@ def _static_layers(scene: Scene, nodes: dict[str, Node]) -> tuple[list[str], lis
     for node in scene.nodes:
         labels += _label(node)
     labels.append("</g>")
+    return _kept(scene, links, labels)
+
+
+def _kept(scene: Scene, links: list[str], labels: list[str]) -> tuple[list[str], list[str]]:
     if scene.static is not None:
         if len(_LAYERS) > 64:
             _LAYERS.clear()
         _LAYERS[id(scene.static)] = (scene.static, links, labels)
     return links, labels
+
+
+def _points(line: tuple[tuple[float, float], ...]) -> str:
+    return " ".join(f"{x:g},{y:g}" for x, y in line)
+
+
+def _shape_layers(scene: Scene) -> list[str]:
+    """Over the provinces: the impassable land, the borders no move crosses, the crossings."""
+    out = []
+    if scene.impassable:
+        out.append(f'<g id="impassable" fill="{ROCK}" stroke="{BORDER}" stroke-width="0.8">')
+        out += [f'<path d="{d}" fill-rule="evenodd"/>' for d in scene.impassable]
+        out.append("</g>")
+    if scene.barriers:
+        out.append(
+            '<g id="barriers" stroke="#262626" stroke-width="3.5" fill="none" '
+            'stroke-linecap="round" stroke-linejoin="round">'
+        )
+        out += [f'<polyline points="{_points(line)}"/>' for line in scene.barriers]
+        out.append("</g>")
+    if scene.crossings:
+        out.append(
+            '<g id="crossings" stroke="#262626" stroke-width="2" stroke-dasharray="5 3" '
+            'fill="none">'
+        )
+        out += [f'<polyline points="{_points(line)}"/>' for line in scene.crossings]
+        out.append("</g>")
+    return out
+
+
+def _area_label(area: Area, size: float) -> str:
+    """A province's code at its shape's label point (the text's middle), bold, haloed."""
+    x, y = area.label_at
+    style = ' font-style="italic"' if area.kind == SEA else ""
+    return (
+        f'<text id="l-{_attr(area.code)}" x="{x:.1f}" y="{y + size * 0.36:.1f}" '
+        f'font-size="{size:g}" font-weight="bold" text-anchor="middle" fill="#1b1f24" '
+        f'stroke="#ffffff" stroke-width="2.5" stroke-opacity="0.8" paint-order="stroke"'
+        f"{style}>{_text(area.label)}</text>"
+    )
 
 
 def _land(scene: Scene) -> list[str]:
@@ -185,7 +406,7 @@ def _land(scene: Scene) -> list[str]:
         "M" + " ".join(f"{x:g},{y:g}" for x, y in outline) + "Z" for outline in scene.land
     )
     return [
-        f'<path id="land" d="{path}" fill="{LAND}" stroke="{COAST}" stroke-width="0.8" '
+        f'<path id="land" d="{path}" fill="{LAND_UNDER}" stroke="{COAST}" stroke-width="0.8" '
         'fill-rule="evenodd"/>'
     ]
 
@@ -276,13 +497,13 @@ def _label(node: Node) -> list[str]:
     return out
 
 
-def _unit(unit: UnitMark, colours: dict[str, str]) -> list[str]:
+def _unit(unit: UnitMark, colours: dict[str, str], lettered: bool = False) -> list[str]:
     army = colours.get(unit.army_power) if unit.kind == "AF" and unit.army_power else None
-    return _unit_mark(unit, colours.get(unit.power, "#000000"), army)
+    return _unit_mark(unit, colours.get(unit.power, "#000000"), army, lettered)
 
 
 @functools.lru_cache(maxsize=4096)
-def _unit_mark(unit: UnitMark, colour: str, army: str | None) -> list[str]:
+def _unit_mark(unit: UnitMark, colour: str, army: str | None, lettered: bool = False) -> list[str]:
     """A unit in its power's `colour`, an army/fleet's army stripe in `army`. Kept: most units
     stand where they stood last phase."""
     ink = _ink(colour)
@@ -307,19 +528,23 @@ def _unit_mark(unit: UnitMark, colour: str, army: str | None) -> list[str]:
     h = 16
     out = [f'<g id="{_attr(uid)}"><title>{_text(title)}</title>']
     if unit.kind == "F":
-        out.append(
-            f'<path d="M{x - w / 2:.1f},{y - h / 2:.1f} h{w} l-4,{h} h-{w - 8} z" '
-            f'fill="{colour}" {stroke}/>'
-        )
+        outline = f'<path d="M{x - w / 2:.1f},{y - h / 2:.1f} h{w} l-4,{h} h-{w - 8} z"'
     else:
-        out.append(
-            f'<rect x="{x - w / 2:.1f}" y="{y - h / 2:.1f}" width="{w}" height="{h}" rx="4" '
-            f'fill="{colour}" {stroke}/>'
-        )
+        outline = f'<rect x="{x - w / 2:.1f}" y="{y - h / 2:.1f}" width="{w}" height="{h}" rx="4"'
+    # A white halo first, so the unit stands out on land of its own colour.
+    out.append(f'{outline} fill="none" stroke="#ffffff" stroke-width="4.5"/>')
+    out.append(f'{outline} fill="{colour}" {stroke}/>')
     if army is not None:
         out.append(
             f'<rect x="{x - w / 2 + 2:.1f}" y="{y + h / 2 - 5:.1f}" width="{w - 4}" height="3" '
             f'fill="{army}" stroke="{_ink(army)}" stroke-width="0.5"/>'
+        )
+    if lettered and unit.letter:  # the power's letter in a badge on the corner
+        out.append(
+            f'<circle cx="{x + w / 2:.1f}" cy="{y - h / 2:.1f}" r="6.5" fill="#ffffff" '
+            f'stroke="{colour}" stroke-width="1.5"/><text x="{x + w / 2:.1f}" '
+            f'y="{y - h / 2 + 3.2:.1f}" font-size="9" font-weight="bold" text-anchor="middle" '
+            f'fill="#000000">{_text(unit.letter)}</text>'
         )
     out.append(
         f'<text x="{x:.1f}" y="{y + 4:.1f}" font-size="11" font-weight="bold" '
@@ -450,10 +675,10 @@ def _inset(scene: Scene) -> list[str]:
 
 
 def _legend(scene: Scene, height: float) -> list[str]:
-    top = scene.height
+    top = map_height(scene)
     left, width = _legend_place(scene)
     out = [
-        f'<g id="legend"><line x1="{left:.1f}" y1="{top:.1f}" x2="{scene.width:.0f}" '
+        f'<g id="legend"><line x1="{left:.1f}" y1="{top:.1f}" x2="{left + width:.0f}" '
         f'y2="{top:.1f}" stroke="#4d5560"/>',
         f'<text x="{left + 10:.1f}" y="{top + 18:.1f}" font-size="14" font-weight="bold">'
         f"{_text(scene.title)}</text>",

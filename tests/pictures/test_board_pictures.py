@@ -159,7 +159,7 @@ def test_centres_are_drawn_in_their_owners_colour() -> None:
     position = Position("S1901M", (), {"FRANCE": frozenset({"par", "bel"})})
     ids = by_id(parsed(draw(board_scene(board, position, title="t"))))
     colours = {ids["c-par"].attrib["fill"], ids["c-bel"].attrib["fill"]}
-    assert colours == {"#35a9e0"}  # France's colour on the standard board
+    assert colours == {"#4dbbec"}  # France's colour on the standard board
     assert ids["c-mun"].attrib["fill"] == "#ffffff"  # unowned
 
 
@@ -189,9 +189,9 @@ def test_owned_provinces_are_ringed_in_their_owners_colour() -> None:
         owners={"wal": "FRANCE"},
     )
     ids = by_id(parsed(draw(board_scene(board, position, title="t"))))
-    assert ids["p-wal"].attrib["stroke"] == "#35a9e0"
-    assert ids["p-par"].attrib["stroke"] == "#35a9e0"
-    assert ids["p-lon"].attrib["stroke"] != "#35a9e0"
+    assert ids["p-wal"].attrib["stroke"] == "#4dbbec"
+    assert ids["p-par"].attrib["stroke"] == "#4dbbec"
+    assert ids["p-lon"].attrib["stroke"] != "#4dbbec"
     # Without ownership (the standard game) no province is ringed.
     plain = by_id(parsed(draw(board_scene(board, Position("S1901M", (), {}), title="t"))))
     assert {plain[f"p-{c}"].attrib["stroke"] for c in board.provinces} == {"#4d5560"}

@@ -1,0 +1,115 @@
+"""A board with shapes is drawn as its shapes: each province a path with its id, filled by its
+kind and owner, its label and centre at its shape's own points; each unit at its province's
+unit point (a fleet on a coast at that coast's); orders between those points; barriers and
+crossings drawn; labels readable at 800 pixels. Drawn on a board made by hand for the tests
+(tests/pictures/shapes/isles.*)."""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+
+from hand_shapes import isles  # type: ignore[import-not-found]
+
+from judge.engine.orders import Move, Support
+from judge.engine.position import Dislodged, Position, Unit
+from judge.engine.results import SUCCESS
+from judge.pictures.board import board_scene
+from judge.pictures.scene import power_colours
+from judge.pictures.svg import AREA_WHITE, PALE_LAND, ROCK, SEA_FILL, _tint, draw
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def by_id(svg: str) -> dict[str, ET.Element]:
+    return {e.attrib["id"]: e for e in ET.fromstring(svg).iter() if "id" in e.attrib}
+
+
+def position() -> Position:
+    return Position(
+        "S1901M",
+        (Unit("WEST", "A", "wes"), Unit("EAST", "F", "mid/nc"), Unit("EAST", "A", "eas")),
+        {"WEST": frozenset({"wes", "isl"}), "EAST": frozenset({"eas"})},
+        dislodged=(Dislodged(Unit("WEST", "A", "mid"), "eas", False),),
+    )
+
+
+def drawn(orders=()) -> tuple[str, dict[str, ET.Element]]:
+    board, shapes = isles()
+    svg = draw(board_scene(board, position(), orders, title="t", shapes=shapes))
+    return svg, by_id(svg)
+
+
+def test_every_province_is_its_shape_filled_by_kind_and_owner() -> None:
+    _, ids = drawn()
+    colours = power_colours(["WEST", "EAST"])
+    for code in ("nor", "sou", "wes", "mid", "eas", "isl"):
+        assert ids[f"p-{code}"].tag == f"{SVG}path", code
+        assert "".join(ids[f"l-{code}"].itertext()) == code.upper()
+    assert ids["p-nor"].attrib["d"].count("M") == 2  # the sea with the island's hole
+    assert ids["p-nor"].attrib["fill"] == ids["p-sou"].attrib["fill"] == SEA_FILL
+    assert ids["p-wes"].attrib["fill"] == _tint(colours["WEST"], AREA_WHITE)
+    assert ids["p-isl"].attrib["fill"] == _tint(colours["WEST"], AREA_WHITE)
+    assert ids["p-eas"].attrib["fill"] == _tint(colours["EAST"], AREA_WHITE)
+    assert ids["p-mid"].attrib["fill"] == PALE_LAND  # an unowned centre
+    assert ROCK in ids["impassable"].attrib["fill"]
+
+
+def test_centres_and_labels_stand_at_their_shapes_points() -> None:
+    _, ids = drawn()
+    colours = power_colours(["WEST", "EAST"])
+    centre = ids["c-mid"]
+    assert (float(centre.attrib["cx"]), float(centre.attrib["cy"])) == (350, 150)
+    assert centre.attrib["fill"] == "#ffffff"
+    assert ids["c-isl"].attrib["fill"] == colours["WEST"]
+    label = ids["l-wes"]
+    assert float(label.attrib["x"]) == 100
+    assert 240 < float(label.attrib["y"]) < 246  # the label point is the text's middle
+
+
+def unit_centre(group: ET.Element) -> tuple[float, float]:
+    shape = group.findall(f"{SVG}rect") or group.findall(f"{SVG}path")
+    if shape[0].tag == f"{SVG}rect":
+        x, y = float(shape[0].attrib["x"]), float(shape[0].attrib["y"])
+        return x + float(shape[0].attrib["width"]) / 2, y + float(shape[0].attrib["height"]) / 2
+    x, y = re.match(r"M([-0-9.]+),([-0-9.]+)", shape[0].attrib["d"]).groups()  # type: ignore[union-attr]
+    return float(x) + 11, float(y) + 8
+
+
+def test_each_unit_stands_at_its_provinces_or_coasts_point() -> None:
+    _, ids = drawn()
+    assert unit_centre(ids["u-WEST-wes"]) == (100, 180)
+    assert unit_centre(ids["u-EAST-eas"]) == (500, 180)
+    assert unit_centre(ids["u-EAST-mid/nc"]) == (300, 125)  # the north coast's own point
+    x, y = unit_centre(ids["d-WEST-mid"])
+    assert (x, y) != (320, 200) and abs(x - 320) < 20 and abs(y - 200) < 20  # beside its own
+
+
+def test_orders_run_between_the_units_points() -> None:
+    orders = [
+        ("EAST", Move("A", "eas", "isl"), SUCCESS, "A Eas - Isl"),
+        ("WEST", Support("A", "wes", "A", "eas", "isl"), "cut", "A Wes S A Eas - Isl"),
+    ]
+    _, ids = drawn(orders)
+    move = ids["o-0"].find(f"{SVG}line")
+    assert move is not None
+    start = (float(move.attrib["x1"]), float(move.attrib["y1"]))
+    end = (float(move.attrib["x2"]), float(move.attrib["y2"]))
+    assert abs(start[0] - 500) < 1 and start[1] < 180  # from Eastland's unit point up
+    assert abs(end[0] - 505) < 3 and end[1] > 50  # towards the isle's, its head short of it
+    assert "failed" in ids["o-1"].attrib["class"]
+
+
+def test_barriers_and_crossings_are_drawn() -> None:
+    _, ids = drawn()
+    assert len(ids["barriers"]) == 2
+    (crossing,) = ids["crossings"]
+    assert crossing.attrib["points"] == "520,100 520,75"
+
+
+def test_labels_read_at_least_nine_pixels_shown_800_wide() -> None:
+    svg, ids = drawn()
+    root = ET.fromstring(svg)
+    width = float(root.attrib["viewBox"].split()[2])
+    sizes = [float(e.attrib["font-size"]) for k, e in ids.items() if k.startswith("l-")]
+    assert min(sizes) * 800 / width >= 9
