@@ -10,12 +10,12 @@ position and the orders in, a Scene out.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from judge.engine.geography import Map, Terrain
 from judge.engine.orders import Build, Convoy, Disband, Hold, Move, Retreat, Support, Waive
-from judge.engine.position import Position, Unit, province_of
+from judge.engine.position import Position, province_of
 from judge.engine.results import SUCCESS
 from judge.pictures.layout import LABEL_ROOM, dragged, graph_layout, links_of, spread
 from judge.pictures.scene import (
@@ -174,14 +174,14 @@ def board_scene(
     own_orders: OrderShape | None = None,
     land: tuple[tuple[tuple[float, float], ...], ...] = (),
     shapes: Any = None,
-    units_of: Callable[[Unit], int] | None = None,
+    unit_counts: Callable[[Position], Mapping[str, int]] | None = None,
     reader: str | None = None,
 ) -> Scene:
     """The whole board with the position `shown` and the orders (power, order value, result,
     text) drawn as arrows: as its `shapes` where it has them (judge.pictures.shapes), else as
-    markers over the board's `land` where it has outlines of it. `units_of` says how many units
-    a unit counts for in the legend (an army/fleet is two in Mercator and 1885; None: one
-    each). A `reader` who is one of the powers gets his own part of a board too wide to read
+    markers over the board's `land` where it has outlines of it. `unit_counts` gives each
+    power's units as the legend counts them (the variant's rules: an army/fleet is two in
+    Mercator and 1885; None: one a unit). A `reader` who is one of the powers gets his own part of a board too wide to read
     whole (`reader_part`)."""
     colours = power_colours(list(board.powers))
     centre_owner = {c: power for power, centres in shown.centers.items() for c in centres}
@@ -222,9 +222,7 @@ def board_scene(
         shape = order_shape(order, own_orders)
         if shape is not None and all(_known(board, loc) for loc in shape[1]):
             arrows.append(arrow(board, power, shape, result == SUCCESS, text, shapes))
-    unit_count: dict[str, int] = {}
-    for u in shown.units:
-        unit_count[u.power] = unit_count.get(u.power, 0) + (units_of(u) if units_of else 1)
+    unit_count = dict(unit_counts(shown)) if unit_counts is not None else one_each(shown)
     powers = {
         name: (
             colours[name],
@@ -260,6 +258,14 @@ def board_scene(
         scene.view = reader_part(board, shown, reader, shapes, (width, height))
         scene.inset = None
     return scene
+
+
+def one_each(shown: Position) -> dict[str, int]:
+    """Each power's units, one a unit (the standard game's count)."""
+    count: dict[str, int] = {}
+    for u in shown.units:
+        count[u.power] = count.get(u.power, 0) + 1
+    return count
 
 
 # Province labels in canvas pixels (11 px DejaVu Sans Bold: the size the shapes' labels are

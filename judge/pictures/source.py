@@ -88,6 +88,7 @@ def _shown(case: Position, source: PictureSource) -> Position:
             for d in results.get("dislodged", ())
         ),
         owners=results.get("owners_after") or case.owners,
+        state=results.get("state_after") or case.state,
     )
 
 
@@ -126,6 +127,8 @@ def picture_svg(source: PictureSource, reader: str = MASTER) -> str | None:
             notes=notes,
             own_orders=the_variant.picture_order,
             land=land_outlines(board),
+            unit_counts=the_variant.unit_counts,
+            reader=reader,
         )
     )
 

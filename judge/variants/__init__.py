@@ -192,6 +192,10 @@ class Variant:
     # the locations it passes, first to last), or None to draw nothing. The engine's own
     # orders need none; None: the variant has no orders of its own to draw.
     picture_order: Callable[[Any], tuple[str, tuple[str, ...]] | None] | None = None
+    # Units each power has by the rules, as a picture's legend counts them (1885: an army/fleet
+    # is two; Mercator: an army/fleet counts for its fleet's power and its army's, and dumped
+    # units count): (position) -> {power: units}. None: one a unit.
+    unit_counts: Callable[[Position], Mapping[str, int]] | None = None
     # What a dislodged unit waiting for its retreat order may do, and what becomes of it
     # without one, as the desk tells its player (1885: the places of its own retreat rules and
     # Just's right-hand rule): (board, position, the unit) -> terms. None: the places the

@@ -16,7 +16,7 @@ from judge.variants.mercator.language import (
     read_mercator_orders,
 )
 from judge.variants.mercator.phases import adjudicate_mercator, decide_claims
-from judge.variants.mercator.picture import picture_order
+from judge.variants.mercator.picture import legend_units, picture_order
 
 
 def _results_text(report: object) -> str:
@@ -50,4 +50,5 @@ MERCATOR = Variant(
     picture_order=picture_order,
     adjustments_due=adjustments_due,
     adjustments_used=adjustments_used,
+    unit_counts=legend_units,
 )

@@ -20,7 +20,7 @@ from judge.variants.v1885.language import (
     retreat_terms,
 )
 from judge.variants.v1885.phases import adjudicate_1885
-from judge.variants.v1885.picture import picture_order
+from judge.variants.v1885.picture import legend_units, picture_order
 from judge.variants.v1885.victory import decide_claims
 
 
@@ -55,4 +55,5 @@ V1885 = Variant(
     ),
     results_text=_results_text,
     picture_order=picture_order,
+    unit_counts=legend_units,
 )
