@@ -17,7 +17,7 @@ from judge.engine.geography import Map, Terrain
 from judge.engine.orders import Build, Convoy, Disband, Hold, Move, Retreat, Support, Waive
 from judge.engine.position import Position, province_of
 from judge.engine.results import SUCCESS
-from judge.pictures.layout import LABEL_ROOM, dragged, graph_layout, links_of, spread
+from judge.pictures.layout import GRAPH_ROOM, LABEL_ROOM, dragged, graph_layout, links_of, spread
 from judge.pictures.scene import (
     BUILD,
     CONVOY,
@@ -72,7 +72,9 @@ def _positions(board: Map) -> tuple[dict[str, tuple[float, float]], tuple[float,
         # markers too close to read (a board placed by hand, 1885's); the generated boards are
         # spread already.
         placed = {c: [p.at[0], p.at[1]] for c, p in board.provinces.items() if p.at is not None}
-        spread(placed, neighbours_of(board), board.canvas, board.wraps, crowded=LABEL_ROOM)
+        # A maze's spaces carry a note and portal numbers: they need more room.
+        room = GRAPH_ROOM if any(p.portals for p in board.provinces.values()) else LABEL_ROOM
+        spread(placed, neighbours_of(board), board.canvas, board.wraps, crowded=room)
         return {c: (p[0], p[1]) for c, p in placed.items()}, board.canvas
     at, size = graph_layout(sorted(board.provinces), neighbours_of(board))
     return {c: (p[0], p[1]) for c, p in at.items()}, (float(size[0]), float(size[1]))

@@ -23,6 +23,9 @@ EDGE_MARGIN = 14.0
 # How far apart any two markers are kept, neighbours too, so their labels do not run together
 # (only the two rules above are a picture's truth; this is for reading it).
 LABEL_ROOM = 30.0
+# How far apart a board laid out without positions keeps its markers: room between two
+# markers for a space's label and note and the portal numbers at its links' ends.
+GRAPH_ROOM = 56.0
 
 Point = list[float]
 
@@ -190,7 +193,7 @@ def _near(
 
 def graph_size(count: int) -> tuple[int, int]:
     """A canvas for a board of `count` provinces drawn without positions."""
-    side = max(640, int(math.sqrt(max(count, 1)) * 150))
+    side = max(640, int(math.sqrt(max(count, 1)) * 170))
     return side, int(side * 0.75)
 
 
@@ -238,7 +241,7 @@ def graph_layout(
     for p in at.values():
         p[0] = margin + (p[0] - min(xs)) / span_x * (width - 2 * margin)
         p[1] = margin + (p[1] - min(ys)) / span_y * (height - 2 * margin)
-    spread(at, neighbours, size, crowded=LABEL_ROOM)
+    spread(at, neighbours, size, crowded=GRAPH_ROOM)
     return at, size
 
 

@@ -19,6 +19,8 @@ LAND, COAST, SEA, CANAL, POLAR, IMPASSABLE, SPACE = (
     "impassable",
     "space",
 )
+# A maze rat (Algernon's one kind of unit), drawn as one rather than as an army.
+RAT = "R"
 # Kinds of arrow.
 MOVE, SUPPORT, CONVOY, RETREAT, BUILD, DISBAND = (
     "move",
@@ -86,7 +88,7 @@ class Stub:
 @dataclass(frozen=True)
 class UnitMark:
     power: str
-    kind: str  # "A", "F" or "AF"
+    kind: str  # "A", "F", "AF" or RAT
     loc: str  # location as the board names it (a coast for a fleet on a two-coast province)
     x: float
     y: float

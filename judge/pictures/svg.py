@@ -22,6 +22,7 @@ from judge.pictures.scene import (
     DISBAND,
     IMPASSABLE,
     POLAR,
+    RAT,
     RETREAT,
     SEA,
     SPACE,
@@ -191,7 +192,8 @@ def _board(scene: Scene) -> list[str]:
         '<g id="ground">',
         f'<rect width="{scene.width:.0f}" height="{scene.height:.0f}" fill="{background}"/>',
     ]
-    links, labels = _static_layers(scene, nodes)
+    sides = label_sides(scene)
+    links, labels = _static_layers(scene, nodes, sides)
     if scene.areas:
         out.append(
             f'<g id="provinces" stroke="{BORDER}" stroke-width="0.8" stroke-linejoin="round" '
@@ -208,7 +210,7 @@ def _board(scene: Scene) -> list[str]:
         out.append("</g>")
     else:
         out += links
-        out += _stubs(scene, nodes)
+        out += _portal_labels(scene, nodes, sides)
         out.append('<g id="provinces">')
         for node in scene.nodes:
             out += _node(node, colours)
@@ -322,7 +324,9 @@ def _centre(area: Area, colours: dict[str, str]) -> str:
     )
 
 
-def _static_layers(scene: Scene, nodes: dict[str, Node]) -> tuple[list[str], list[str]]:
+def _static_layers(
+    scene: Scene, nodes: dict[str, Node], sides: dict[str, Side]
+) -> tuple[list[str], list[str]]:
     """The links (with their end labels) and the provinces' labels, kept per board."""
     if scene.static is not None:
         kept = _LAYERS.get(id(scene.static))
@@ -341,11 +345,10 @@ def _static_layers(scene: Scene, nodes: dict[str, Node]) -> tuple[list[str], lis
         for (x1, y1), (x2, y2) in link_segments((a.x, a.y), (b.x, b.y), scene.width, scene.wraps):
             links.append(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}"/>')
     links.append("</g>")
-    links += _link_ends(scene, nodes)
     # The labels go over the units, so a unit never hides its province's name.
     labels = ['<g id="labels">']
     for node in scene.nodes:
-        labels += _label(node)
+        labels += _label(node, sides.get(node.code, BELOW))
     labels.append("</g>")
     return _kept(scene, links, labels)
 
@@ -411,8 +414,73 @@ def _land(scene: Scene) -> list[str]:
     ]
 
 
-def _link_ends(scene: Scene, nodes: dict[str, Node]) -> list[str]:
-    """The labels at a link's ends (a maze's portal numbers), just outside each marker."""
+Box = tuple[float, float, float, float]  # x1, y1, x2, y2
+
+
+def text_box(x: float, baseline: float, size: float, text: str, anchor: str = "middle") -> Box:
+    """Where a line of DejaVu Sans text stands (about 0.64 of its size a letter, bold ones
+    wider): the box the overlap checks use."""
+    width = len(text) * size * 0.64
+    left = x - width / 2 if anchor == "middle" else (x - width if anchor == "end" else x)
+    return (left, baseline - size * 0.78, left + width, baseline + size * 0.24)
+
+
+def _overlaps(box: Box, taken: list[Box], pad: float = 1.0) -> bool:
+    return any(
+        box[0] < t[2] + pad and t[0] < box[2] + pad and box[1] < t[3] + pad and t[1] < box[3] + pad
+        for t in taken
+    )
+
+
+def _node_boxes(node: Node, side: Side) -> list[Box]:
+    """What stands at a marker: the marker with a unit on it, its centre's dot, its label and
+    note."""
+    x, y = node.x, node.y
+    boxes = [(x - 16, y - 11, x + 16, y + 11)]
+    if node.centre:
+        boxes.append((x + 4, y - 14, x + 14, y - 4))
+    return boxes + _label_boxes(node, side)
+
+
+def _taken(scene: Scene, sides: dict[str, Side]) -> list[Box]:
+    return [box for n in scene.nodes for box in _node_boxes(n, sides.get(n.code, BELOW))]
+
+
+def _free_along(
+    start: tuple[float, float],
+    direction: tuple[float, float],
+    distances: range,
+    label: str,
+    taken: list[Box],
+) -> tuple[float, float, Box]:
+    """The first point along a ray from `start` (on it, or a little to either side) where
+    `label` (10 px) overlaps nothing taken; else the first point."""
+    first: tuple[float, float, Box] | None = None
+    for d in distances:
+        for side in (0.0, 7.0, -7.0, 12.0, -12.0):  # on the line, or just beside it
+            x = start[0] + direction[0] * d - direction[1] * side
+            y = start[1] + direction[1] * d + direction[0] * side
+            box = text_box(x, y + 3.5, 10, label)
+            if first is None:
+                first = (x, y, box)
+            if not _overlaps(box, taken):
+                return x, y, box
+    assert first is not None
+    return first
+
+
+def _portal_labels(scene: Scene, nodes: dict[str, Node], sides: dict[str, Side]) -> list[str]:
+    """The labels at links' ends and the stubs (a maze's portals), placed so that none
+    overlaps another, a label, a note or a unit."""
+    if not scene.stubs and not any(link.label_a or link.label_b for link in scene.links):
+        return []
+    taken = _taken(scene, sides)
+    return _link_ends(scene, nodes, taken) + _stubs(scene, nodes, taken)
+
+
+def _link_ends(scene: Scene, nodes: dict[str, Node], taken: list[Box]) -> list[str]:
+    """The labels at a link's ends (a maze's portal numbers), just outside each marker, moved
+    along the link until they overlap nothing taken."""
     out: list[str] = []
     for link in scene.links:
         for here, there, label in ((link.a, link.b, link.label_a), (link.b, link.a, link.label_b)):
@@ -420,8 +488,11 @@ def _link_ends(scene: Scene, nodes: dict[str, Node]) -> list[str]:
                 continue
             a, b = nodes[here], nodes[there]
             d = math.hypot(b.x - a.x, b.y - a.y) or 1.0
-            x = a.x + (b.x - a.x) / d * (MARKER_RADIUS + 9)
-            y = a.y + (b.y - a.y) / d * (MARKER_RADIUS + 9)
+            reach = range(int(MARKER_RADIUS + 9), max(int(MARKER_RADIUS + 10), int(d * 0.5)), 2)
+            x, y, box = _free_along(
+                (a.x, a.y), ((b.x - a.x) / d, (b.y - a.y) / d), reach, label, taken
+            )
+            taken.append(box)
             out.append(
                 f'<text x="{x:.1f}" y="{y + 3.5:.1f}" font-size="10" text-anchor="middle" '
                 f'fill="#5a3d00" stroke="#ffffff" stroke-width="2.5" paint-order="stroke">'
@@ -430,21 +501,27 @@ def _link_ends(scene: Scene, nodes: dict[str, Node]) -> list[str]:
     return out
 
 
-def _stubs(scene: Scene, nodes: dict[str, Node]) -> list[str]:
+def _stubs(scene: Scene, nodes: dict[str, Node], taken: list[Box]) -> list[str]:
+    """Each stub a dashed line out of its marker, its label at its end, both long enough that
+    the label overlaps nothing taken."""
     out: list[str] = []
     for stub in scene.stubs:
         node = nodes[stub.node]
         dx, dy = math.cos(stub.angle), math.sin(stub.angle)
+        reach = range(int(MARKER_RADIUS + 31), int(MARKER_RADIUS + 90), 3)
+        tx, ty, box = _free_along((node.x, node.y), (dx, dy), reach, stub.label, taken)
+        taken.append(box)
+        along = math.hypot(tx - node.x, ty - node.y) - 9
         x1, y1 = node.x + dx * MARKER_RADIUS, node.y + dy * MARKER_RADIUS
-        x2, y2 = node.x + dx * (MARKER_RADIUS + 22), node.y + dy * (MARKER_RADIUS + 22)
-        tx, ty = node.x + dx * (MARKER_RADIUS + 31), node.y + dy * (MARKER_RADIUS + 31)
+        x2, y2 = node.x + dx * along, node.y + dy * along
         out.append(
             f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" stroke="#8a8f98" '
             f'stroke-width="1.4" stroke-dasharray="3 3"/>'
         )
         out.append(
             f'<text x="{tx:.1f}" y="{ty + 3.5:.1f}" font-size="10" text-anchor="middle" '
-            f'fill="#5a3d00">{_text(stub.label)}</text>'
+            f'fill="#5a3d00" stroke="#ffffff" stroke-width="2.5" paint-order="stroke">'
+            f"{_text(stub.label)}</text>"
         )
     return out
 
@@ -479,22 +556,102 @@ def _marker(node: Node, owner: str | None, dot: str) -> list[str]:
     return out
 
 
-def _label(node: Node) -> list[str]:
-    """A province's name under its marker (below a unit standing on it), and its note."""
-    x, y = node.x, node.y
+# Where a marker's label and note stand: (x offset, the label's and the note's baselines as
+# y offsets, text anchor). Under the marker unless its links or neighbours are there (a maze).
+Side = tuple[float, float, float, str]
+BELOW: Side = (0.0, MARKER_RADIUS + 13, MARKER_RADIUS + 24, "middle")
+SIDES: tuple[Side, ...] = (
+    BELOW,
+    (0.0, -MARKER_RADIUS - 7, -MARKER_RADIUS - 19, "middle"),
+    (MARKER_RADIUS + 8, -1.0, 10.0, "start"),
+    (-MARKER_RADIUS - 8, -1.0, 10.0, "end"),
+)
+
+
+def _label(node: Node, side: Side = BELOW) -> list[str]:
+    """A province's name by its marker (under it, below a unit standing on it, unless `side`
+    says otherwise), and its note under the name."""
+    x, y = node.x + side[0], node.y
     style = ' font-style="italic"' if node.kind == SEA else ""
     out = [
-        f'<text id="l-{_attr(node.code)}" x="{x:.1f}" y="{y + MARKER_RADIUS + 13:.1f}" '
-        f'font-size="11" text-anchor="middle" fill="#1b1f24" stroke="#ffffff" '
+        f'<text id="l-{_attr(node.code)}" x="{x:.1f}" y="{y + side[1]:.1f}" '
+        f'font-size="11" text-anchor="{side[3]}" fill="#1b1f24" stroke="#ffffff" '
         f'stroke-width="2.5" paint-order="stroke"{style}>{_text(node.label)}</text>'
     ]
     if node.note:
         out.append(
-            f'<text x="{x:.1f}" y="{y + MARKER_RADIUS + 24:.1f}" font-size="9" '
-            f'text-anchor="middle" fill="#4d5560" stroke="#ffffff" stroke-width="2" '
+            f'<text x="{x:.1f}" y="{y + side[2]:.1f}" font-size="9" '
+            f'text-anchor="{side[3]}" fill="#4d5560" stroke="#ffffff" stroke-width="2" '
             f'paint-order="stroke">{_text(node.note)}</text>'
         )
     return out
+
+
+def _label_boxes(node: Node, side: Side) -> list[Box]:
+    x, y = node.x + side[0], node.y
+    boxes = [text_box(x, y + side[1], 11, node.label, side[3])]
+    if node.note:
+        boxes.append(text_box(x, y + side[2], 9, node.note, side[3]))
+    return boxes
+
+
+def _crosses(box: Box, a: tuple[float, float], b: tuple[float, float]) -> bool:
+    """Whether the segment a-b passes through the box (Liang-Barsky clipping)."""
+    t0, t1 = 0.0, 1.0
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    for p, q in (
+        (-dx, a[0] - box[0]),
+        (dx, box[2] - a[0]),
+        (-dy, a[1] - box[1]),
+        (dy, box[3] - a[1]),
+    ):
+        if p == 0:
+            if q < 0:
+                return False
+            continue
+        t = q / p
+        if p < 0:
+            t0 = max(t0, t)
+        else:
+            t1 = min(t1, t)
+        if t0 > t1:
+            return False
+    return True
+
+
+def label_sides(scene: Scene) -> dict[str, Side]:
+    """Each marker's label side: under it, or, where a marker carries a note (a maze), the side
+    its label and note cross fewest links, markers and labels already placed."""
+    if not any(node.note for node in scene.nodes):
+        return {}
+    nodes = {node.code: node for node in scene.nodes}
+    segments = [((nodes[k.a].x, nodes[k.a].y), (nodes[k.b].x, nodes[k.b].y)) for k in scene.links]
+    for stub in scene.stubs:  # a stub with its label reaches about 45 pixels out
+        node = nodes[stub.node]
+        reach = (node.x + math.cos(stub.angle) * 45, node.y + math.sin(stub.angle) * 45)
+        segments.append(((node.x, node.y), reach))
+    markers = [(n.x - 16, n.y - 14, n.x + 16, n.y + 11) for n in scene.nodes]
+    placed: list[Box] = []
+    sides: dict[str, Side] = {}
+    for node in scene.nodes:
+        best: tuple[int, int] | None = None
+        for index, side in enumerate(SIDES):
+            boxes = _label_boxes(node, side)
+            cost = sum(_crosses(box, a, b) for box in boxes for a, b in segments)
+            cost += sum(_overlaps(box, markers + placed, 0.0) for box in boxes) * 3
+            cost += (
+                sum(
+                    box[0] < 0 or box[1] < 0 or box[2] > scene.width or box[3] > scene.height
+                    for box in boxes
+                )
+                * 10
+            )
+            if best is None or (cost, index) < best:
+                best = (cost, index)
+        assert best is not None
+        sides[node.code] = SIDES[best[1]]
+        placed += _label_boxes(node, sides[node.code])
+    return sides
 
 
 def _unit(unit: UnitMark, colours: dict[str, str], lettered: bool = False) -> list[str]:
@@ -513,7 +670,7 @@ def _unit_mark(unit: UnitMark, colour: str, army: str | None, lettered: bool = F
         x, y = x - 15, y - 11  # up and left: the label is below, the centre up and right
     uid = f"{prefix}-{unit.power}-{unit.loc}"
     kind = "A/F" if unit.kind == "AF" else unit.kind
-    what = {"A": "army", "F": "fleet", "AF": "army/fleet"}.get(unit.kind, unit.kind)
+    what = {"A": "army", "F": "fleet", "AF": "army/fleet", RAT: "rat"}.get(unit.kind, unit.kind)
     title = f"{unit.power} {what} in {unit.loc}"
     if unit.army_power and unit.army_power != unit.power:
         title += f" carrying {unit.army_power}'s army"
@@ -527,6 +684,8 @@ def _unit_mark(unit: UnitMark, colour: str, army: str | None, lettered: bool = F
     w = 30 if unit.kind == "AF" else 22
     h = 16
     out = [f'<g id="{_attr(uid)}"><title>{_text(title)}</title>']
+    if unit.kind == RAT:
+        return [*out, *_rat(x, y, colour, stroke), "</g>"]
     if unit.kind == "F":
         outline = f'<path d="M{x - w / 2:.1f},{y - h / 2:.1f} h{w} l-4,{h} h-{w - 8} z"'
     else:
@@ -551,6 +710,23 @@ def _unit_mark(unit: UnitMark, colour: str, army: str | None, lettered: bool = F
         f'text-anchor="middle" fill="{ink}">{kind}</text></g>'
     )
     return out
+
+
+def _rat(x: float, y: float, colour: str, stroke: str) -> list[str]:
+    """A maze rat (Algernon's one kind of unit) facing right: tail, body, ears, an eye."""
+    body = (
+        f'<path d="M{x - 12:.1f},{y + 3:.1f} C{x - 12:.1f},{y - 7:.1f} {x + 2:.1f},{y - 9:.1f} '
+        f"{x + 8:.1f},{y - 3:.1f} L{x + 14:.1f},{y + 1:.1f} L{x + 8:.1f},{y + 5:.1f} "
+        f'C{x + 2:.1f},{y + 8:.1f} {x - 10:.1f},{y + 8:.1f} {x - 12:.1f},{y + 3:.1f} z"'
+    )
+    return [
+        f'<path d="M{x - 11:.1f},{y + 3:.1f} C{x - 18:.1f},{y + 4:.1f} {x - 20:.1f},{y - 4:.1f} '
+        f'{x - 15:.1f},{y - 7:.1f}" fill="none" stroke="#000000" stroke-width="1.6"/>',
+        f'{body} fill="none" stroke="#ffffff" stroke-width="4.5"/>',
+        f'{body} fill="{colour}" {stroke}/>',
+        f'<circle cx="{x + 3:.1f}" cy="{y - 6:.1f}" r="3" fill="{colour}" {stroke}/>',
+        f'<circle cx="{x + 8:.1f}" cy="{y - 1:.1f}" r="1.2" fill="{_ink(colour)}"/>',
+    ]
 
 
 def _head(x1: float, y1: float, x2: float, y2: float, colour: str) -> str:
