@@ -36,6 +36,7 @@ from judge.pictures.scene import (
     UnitMark,
     power_colours,
 )
+from judge.pictures.shapes import Shapes
 
 # (an order value of a variant's own) -> (kind of arrow, the locations it passes), or None.
 OrderShape = Callable[[Any], tuple[str, tuple[str, ...]] | None]
@@ -80,22 +81,75 @@ def _positions(board: Map) -> tuple[dict[str, tuple[float, float]], tuple[float,
     return {c: (p[0], p[1]) for c, p in at.items()}, (float(size[0]), float(size[1]))
 
 
-def _locations(board: Map, shapes: Any = None) -> dict[str, tuple[float, float]]:
+def _locations(board: Map, shapes: Shapes | None = None) -> dict[str, tuple[float, float]]:
     """Every location's point. With shapes: each province's unit point and each coast's own.
     Without: a province's marker, and each named coast a little off it towards the seas that
     coast touches."""
     if shapes is not None:
-        return _memo(board, "_picture_shape_places", lambda: _shape_points(shapes))
+        size = label_size(float(shapes.canvas[0]))
+        return _memo(board, "_picture_shape_places", lambda: _shape_points(shapes, size))
     return _memo(board, "_picture_locations", lambda: _coast_points(board))
 
 
-def _shape_points(shapes: Any) -> dict[str, tuple[float, float]]:
+def _shape_points(shapes: Shapes, label_size: float) -> dict[str, tuple[float, float]]:
+    """Each province's unit point and each coast's, moved a little where the unit drawn there
+    would cover its province's label (still inside the province)."""
     out: dict[str, tuple[float, float]] = {}
     for code, shape in shapes.provinces.items():
-        out[code] = (float(shape.unit[0]), float(shape.unit[1]))
-        for coast, point in shape.coasts.items():
-            out[f"{code}/{coast}"] = (float(point[0]), float(point[1]))
+        label = _label_box(code, shape.label, label_size)
+        points = {code: shape.unit, **{f"{code}/{c}": p for c, p in shape.coasts.items()}}
+        for loc, point in points.items():
+            out[loc] = clear_of(point, UNIT_BOX, [label], shape.rings)
     return out
+
+
+# The room a unit takes on the picture (its mark and halo), and a supply centre's mark.
+UNIT_BOX = (26.0, 20.0)
+CENTRE_BOX = (13.0, 13.0)
+
+
+def _label_box(code: str, at: tuple[float, float], size: float) -> tuple[float, ...]:
+    """Where a province's label stands: its code in bold at `size`, centred on `at`."""
+    width = len(code) * size * 0.68
+    return (at[0] - width / 2, at[1] - size * 0.55, at[0] + width / 2, at[1] + size * 0.55)
+
+
+def _inside(point: tuple[float, float], rings: Sequence[Sequence[tuple[float, float]]]) -> bool:
+    """Whether a point is inside a shape's rings (even-odd: a ring inside another is a hole)."""
+    x, y = point
+    inside = False
+    for ring in rings:
+        n = len(ring)
+        for i in range(n):
+            (x1, y1), (x2, y2) = ring[i], ring[i - 1]
+            if (y1 > y) != (y2 > y) and x < x1 + (y - y1) * (x2 - x1) / (y2 - y1):
+                inside = not inside
+    return inside
+
+
+def clear_of(
+    point: tuple[float, float],
+    size: tuple[float, float],
+    obstacles: Sequence[Sequence[float]],
+    rings: Sequence[Sequence[tuple[float, float]]],
+) -> tuple[float, float]:
+    """`point`, or the nearest point to it (up to 16 pixels off) where a box of `size` centred
+    on it overlaps none of the `obstacles` boxes and which is inside `rings`."""
+
+    def free(p: tuple[float, float]) -> bool:
+        x1, y1 = p[0] - size[0] / 2, p[1] - size[1] / 2
+        x2, y2 = x1 + size[0], y1 + size[1]
+        return not any(x1 < b[2] and b[0] < x2 and y1 < b[3] and b[1] < y2 for b in obstacles)
+
+    if free(point):
+        return point
+    for reach in range(2, 17, 2):
+        for step in range(16):
+            angle = step * math.pi / 8
+            p = (point[0] + reach * math.cos(angle), point[1] + reach * math.sin(angle))
+            if free(p) and _inside(p, rings):
+                return (round(p[0], 1), round(p[1], 1))
+    return point
 
 
 def _coast_points(board: Map) -> dict[str, tuple[float, float]]:
@@ -113,10 +167,28 @@ def _coast_points(board: Map) -> dict[str, tuple[float, float]]:
     return out
 
 
-def where(board: Map, loc: str, shapes: Any = None) -> tuple[float, float]:
+def where(board: Map, loc: str, shapes: Shapes | None = None) -> tuple[float, float]:
     """The point of a location on the picture (a coast's, or its province's)."""
     places = _locations(board, shapes)
     return places.get(loc) or places[province_of(loc)]
+
+
+def dislodged_point(board: Map, loc: str, shapes: Shapes | None) -> tuple[float, float]:
+    """Where a dislodged unit stands: beside its location, up and left (a marker's label is
+    below it, its centre up and right); on a board with shapes, moved on from there until it
+    covers neither the unit in its place nor the province's label, inside the province."""
+    x, y = where(board, loc, shapes)
+    beside = (x - 15, y - 11)
+    if shapes is None:
+        return beside
+    code = province_of(loc)
+    shape = shapes.provinces[code]
+    kept: dict[str, tuple[float, float]] = _memo(board, "_picture_dislodged", dict)
+    if loc not in kept:
+        unit = (x - UNIT_BOX[0] / 2, y - UNIT_BOX[1] / 2, x + UNIT_BOX[0] / 2, y + UNIT_BOX[1] / 2)
+        label = _label_box(code, shape.label, label_size(float(shapes.canvas[0])))
+        kept[loc] = clear_of(beside, UNIT_BOX, [unit, label], shape.rings)
+    return kept[loc]
 
 
 def order_shape(order: Any, own: OrderShape | None = None) -> tuple[str, tuple[str, ...]] | None:
@@ -154,7 +226,7 @@ def arrow(
     shape: tuple[str, tuple[str, ...]],
     ok: bool,
     text: str,
-    shapes: Any = None,
+    shapes: Shapes | None = None,
 ) -> Arrow:
     """An order's arrow: a support ends on the middle of the move it supports, a convoy on the
     middle of the army's way."""
@@ -175,7 +247,7 @@ def board_scene(
     notes: Sequence[str] = (),
     own_orders: OrderShape | None = None,
     land: tuple[tuple[tuple[float, float], ...], ...] = (),
-    shapes: Any = None,
+    shapes: Shapes | None = None,
     unit_counts: Callable[[Position], Mapping[str, int]] | None = None,
     reader: str | None = None,
 ) -> Scene:
@@ -214,7 +286,7 @@ def board_scene(
     ]
     units += [
         UnitMark(
-            d.unit.power, d.unit.kind, d.unit.loc, *where(board, d.unit.loc, shapes),
+            d.unit.power, d.unit.kind, d.unit.loc, *dislodged_point(board, d.unit.loc, shapes),
             army_power=d.unit.army_power, dislodged=True, letter=letters.get(d.unit.power, ""),
         )
         for d in shown.dislodged
@@ -337,7 +409,7 @@ def _path(rings: Any) -> str:
 
 
 def _areas(
-    board: Map, shapes: Any, centre_owner: dict[str, str], owners: dict[str, str]
+    board: Map, shapes: Shapes, centre_owner: dict[str, str], owners: dict[str, str]
 ) -> list[Area]:
     """Each province's area, filled by its owner: a centre's owner, or the province's own
     (Mercator's owned provinces); kept on the board by (province, centre owner, owner)."""
@@ -360,6 +432,8 @@ def _areas(
             if province is not None and province.terrain is Terrain.IMPASSABLE:
                 kind = IMPASSABLE
             centre = shape.centre if province is not None and province.supply_centre else None
+            if centre is not None:
+                centre = _centre_point(board, shapes, code)
             area = made[key] = Area(
                 code=code,
                 label=code.upper(),
@@ -375,26 +449,32 @@ def _areas(
     return out
 
 
+def _centre_point(board: Map, shapes: Shapes, code: str) -> tuple[float, float]:
+    """A supply centre's mark, moved a little where it would stand under the province's label
+    or a unit standing there."""
+    shape = shapes.provinces[code]
+    assert shape.centre is not None
+    size = label_size(float(shapes.canvas[0]))
+    places = _locations(board, shapes)
+    units = [
+        (x - UNIT_BOX[0] / 2, y - UNIT_BOX[1] / 2, x + UNIT_BOX[0] / 2, y + UNIT_BOX[1] / 2)
+        for loc, (x, y) in places.items()
+        if province_of(loc) == code
+    ]
+    label = _label_box(code, shape.label, size)
+    return clear_of(shape.centre, CENTRE_BOX, [label, *units], shape.rings)
+
+
 def _shape_lines(
-    shapes: Any,
+    shapes: Shapes,
 ) -> tuple[
     tuple[str, ...],
     tuple[tuple[tuple[float, float], ...], ...],
     tuple[tuple[tuple[float, float], ...], ...],
 ]:
     """The impassable land's path data, the barriers' and the crossings' points."""
-    impassable = tuple(_path(part.rings) for part in shapes.impassable)
-    barriers = tuple(tuple((float(x), float(y)) for x, y in line) for line in shapes.barriers)
-    crossings = tuple(
-        tuple((float(x), float(y)) for x, y in _crossing_line(crossing))
-        for crossing in shapes.crossings
-    )
-    return impassable, barriers, crossings
-
-
-def _crossing_line(crossing: Any) -> Any:
-    """A crossing's points, as a (a, b, points) triple or a record with `line`."""
-    return crossing[2] if isinstance(crossing, tuple | list) else crossing.line
+    impassable = tuple(_path(rings) for rings in shapes.impassable)
+    return impassable, tuple(shapes.barriers), tuple(c.line for c in shapes.crossings)
 
 
 def within_two_moves(board: Map, provinces: set[str]) -> set[str]:
@@ -408,7 +488,7 @@ def within_two_moves(board: Map, provinces: set[str]) -> set[str]:
     return reached
 
 
-def _boxes(board: Map, shapes: Any) -> dict[str, tuple[float, float, float, float]]:
+def _boxes(board: Map, shapes: Shapes | None) -> dict[str, tuple[float, float, float, float]]:
     """Each province's extent on the picture (x1, y1, x2, y2): its shape's where it has one,
     else a little round its point."""
 
@@ -432,7 +512,7 @@ def reader_part(
     board: Map,
     shown: Position,
     reader: str,
-    shapes: Any,
+    shapes: Shapes | None,
     canvas: tuple[float, float],
 ) -> tuple[float, float, float, float] | None:
     """The part of the canvas a power's picture shows enlarged (x, y, width, height): his units

@@ -18,6 +18,7 @@ from judge.engine.geography import Map
 from judge.engine.position import Dislodged, Position, Unit
 from judge.map_files import land_outlines
 from judge.pictures.board import board_scene
+from judge.pictures.shapes import load_shapes
 from judge.pictures.svg import draw
 from judge.variants import MASTER
 
@@ -129,6 +130,7 @@ def picture_svg(source: PictureSource, reader: str = MASTER) -> str | None:
             land=land_outlines(board),
             unit_counts=the_variant.unit_counts,
             reader=reader,
+            shapes=load_shapes(board.name),
         )
     )
 
@@ -142,7 +144,10 @@ def board_picture_svg(board: Map) -> str:
         centers={name: frozenset(p.home_centres) for name, p in board.powers.items()},
     )
     title = f"{board.title}, {board.start_phase}"
-    return draw(board_scene(board, start, title=title, land=land_outlines(board)))
+    scene = board_scene(
+        board, start, title=title, land=land_outlines(board), shapes=load_shapes(board.name)
+    )
+    return draw(scene)
 
 
 def _orders(checked: Any, source: PictureSource) -> list[tuple[str, Any, str, str]]:

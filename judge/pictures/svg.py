@@ -666,8 +666,6 @@ def _unit_mark(unit: UnitMark, colour: str, army: str | None, lettered: bool = F
     ink = _ink(colour)
     x, y = unit.x, unit.y
     prefix = "d" if unit.dislodged else "u"
-    if unit.dislodged:
-        x, y = x - 15, y - 11  # up and left: the label is below, the centre up and right
     uid = f"{prefix}-{unit.power}-{unit.loc}"
     kind = "A/F" if unit.kind == "AF" else unit.kind
     what = {"A": "army", "F": "fleet", "AF": "army/fleet", RAT: "rat"}.get(unit.kind, unit.kind)
