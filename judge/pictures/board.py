@@ -354,8 +354,11 @@ WHOLE_STRETCH = 1.25
 
 
 def label_size(width: float) -> float:
-    """The labels' size on a picture `width` canvas pixels wide: LABEL_SIZE, or larger where
-    that would show under LEAST_SHOWN pixels at VIEWED_AT (rounded up to a quarter pixel)."""
+    """The labels' size on a board `width` canvas pixels wide: LABEL_SIZE, or, on a board drawn
+    whole for every reader, larger where that would show under LEAST_SHOWN pixels at VIEWED_AT
+    (rounded up to a quarter pixel). A wider board's readers see their part enlarged instead."""
+    if not readable_whole(width):
+        return LABEL_SIZE
     need = LEAST_SHOWN * width / VIEWED_AT
     return max(LABEL_SIZE, math.ceil(need * 4) / 4)
 
@@ -402,10 +405,71 @@ def _nodes(
 
 
 def _path(rings: Any) -> str:
-    """Rings of points as SVG path data, to a tenth of a pixel."""
-    return " ".join(
-        "M" + " ".join(f"{round(x, 1):g},{round(y, 1):g}" for x, y in ring) + "Z" for ring in rings
-    )
+    """Rings of points as compact SVG path data: each ring's first point, then each next one
+    relative to the last (to a tenth of a pixel; most steps of a traced outline are a pixel or
+    two, so a few characters each)."""
+    out = []
+    for ring in rings:
+        x0, y0 = round(ring[0][0] * 10), round(ring[0][1] * 10)
+        steps = [f"M{_num(x0)} {_num(y0)}l"]
+        last = (x0, y0)
+        for x, y in ring[1:]:
+            here = (round(x * 10), round(y * 10))
+            dx, dy = here[0] - last[0], here[1] - last[1]
+            if dx or dy:
+                steps.append(_pair(dx, dy))
+            last = here
+        out.append("".join(steps) + "z")
+    return "".join(out)
+
+
+# How far (canvas pixels) the outline drawn small (the whole board beside a reader's part) may
+# stray from the shape: about a pixel there.
+OVERVIEW_DETAIL = 3.0
+
+
+def _simplified(rings: Any, tolerance: float) -> list[list[tuple[float, float]]]:
+    """Each ring with the points dropped that lie within `tolerance` of the line their kept
+    neighbours make (Ramer-Douglas-Peucker); rings that shrink below a triangle are left out."""
+    out = []
+    for ring in rings:
+        points = list(ring)
+        if len(points) < 4:
+            continue
+        keep = [False] * len(points)
+        keep[0] = keep[-1] = True
+        far = max(range(len(points)), key=lambda i: math.dist(points[0], points[i]))
+        keep[far] = True
+        stack = [(0, far), (far, len(points) - 1)]
+        while stack:
+            first, last = stack.pop()
+            (ax, ay), (bx, by) = points[first], points[last]
+            length = math.hypot(bx - ax, by - ay) or 1.0
+            worst, where_at = 0.0, -1
+            for i in range(first + 1, last):
+                px, py = points[i]
+                d = abs((bx - ax) * (ay - py) - (ax - px) * (by - ay)) / length
+                if d > worst:
+                    worst, where_at = d, i
+            if worst > tolerance:
+                keep[where_at] = True
+                stack += [(first, where_at), (where_at, last)]
+        kept = [p for p, k in zip(points, keep, strict=True) if k]
+        if len(kept) >= 3:
+            out.append(kept)
+    return out
+
+
+def _num(tenths: int) -> str:
+    """A number given in tenths, as short as SVG allows (".5", "-1.5", "12")."""
+    text = f"{tenths / 10:g}"
+    return text.replace("0.", ".", 1) if text.startswith(("0.", "-0.")) else text
+
+
+def _pair(dx: int, dy: int) -> str:
+    """A relative step: a minus sign separates numbers by itself, else a space."""
+    x, y = _num(dx), _num(dy)
+    return f"{'' if x.startswith('-') else ' '}{x}{'' if y.startswith('-') else ' '}{y}"
 
 
 def _areas(
@@ -416,11 +480,15 @@ def _areas(
     made: dict[tuple[str, str | None, str | None], Area] = _memo(board, "_picture_areas", dict)
     if len(made) > 50_000:
         made.clear()
-    paths: dict[str, str] = _memo(
+    paths: dict[str, tuple[str, str]] = _memo(
         board,
         "_picture_paths",
-        lambda: {code: _path(shape.rings) for code, shape in shapes.provinces.items()},
+        lambda: {
+            code: (_path(shape.rings), _path(_simplified(shape.rings, OVERVIEW_DETAIL)))
+            for code, shape in shapes.provinces.items()
+        },
     )
+    boxes = _boxes(board, shapes)
     out = []
     for code in _memo(board, "_picture_shape_codes", lambda: sorted(shapes.provinces)):
         key = (code, centre_owner.get(code), owners.get(code) or centre_owner.get(code))
@@ -438,7 +506,9 @@ def _areas(
                 code=code,
                 label=code.upper(),
                 kind=kind,
-                path=paths[code],
+                path=paths[code][0],
+                outline=paths[code][1],
+                box=boxes.get(code, (0.0, 0.0, 0.0, 0.0)),
                 label_at=(float(shape.label[0]), float(shape.label[1])),
                 centre_at=None if centre is None else (float(centre[0]), float(centre[1])),
                 owner=key[2] if kind == LAND else None,
@@ -500,7 +570,7 @@ def _boxes(board: Map, shapes: Shapes | None) -> dict[str, tuple[float, float, f
                 xs = [float(x) for ring in shape.rings for x, _ in ring]
                 ys = [float(y) for ring in shape.rings for _, y in ring]
                 out[code] = (min(xs), min(ys), max(xs), max(ys))
-            else:
+            elif shapes is None:
                 x, y = where(board, code, shapes)
                 out[code] = (x - 30, y - 30, x + 30, y + 30)
         return out
@@ -528,7 +598,9 @@ def reader_part(
     width, height = canvas
     boxes = _boxes(board, shapes)
     wraps = board.wraps
-    anchor = where(board, mine[0], shapes)[0]
+    if not any(c in boxes for c in mine):
+        return None
+    anchor = where(board, next(c for c in mine if c in boxes), shapes)[0]
 
     def unwrapped(box: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
         if not wraps:
@@ -537,8 +609,8 @@ def reader_part(
         shift = ((middle - anchor + width / 2) % width - width / 2) - (middle - anchor)
         return box[0] + shift, box[1], box[2] + shift, box[3]
 
-    part = [unwrapped(boxes[c]) for c in sorted(within_two_moves(board, set(mine)))]
-    own = [unwrapped(boxes[c]) for c in mine]
+    part = [unwrapped(boxes[c]) for c in sorted(within_two_moves(board, set(mine))) if c in boxes]
+    own = [unwrapped(boxes[c]) for c in mine if c in boxes]
     limit = view_width()
     x1 = min(b[0] for b in part)
     y1 = min(b[1] for b in part)

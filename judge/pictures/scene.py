@@ -63,6 +63,8 @@ class Area:
     owner: str | None = None  # the power whose colour fills it (its centre's or Mercator's owner)
     centre_owner: str | None = None
     title: str = ""
+    outline: str = ""  # the shape's path data simplified, for the whole board drawn small
+    box: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)  # its extent: x1, y1, x2, y2
 
 
 @dataclass(frozen=True)

@@ -196,15 +196,16 @@ def _board(scene: Scene) -> list[str]:
     links, labels = _static_layers(scene, nodes, sides)
     if scene.areas:
         out.append(
-            f'<g id="provinces" stroke="{BORDER}" stroke-width="0.8" stroke-linejoin="round" '
+            f'<g id="provinces" stroke="{BORDER}" stroke-width="1" stroke-linejoin="round" '
             'fill-rule="evenodd">'
         )
-        for area in scene.areas:
+        shown = visible_areas(scene)
+        for area in shown:
             out.append(_area(area, colours))
         out.append("</g>")
         out += links
         out.append('<g id="centres">')
-        for area in scene.areas:
+        for area in shown:
             if area.centre_at is not None:
                 out.append(_centre(area, colours))
         out.append("</g>")
@@ -222,12 +223,42 @@ def _board(scene: Scene) -> list[str]:
     out.append("</g>")
     out.append('<g id="units">')
     lettered = len(scene.powers) > COLOUR_ONLY
-    for unit in scene.units:
+    for unit in _visible_units(scene):
         out += _unit(unit, colours, lettered)
     out.append("</g>")
     out += labels
     out.append("</g>")
     return out
+
+
+def visible_areas(scene: Scene) -> list[Area]:
+    """The areas a picture draws: all, or those a reader's part shows (drawn at each shift a
+    board that wraps is drawn at)."""
+    if scene.view is None:
+        return scene.areas
+    x, y, w, h = scene.view
+    shifts = _copies(scene, x, w)
+    return [
+        a
+        for a in scene.areas
+        if a.box[1] < y + h
+        and a.box[3] > y
+        and any(a.box[0] < x + w - s and a.box[2] > x - s for s in shifts)
+    ]
+
+
+def _visible_units(scene: Scene) -> list[UnitMark]:
+    """The units a picture draws in full: all, or those in a reader's part (the whole board
+    beside it shows every unit as a dot)."""
+    if scene.view is None or not scene.areas:
+        return scene.units
+    x, y, w, h = scene.view
+    shifts = _copies(scene, x, w)
+    return [
+        u
+        for u in scene.units
+        if y - 20 < u.y < y + h + 20 and any(x - 30 - s < u.x < x + w + 30 - s for s in shifts)
+    ]
 
 
 def _copies(scene: Scene, x: float, w: float) -> list[float]:
@@ -276,13 +307,31 @@ def _overview(scene: Scene, top: float) -> list[str]:
     left, upper = INSET_MARGIN, top + INSET_CAPTION
     x, y, w, h = scene.view
     frame = 'fill="none" stroke="#000000" stroke-width="1.5"'
+    colours = {name: colour for name, (colour, _) in scene.powers.items()}
     out = [
         f'<line x1="0" y1="{top:.1f}" x2="{VIEW_PICTURE:.0f}" y2="{top:.1f}" stroke="#4d5560"/>',
         f'<text x="{left:g}" y="{upper - 8:.1f}" font-size="13" font-weight="bold">'
         "The whole board; your part framed</text>",
         f'<g id="overview" transform="translate({left:g},{upper:.1f}) scale({k:.4f})">',
-        '<use href="#ground" xlink:href="#ground"/><use href="#units" xlink:href="#units"/>',
+        f'<rect width="{scene.width:.0f}" height="{scene.height:.0f}" fill="{SEA_FILL}"/>',
     ]
+    if scene.areas:  # the shapes' outlines simplified, units as dots
+        out.append(f'<g stroke="{BORDER}" stroke-width="{0.6 / k:.1f}">')
+        for area in scene.areas:
+            fill = _area_fill(area, colours)
+            if fill != SEA_FILL:
+                out.append(f'<path d="{area.outline}" fill="{fill}"/>')
+        out.append("</g>")
+        for unit in scene.units:
+            out.append(
+                f'<circle cx="{unit.x:.0f}" cy="{unit.y:.0f}" r="{2.2 / k:.1f}" '
+                f'fill="{colours.get(unit.power, "#000000")}" stroke="#000000" '
+                f'stroke-width="{0.5 / k:.1f}"/>'
+            )
+    else:
+        out.append(
+            '<use href="#ground" xlink:href="#ground"/><use href="#units" xlink:href="#units"/>'
+        )
     for shift in _copies(scene, x, w):
         out.append(
             f'<rect x="{x + shift:.1f}" y="{y:.1f}" width="{w:.1f}" height="{h:.1f}" '
@@ -296,15 +345,19 @@ def _overview(scene: Scene, top: float) -> list[str]:
     return out
 
 
-def _area(area: Area, colours: dict[str, str]) -> str:
-    fill = PALE_LAND
+def _area_fill(area: Area, colours: dict[str, str]) -> str:
+    """Seas blue, impassable land grey, land in its owner's colour (pale), or unowned pale."""
     if area.kind == SEA:
-        fill = SEA_FILL
-    elif area.kind == IMPASSABLE:
-        fill = ROCK
-    elif area.owner is not None and area.owner in colours:
-        fill = _tint(colours[area.owner], AREA_WHITE)
-    return _area_path(area, fill)
+        return SEA_FILL
+    if area.kind == IMPASSABLE:
+        return ROCK
+    if area.owner is not None and area.owner in colours:
+        return _tint(colours[area.owner], AREA_WHITE)
+    return PALE_LAND
+
+
+def _area(area: Area, colours: dict[str, str]) -> str:
+    return _area_path(area, _area_fill(area, colours))
 
 
 @functools.lru_cache(maxsize=8192)
@@ -327,16 +380,19 @@ def _centre(area: Area, colours: dict[str, str]) -> str:
 def _static_layers(
     scene: Scene, nodes: dict[str, Node], sides: dict[str, Side]
 ) -> tuple[list[str], list[str]]:
-    """The links (with their end labels) and the provinces' labels, kept per board."""
-    if scene.static is not None:
+    """The links (with their end labels) and the provinces' labels, kept per board (those of
+    the areas a reader's part shows, where it shows a part)."""
+    if scene.static is not None and scene.view is None:
         kept = _LAYERS.get(id(scene.static))
         if kept is not None and kept[0] is scene.static:
             return kept[1], kept[2]
     if scene.areas:
         links, labels = _shape_layers(scene), ['<g id="labels">']
-        for area in scene.areas:
+        for area in visible_areas(scene):
             labels.append(_area_label(area, scene.label_size))
         labels.append("</g>")
+        if scene.view is not None:
+            return links, labels
         return _kept(scene, links, labels)
     links = _land(scene)
     links.append('<g id="links" stroke="#8a8f98" stroke-width="1.4" fill="none">')

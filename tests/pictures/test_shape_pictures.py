@@ -14,7 +14,7 @@ from hand_shapes import isles  # type: ignore[import-not-found]
 from judge.engine.orders import Move, Support
 from judge.engine.position import Dislodged, Position, Unit
 from judge.engine.results import SUCCESS
-from judge.pictures.board import board_scene
+from judge.pictures.board import UNIT_BOX, board_scene
 from judge.pictures.scene import power_colours
 from judge.pictures.svg import AREA_WHITE, PALE_LAND, ROCK, SEA_FILL, _tint, draw
 
@@ -81,8 +81,11 @@ def test_each_unit_stands_at_its_provinces_or_coasts_point() -> None:
     assert unit_centre(ids["u-WEST-wes"]) == (100, 180)
     assert unit_centre(ids["u-EAST-eas"]) == (500, 180)
     assert unit_centre(ids["u-EAST-mid/nc"]) == (300, 125)  # the north coast's own point
+    # A dislodged unit beside its province's point, clear of a unit standing there, inside.
     x, y = unit_centre(ids["d-WEST-mid"])
-    assert (x, y) != (320, 200) and abs(x - 320) < 20 and abs(y - 200) < 20  # beside its own
+    assert abs(x - 320) >= UNIT_BOX[0] or abs(y - 200) >= UNIT_BOX[1]
+    assert abs(x - 320) < 40 and abs(y - 200) < 40
+    assert 200 < x < 400 and 100 < y < 300
 
 
 def test_orders_run_between_the_units_points() -> None:
