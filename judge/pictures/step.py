@@ -9,7 +9,8 @@ transaction replaces the row's mail by the same mail with the SVG and PNG attach
 was (drawn again on the next run: nothing lost), a crash after it leaves a finished row (drawn
 once), and the sender never sees a row half done: nothing is sent twice or without its picture
 because of the step. Rows of one phase whose readers may all see the same picture (a public
-board) share one drawing. A picture that cannot be drawn (a stored position this judge can no
+board) share one drawing. A mail carries at most PICTURE_BUDGET bytes of pictures: the PNG,
+and the SVG with it where both fit. A picture that cannot be drawn (a stored position this judge can no
 longer read) is logged and its mail sent without it, never held back.
 """
 
@@ -34,6 +35,10 @@ log = logging.getLogger("judge.pictures")
 
 _OUTBOX: Table = OutboxMessage.__table__  # type: ignore[assignment]
 BATCH = 32  # rows read at a time: a phase's results mails, usually, so they share a drawing
+# The most bytes of pictures a mail carries: the PNG always, the SVG too where both fit (the
+# pictures of the standard board and of a reader's part do; the whole of a wide board, for its
+# GM or observers, may not).
+PICTURE_BUDGET = 400 * 1024
 
 _WAITING = (
     select(_OUTBOX.c.id, _OUTBOX.c.raw, _OUTBOX.c.picture)
@@ -75,10 +80,10 @@ def attachments(request: Mapping[str, Any], drawn: dict[str, bytes]) -> list[Att
     if png is None:
         png = drawn[key] = png_of(svg)
     stem = file_stem(source)
-    return [
-        Attachment(f"{stem}.svg", "image", "svg+xml", data),
-        Attachment(f"{stem}.png", "image", "png", png),
-    ]
+    files = [Attachment(f"{stem}.png", "image", "png", png)]
+    if len(png) + len(data) <= PICTURE_BUDGET:  # the SVG rides along where it fits
+        files.insert(0, Attachment(f"{stem}.svg", "image", "svg+xml", data))
+    return files
 
 
 def render_pending(engine: Engine, limit: int = BATCH) -> int:

@@ -404,7 +404,7 @@ def _static_layers(
     # The labels go over the units, so a unit never hides its province's name.
     labels = ['<g id="labels">']
     for node in scene.nodes:
-        labels += _label(node, sides.get(node.code, BELOW))
+        labels += _label(node, sides.get(node.code, BELOW), scene.label_size)
     labels.append("</g>")
     return _kept(scene, links, labels)
 
@@ -624,14 +624,14 @@ SIDES: tuple[Side, ...] = (
 )
 
 
-def _label(node: Node, side: Side = BELOW) -> list[str]:
+def _label(node: Node, side: Side = BELOW, size: float = 11.0) -> list[str]:
     """A province's name by its marker (under it, below a unit standing on it, unless `side`
     says otherwise), and its note under the name."""
     x, y = node.x + side[0], node.y
     style = ' font-style="italic"' if node.kind == SEA else ""
     out = [
         f'<text id="l-{_attr(node.code)}" x="{x:.1f}" y="{y + side[1]:.1f}" '
-        f'font-size="11" text-anchor="{side[3]}" fill="#1b1f24" stroke="#ffffff" '
+        f'font-size="{size:g}" text-anchor="{side[3]}" fill="#1b1f24" stroke="#ffffff" '
         f'stroke-width="2.5" paint-order="stroke"{style}>{_text(node.label)}</text>'
     ]
     if node.note:
