@@ -754,9 +754,9 @@ def _unit_mark(unit: UnitMark, colour: str, army: str | None, lettered: bool = F
         )
     if lettered and unit.letter:  # the power's letter in a badge on the corner
         out.append(
-            f'<circle cx="{x + w / 2:.1f}" cy="{y - h / 2:.1f}" r="6.5" fill="#ffffff" '
-            f'stroke="{colour}" stroke-width="1.5"/><text x="{x + w / 2:.1f}" '
-            f'y="{y - h / 2 + 3.2:.1f}" font-size="9" font-weight="bold" text-anchor="middle" '
+            f'<circle cx="{x + w / 2 + 2:.1f}" cy="{y - h / 2 - 1:.1f}" r="5.5" fill="#ffffff" '
+            f'stroke="{colour}" stroke-width="1.5"/><text x="{x + w / 2 + 2:.1f}" '
+            f'y="{y - h / 2 + 2:.1f}" font-size="8" font-weight="bold" text-anchor="middle" '
             f'fill="#000000">{_text(unit.letter)}</text>'
         )
     out.append(
