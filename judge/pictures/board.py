@@ -17,7 +17,15 @@ from judge.engine.geography import Map, Terrain
 from judge.engine.orders import Build, Convoy, Disband, Hold, Move, Retreat, Support, Waive
 from judge.engine.position import Position, province_of
 from judge.engine.results import SUCCESS
-from judge.pictures.layout import GRAPH_ROOM, LABEL_ROOM, dragged, graph_layout, links_of, spread
+from judge.pictures.layout import (
+    GRAPH_ROOM,
+    LABEL_ROOM,
+    dragged,
+    graph_layout,
+    links_of,
+    simplify,
+    spread,
+)
 from judge.pictures.scene import (
     BUILD,
     CONVOY,
@@ -328,7 +336,7 @@ def board_scene(
         scene.impassable, scene.barriers, scene.crossings = _memo(
             board, "_picture_shape_lines", lambda: _shape_lines(shapes)
         )
-    if reader is not None and reader in board.powers and not readable_whole(width):
+    if reader is not None and own_picture(board, shapes, reader):
         scene.view = reader_part(board, shown, reader, shapes, (width, height))
         scene.inset = None
     return scene
@@ -366,6 +374,13 @@ def label_size(width: float) -> float:
 def readable_whole(width: float) -> bool:
     """Whether a board `width` canvas pixels wide is drawn whole for every reader."""
     return width <= WHOLE_STRETCH * LABEL_SIZE * VIEWED_AT / LEAST_SHOWN
+
+
+def own_picture(board: Map, shapes: Shapes | None, reader: str) -> bool:
+    """Whether `reader` gets a picture of his own part of the board: a power, on a board too
+    wide to read whole. Every other reader of a public board gets the same picture."""
+    width = float(shapes.canvas[0]) if shapes is not None else positions_of(board)[1][0]
+    return reader in board.powers and not readable_whole(width)
 
 
 def view_width() -> float:
@@ -429,32 +444,10 @@ OVERVIEW_DETAIL = 3.0
 
 
 def _simplified(rings: Any, tolerance: float) -> list[list[tuple[float, float]]]:
-    """Each ring with the points dropped that lie within `tolerance` of the line their kept
-    neighbours make (Ramer-Douglas-Peucker); rings that shrink below a triangle are left out."""
+    """Each ring simplified (`layout.simplify`); rings that shrink below a triangle left out."""
     out = []
     for ring in rings:
-        points = list(ring)
-        if len(points) < 4:
-            continue
-        keep = [False] * len(points)
-        keep[0] = keep[-1] = True
-        far = max(range(len(points)), key=lambda i: math.dist(points[0], points[i]))
-        keep[far] = True
-        stack = [(0, far), (far, len(points) - 1)]
-        while stack:
-            first, last = stack.pop()
-            (ax, ay), (bx, by) = points[first], points[last]
-            length = math.hypot(bx - ax, by - ay) or 1.0
-            worst, where_at = 0.0, -1
-            for i in range(first + 1, last):
-                px, py = points[i]
-                d = abs((bx - ax) * (ay - py) - (ax - px) * (by - ay)) / length
-                if d > worst:
-                    worst, where_at = d, i
-            if worst > tolerance:
-                keep[where_at] = True
-                stack += [(first, where_at), (where_at, last)]
-        kept = [p for p, k in zip(points, keep, strict=True) if k]
+        kept = simplify(list(ring), tolerance)
         if len(kept) >= 3:
             out.append(kept)
     return out

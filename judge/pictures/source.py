@@ -16,11 +16,11 @@ from typing import Any
 from judge.adjudicate_json import read_variant_case
 from judge.engine.geography import Map
 from judge.engine.position import Dislodged, Position, Unit
-from judge.map_files import land_outlines
-from judge.pictures.board import board_scene
+from judge.map_files import land_outlines, load_map
+from judge.pictures.board import board_scene, own_picture
 from judge.pictures.shapes import load_shapes
 from judge.pictures.svg import draw
-from judge.variants import MASTER
+from judge.variants import MASTER, variant
 
 
 @dataclass(frozen=True)
@@ -91,6 +91,17 @@ def _shown(case: Position, source: PictureSource) -> Position:
         owners=results.get("owners_after") or case.owners,
         state=results.get("state_after") or case.state,
     )
+
+
+def shown_as(source: PictureSource, reader: str) -> str:
+    """Whose picture `reader` is shown: his own on a secret board or as a power on a board too
+    wide to read whole (`own_picture`), else the GM's, the same for every reader. Readers shown
+    the same picture share one drawing."""
+    the_variant = variant(str(source.case.get("variant") or "standard"))
+    if the_variant.secret_board is not None:
+        return reader
+    board = load_map(str(source.case.get("map") or the_variant.default_map))
+    return reader if own_picture(board, load_shapes(board.name), reader) else MASTER
 
 
 def picture_svg(source: PictureSource, reader: str = MASTER) -> str | None:

@@ -17,6 +17,7 @@ longer read) is logged and its mail sent without it, never held back.
 from __future__ import annotations
 
 import hashlib
+import json
 import logging
 import re
 from collections.abc import Mapping
@@ -25,7 +26,7 @@ from typing import Any
 from sqlalchemy import Engine, Table, bindparam, select, update
 
 from judge.pictures.png import png_of
-from judge.pictures.source import PictureSource, picture_svg
+from judge.pictures.source import PictureSource, picture_svg, shown_as
 from judge.store import notify
 from judge.store.db import session_scope
 from judge.store.models import OutboxMessage, OutboxState
@@ -67,18 +68,29 @@ def file_stem(source: PictureSource) -> str:
     return _NAME_WORD.sub("-", stem)[:60]
 
 
-def attachments(request: Mapping[str, Any], drawn: dict[str, bytes]) -> list[Attachment]:
-    """The SVG and PNG a request asks for (none where its reader may see no picture); `drawn`
-    keeps each PNG by its SVG's digest, so readers shown the same picture share one drawing."""
+def attachments(request: Mapping[str, Any], drawn: dict[str, list[Attachment]]) -> list[Attachment]:
+    """The pictures a request asks for (none where its reader may see none); `drawn` keeps them
+    by the source and whose picture the reader is shown (`shown_as`), so readers shown the same
+    picture share one drawing."""
     source = PictureSource.from_json(request["source"])
-    svg = picture_svg(source, str(request["reader"]))
+    reader = str(request["reader"])
+    digest = hashlib.sha256(
+        json.dumps(request["source"], sort_keys=True, separators=(",", ":")).encode()
+    ).hexdigest()
+    key = f"{digest}:{shown_as(source, reader)}"
+    files = drawn.get(key)
+    if files is None:
+        files = drawn[key] = _drawn(source, reader)
+    return files
+
+
+def _drawn(source: PictureSource, reader: str) -> list[Attachment]:
+    """The PNG of the reader's picture, and its SVG where both fit in PICTURE_BUDGET."""
+    svg = picture_svg(source, reader)
     if svg is None:
         return []
     data = svg.encode("utf-8")
-    key = hashlib.sha256(data).hexdigest()
-    png = drawn.get(key)
-    if png is None:
-        png = drawn[key] = png_of(svg)
+    png = png_of(svg)
     stem = file_stem(source)
     files = [Attachment(f"{stem}.png", "image", "png", png)]
     if len(png) + len(data) <= PICTURE_BUDGET:  # the SVG rides along where it fits
@@ -93,7 +105,7 @@ def render_pending(engine: Engine, limit: int = BATCH) -> int:
         waiting = session.execute(_WAITING, {"limit": limit}).all()
     if not waiting:
         return 0
-    drawn: dict[str, bytes] = {}
+    drawn: dict[str, list[Attachment]] = {}
     finished: list[dict[str, Any]] = []
     for row_id, raw, request in waiting:
         try:

@@ -13,7 +13,7 @@ import functools
 import math
 from xml.sax.saxutils import escape
 
-from judge.pictures.layout import MARKER_RADIUS, link_segments
+from judge.pictures.layout import MARKER_RADIUS, link_segments, simplify
 from judge.pictures.scene import (
     BUILD,
     CANAL,
@@ -213,8 +213,10 @@ def _board(scene: Scene) -> list[str]:
         out += links
         out += _portal_labels(scene, nodes, sides)
         out.append('<g id="provinces">')
+        shown = _visible_codes(scene)
         for node in scene.nodes:
-            out += _node(node, colours)
+            if shown is None or node.code in shown:
+                out += _node(node, colours)
         out.append("</g>")
     out.append("</g>")
     out.append('<g id="orders">')
@@ -250,7 +252,7 @@ def visible_areas(scene: Scene) -> list[Area]:
 def _visible_units(scene: Scene) -> list[UnitMark]:
     """The units a picture draws in full: all, or those in a reader's part (the whole board
     beside it shows every unit as a dot)."""
-    if scene.view is None or not scene.areas:
+    if scene.view is None:
         return scene.units
     x, y, w, h = scene.view
     shifts = _copies(scene, x, w)
@@ -322,12 +324,7 @@ def _overview(scene: Scene, top: float) -> list[str]:
             if fill != SEA_FILL:
                 out.append(f'<path d="{area.outline}" fill="{fill}"/>')
         out.append("</g>")
-        for unit in scene.units:
-            out.append(
-                f'<circle cx="{unit.x:.0f}" cy="{unit.y:.0f}" r="{2.2 / k:.1f}" '
-                f'fill="{colours.get(unit.power, "#000000")}" stroke="#000000" '
-                f'stroke-width="{0.5 / k:.1f}"/>'
-            )
+        out += _unit_dots(scene, colours, k)
     else:
         out.append(
             '<use href="#ground" xlink:href="#ground"/><use href="#units" xlink:href="#units"/>'
@@ -343,6 +340,16 @@ def _overview(scene: Scene, top: float) -> list[str]:
         f'height="{scene.height * k:.1f}" {frame}/>'
     )
     return out
+
+
+def _unit_dots(scene: Scene, colours: dict[str, str], k: float) -> list[str]:
+    """Every unit as a dot in its power's colour, for the whole board drawn small (scale k)."""
+    return [
+        f'<circle cx="{unit.x:.0f}" cy="{unit.y:.0f}" r="{2.2 / k:.1f}" '
+        f'fill="{colours.get(unit.power, "#000000")}" stroke="#000000" '
+        f'stroke-width="{0.5 / k:.1f}"/>'
+        for unit in scene.units
+    ]
 
 
 def _area_fill(area: Area, colours: dict[str, str]) -> str:
@@ -394,9 +401,12 @@ def _static_layers(
         if scene.view is not None:
             return links, labels
         return _kept(scene, links, labels)
-    links = _land(scene)
+    shown = _visible_codes(scene)
+    links = _land(scene, _land_shown(scene))
     links.append('<g id="links" stroke="#8a8f98" stroke-width="1.4" fill="none">')
     for link in scene.links:
+        if shown is not None and link.a not in shown and link.b not in shown:
+            continue
         a, b = nodes[link.a], nodes[link.b]
         for (x1, y1), (x2, y2) in link_segments((a.x, a.y), (b.x, b.y), scene.width, scene.wraps):
             links.append(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}"/>')
@@ -404,9 +414,63 @@ def _static_layers(
     # The labels go over the units, so a unit never hides its province's name.
     labels = ['<g id="labels">']
     for node in scene.nodes:
-        labels += _label(node, sides.get(node.code, BELOW), scene.label_size)
+        if shown is None or node.code in shown:
+            labels += _label(node, sides.get(node.code, BELOW), scene.label_size)
     labels.append("</g>")
+    if scene.view is not None:
+        return links, labels
     return _kept(scene, links, labels)
+
+
+def _visible_codes(scene: Scene) -> set[str] | None:
+    """The markers a reader's part shows (None: all, the whole board drawn)."""
+    if scene.view is None:
+        return None
+    x, y, w, h = scene.view
+    shifts = _copies(scene, x, w)
+    return {
+        n.code
+        for n in scene.nodes
+        if y - 40 < n.y < y + h + 40 and any(x - 60 - s < n.x < x + w + 60 - s for s in shifts)
+    }
+
+
+# The land's outlines with their extents, and simplified for the whole board drawn small, by the
+# scene's land (kept beside it, so the key is never another object's).
+_LAND_PARTS: dict[int, tuple[object, list[tuple[Box, tuple[tuple[float, float], ...]]], str]] = {}
+
+
+def _land_parts(scene: Scene) -> tuple[list[tuple[Box, tuple[tuple[float, float], ...]]], str]:
+    kept = _LAND_PARTS.get(id(scene.land))
+    if kept is None or kept[0] is not scene.land:
+        parts = []
+        small = []
+        for outline in scene.land:
+            xs = [p[0] for p in outline]
+            ys = [p[1] for p in outline]
+            parts.append(((min(xs), min(ys), max(xs), max(ys)), outline))
+            simple = simplify(list(outline), 3.0)
+            if len(simple) >= 3:
+                small.append("M" + " ".join(f"{x:.0f},{y:.0f}" for x, y in simple) + "Z")
+        if len(_LAND_PARTS) > 16:
+            _LAND_PARTS.clear()
+        kept = _LAND_PARTS[id(scene.land)] = (scene.land, parts, " ".join(small))
+    return kept[1], kept[2]
+
+
+def _land_shown(scene: Scene) -> tuple[tuple[tuple[float, float], ...], ...]:
+    """The land's outlines the picture draws: all, or those a reader's part shows."""
+    if scene.view is None or not scene.land:
+        return scene.land
+    x, y, w, h = scene.view
+    shifts = _copies(scene, x, w)
+    return tuple(
+        outline
+        for box, outline in _land_parts(scene)[0]
+        if box[1] < y + h
+        and box[3] > y
+        and any(box[0] < x + w - s and box[2] > x - s for s in shifts)
+    )
 
 
 def _kept(scene: Scene, links: list[str], labels: list[str]) -> tuple[list[str], list[str]]:
@@ -457,12 +521,12 @@ def _area_label(area: Area, size: float) -> str:
     )
 
 
-def _land(scene: Scene) -> list[str]:
+def _land(scene: Scene, outlines: tuple[tuple[tuple[float, float], ...], ...]) -> list[str]:
     """The land under everything, one path of every outline (a lake inside land stays sea)."""
-    if not scene.land:
+    if not outlines:
         return []
     path = " ".join(
-        "M" + " ".join(f"{x:g},{y:g}" for x, y in outline) + "Z" for outline in scene.land
+        "M" + " ".join(f"{x:g},{y:g}" for x, y in outline) + "Z" for outline in outlines
     )
     return [
         f'<path id="land" d="{path}" fill="{LAND_UNDER}" stroke="{COAST}" stroke-width="0.8" '
