@@ -38,7 +38,7 @@ from judge.compiled import COMPILED_MODULES, is_compiled  # noqa: E402
 from judge.map_files import available_maps, load_map  # noqa: E402
 from judge.pictures import svg as svg_module  # noqa: E402
 from judge.pictures.png import png_of  # noqa: E402
-from judge.pictures.source import PictureSource, picture_svg, shown_as  # noqa: E402
+from judge.pictures.source import PictureSource, picture_svg, picture_svgs  # noqa: E402
 from judge.pictures.step import picture_request  # noqa: E402
 from judge.variants import MASTER, OBSERVERS  # noqa: E402
 
@@ -93,9 +93,9 @@ def measures(case: dict[str, Any]) -> dict[str, Callable[[], Any]]:
     readers = [*sorted(board.powers), OBSERVERS, MASTER]
 
     def every_reader() -> list[str | None]:
-        # As the picture step draws them: each picture once, for all the readers shown it.
-        distinct = sorted({shown_as(source, reader) for reader in readers})
-        return [picture_svg(source, reader) for reader in distinct]
+        # As the picture step draws them: the case read once, each picture once for all the
+        # readers shown it.
+        return list(picture_svgs(source, readers).values())
 
     player_svg = picture_svg(source, readers[0])
     assert player_svg is not None

@@ -9,6 +9,7 @@ position and the orders in, a Scene out.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -336,10 +337,18 @@ def board_scene(
         scene.impassable, scene.barriers, scene.crossings = _memo(
             board, "_picture_shape_lines", lambda: _shape_lines(shapes)
         )
-    if reader is not None and own_picture(board, shapes, reader):
-        scene.view = reader_part(board, shown, reader, shapes, (width, height))
-        scene.inset = None
-    return scene
+    return scene if reader is None else for_reader(scene, board, shown, reader, shapes)
+
+
+def for_reader(
+    scene: Scene, board: Map, shown: Position, reader: str, shapes: Shapes | None
+) -> Scene:
+    """The scene as `reader` is shown it: his own part, where he is a power on a board too wide
+    to read whole (`own_picture`), else the scene itself."""
+    if not own_picture(board, shapes, reader):
+        return scene
+    view = reader_part(board, shown, reader, shapes, (scene.width, scene.height))
+    return dataclasses.replace(scene, view=view, inset=None)
 
 
 def one_each(shown: Position) -> dict[str, int]:

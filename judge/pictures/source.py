@@ -17,7 +17,7 @@ from judge.adjudicate_json import read_variant_case
 from judge.engine.geography import Map
 from judge.engine.position import Dislodged, Position, Unit
 from judge.map_files import land_outlines, load_map
-from judge.pictures.board import board_scene, own_picture
+from judge.pictures.board import board_scene, for_reader, own_picture
 from judge.pictures.shapes import load_shapes
 from judge.pictures.svg import draw
 from judge.variants import MASTER, variant
@@ -107,14 +107,24 @@ def shown_as(source: PictureSource, reader: str) -> str:
 def picture_svg(source: PictureSource, reader: str = MASTER) -> str | None:
     """The picture `reader` (a power, OBSERVERS or MASTER) may see, as SVG text; None when the
     reader may see none (an observer of a secret maze)."""
+    return picture_svgs(source, [reader])[reader]
+
+
+def picture_svgs(source: PictureSource, readers: Sequence[str]) -> dict[str, str | None]:
+    """The picture each reader may see (`picture_svg`), the case read once and each picture
+    drawn once for all the readers shown it (`shown_as`)."""
     checked = read_variant_case(source.case)
     the_variant = checked.variant
     secret = the_variant.secret_board
     if secret is not None:
-        if secret.picture_scene is None:
-            return None
-        scene = secret.picture_scene(case_after(source), reader)
-        return None if scene is None else draw(scene)
+        out: dict[str, str | None] = {}
+        for reader in readers:
+            if secret.picture_scene is None:
+                out[reader] = None
+                continue
+            scene = secret.picture_scene(case_after(source), reader)
+            out[reader] = None if scene is None else draw(scene)
+        return out
     board = checked.game_map
     results = source.results
     shown = _shown(checked.position, source)
@@ -130,20 +140,24 @@ def picture_svg(source: PictureSource, reader: str = MASTER) -> str | None:
             "Orders as arrows: dashed and crossed where they failed; supports end on the move "
             "they support. Dislodged units stand beside their province, outlined in red."
         ]
-    return draw(
-        board_scene(
-            board,
-            shown,
-            drawn,
-            title=title,
-            notes=notes,
-            own_orders=the_variant.picture_order,
-            land=land_outlines(board),
-            unit_counts=the_variant.unit_counts,
-            reader=reader,
-            shapes=load_shapes(board.name),
-        )
+    shapes = load_shapes(board.name)
+    whole = board_scene(
+        board,
+        shown,
+        drawn,
+        title=title,
+        notes=notes,
+        own_orders=the_variant.picture_order,
+        land=land_outlines(board),
+        unit_counts=the_variant.unit_counts,
+        shapes=shapes,
     )
+    pictures: dict[str, str] = {}
+    for reader in readers:
+        whose = reader if own_picture(board, shapes, reader) else MASTER
+        if whose not in pictures:
+            pictures[whose] = draw(for_reader(whole, board, shown, whose, shapes))
+    return {reader: pictures[reader if reader in pictures else MASTER] for reader in readers}
 
 
 def board_picture_svg(board: Map) -> str:

@@ -20,13 +20,13 @@ import hashlib
 import json
 import logging
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from sqlalchemy import Engine, Table, bindparam, select, update
 
 from judge.pictures.png import png_of
-from judge.pictures.source import PictureSource, picture_svg, shown_as
+from judge.pictures.source import PictureSource, picture_svgs, shown_as
 from judge.store import notify
 from judge.store.db import session_scope
 from judge.store.models import OutboxMessage, OutboxState
@@ -68,25 +68,37 @@ def file_stem(source: PictureSource) -> str:
     return _NAME_WORD.sub("-", stem)[:60]
 
 
-def attachments(request: Mapping[str, Any], drawn: dict[str, list[Attachment]]) -> list[Attachment]:
-    """The pictures a request asks for (none where its reader may see none); `drawn` keeps them
-    by the source and whose picture the reader is shown (`shown_as`), so readers shown the same
-    picture share one drawing."""
+def source_digest(request: Mapping[str, Any]) -> str:
+    """What tells a request's source from another's: readers of one phase share it."""
+    text = json.dumps(request["source"], sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def attachments(
+    request: Mapping[str, Any],
+    drawn: dict[str, list[Attachment]],
+    readers: Sequence[str] = (),
+) -> list[Attachment]:
+    """The pictures a request asks for (none where its reader may see none). `drawn` keeps
+    them by the source and whose picture the reader is shown (`shown_as`), so readers shown the
+    same picture share one drawing; `readers`, the other readers of the same source, are drawn
+    with it (the case read once)."""
     source = PictureSource.from_json(request["source"])
     reader = str(request["reader"])
-    digest = hashlib.sha256(
-        json.dumps(request["source"], sort_keys=True, separators=(",", ":")).encode()
-    ).hexdigest()
+    digest = source_digest(request)
     key = f"{digest}:{shown_as(source, reader)}"
-    files = drawn.get(key)
-    if files is None:
-        files = drawn[key] = _drawn(source, reader)
-    return files
+    if key not in drawn:
+        wanted = sorted({reader, *readers})
+        pictures = picture_svgs(source, wanted)
+        for other in wanted:
+            other_key = f"{digest}:{shown_as(source, other)}"
+            if other_key not in drawn:
+                drawn[other_key] = _files(source, pictures[other])
+    return drawn[key]
 
 
-def _drawn(source: PictureSource, reader: str) -> list[Attachment]:
-    """The PNG of the reader's picture, and its SVG where both fit in PICTURE_BUDGET."""
-    svg = picture_svg(source, reader)
+def _files(source: PictureSource, svg: str | None) -> list[Attachment]:
+    """The PNG of a picture, and its SVG where both fit in PICTURE_BUDGET."""
     if svg is None:
         return []
     data = svg.encode("utf-8")
@@ -107,9 +119,15 @@ def render_pending(engine: Engine, limit: int = BATCH) -> int:
         return 0
     drawn: dict[str, list[Attachment]] = {}
     finished: list[dict[str, Any]] = []
+    readers: dict[str, list[str]] = {}  # each source's readers among the rows read
+    for _row_id, _raw, request in waiting:
+        try:
+            readers.setdefault(source_digest(request), []).append(str(request["reader"]))
+        except Exception:  # a request that cannot be read fails below, on its own row
+            continue
     for row_id, raw, request in waiting:
         try:
-            files = attachments(request, drawn)
+            files = attachments(request, drawn, readers.get(source_digest(request), ()))
             new_raw = with_attachments(raw, files)
         except Exception:  # a picture is never worth holding the mail back
             log.exception("outbox %d: the picture could not be drawn; sent without it", row_id)

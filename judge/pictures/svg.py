@@ -402,14 +402,13 @@ def _static_layers(
             return links, labels
         return _kept(scene, links, labels)
     shown = _visible_codes(scene)
-    links = _land(scene, _land_shown(scene))
+    links = _land(_land_shown(scene))
     links.append('<g id="links" stroke="#8a8f98" stroke-width="1.4" fill="none">')
     for link in scene.links:
         if shown is not None and link.a not in shown and link.b not in shown:
             continue
         a, b = nodes[link.a], nodes[link.b]
-        for (x1, y1), (x2, y2) in link_segments((a.x, a.y), (b.x, b.y), scene.width, scene.wraps):
-            links.append(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}"/>')
+        links += _link_lines(a.x, a.y, b.x, b.y, scene.width, scene.wraps)
     links.append("</g>")
     # The labels go over the units, so a unit never hides its province's name.
     labels = ['<g id="labels">']
@@ -420,6 +419,17 @@ def _static_layers(
     if scene.view is not None:
         return links, labels
     return _kept(scene, links, labels)
+
+
+@functools.lru_cache(maxsize=16384)
+def _link_lines(
+    ax: float, ay: float, bx: float, by: float, width: float, wraps: bool
+) -> tuple[str, ...]:
+    """A link's line (two through the edges where a board wraps). Kept: links never move."""
+    return tuple(
+        f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}"/>'
+        for (x1, y1), (x2, y2) in link_segments((ax, ay), (bx, by), width, wraps)
+    )
 
 
 def _visible_codes(scene: Scene) -> set[str] | None:
@@ -437,10 +447,12 @@ def _visible_codes(scene: Scene) -> set[str] | None:
 
 # The land's outlines with their extents, and simplified for the whole board drawn small, by the
 # scene's land (kept beside it, so the key is never another object's).
-_LAND_PARTS: dict[int, tuple[object, list[tuple[Box, tuple[tuple[float, float], ...]]], str]] = {}
+_LAND_PARTS: dict[int, tuple[object, list[tuple[Box, str]], str]] = {}
 
 
-def _land_parts(scene: Scene) -> tuple[list[tuple[Box, tuple[tuple[float, float], ...]]], str]:
+def _land_parts(scene: Scene) -> tuple[list[tuple[Box, str]], str]:
+    """Each outline of the land with its extent and its path data, and the whole land
+    simplified for the board drawn small; kept by the scene's land."""
     kept = _LAND_PARTS.get(id(scene.land))
     if kept is None or kept[0] is not scene.land:
         parts = []
@@ -448,7 +460,8 @@ def _land_parts(scene: Scene) -> tuple[list[tuple[Box, tuple[tuple[float, float]
         for outline in scene.land:
             xs = [p[0] for p in outline]
             ys = [p[1] for p in outline]
-            parts.append(((min(xs), min(ys), max(xs), max(ys)), outline))
+            text = "M" + " ".join(f"{x:g},{y:g}" for x, y in outline) + "Z"
+            parts.append(((min(xs), min(ys), max(xs), max(ys)), text))
             simple = simplify(list(outline), 3.0)
             if len(simple) >= 3:
                 small.append("M" + " ".join(f"{x:.0f},{y:.0f}" for x, y in simple) + "Z")
@@ -458,19 +471,22 @@ def _land_parts(scene: Scene) -> tuple[list[tuple[Box, tuple[tuple[float, float]
     return kept[1], kept[2]
 
 
-def _land_shown(scene: Scene) -> tuple[tuple[tuple[float, float], ...], ...]:
-    """The land's outlines the picture draws: all, or those a reader's part shows."""
-    if scene.view is None or not scene.land:
-        return scene.land
+def _land_shown(scene: Scene) -> list[str]:
+    """The path data of the land's outlines the picture draws: all, or those a reader's part
+    shows."""
+    if not scene.land:
+        return []
+    if scene.view is None:
+        return [text for _, text in _land_parts(scene)[0]]
     x, y, w, h = scene.view
     shifts = _copies(scene, x, w)
-    return tuple(
-        outline
-        for box, outline in _land_parts(scene)[0]
+    return [
+        text
+        for box, text in _land_parts(scene)[0]
         if box[1] < y + h
         and box[3] > y
         and any(box[0] < x + w - s and box[2] > x - s for s in shifts)
-    )
+    ]
 
 
 def _kept(scene: Scene, links: list[str], labels: list[str]) -> tuple[list[str], list[str]]:
@@ -521,13 +537,12 @@ def _area_label(area: Area, size: float) -> str:
     )
 
 
-def _land(scene: Scene, outlines: tuple[tuple[tuple[float, float], ...], ...]) -> list[str]:
-    """The land under everything, one path of every outline (a lake inside land stays sea)."""
+def _land(outlines: list[str]) -> list[str]:
+    """The land under everything, one path of every outline's path data (a lake inside land
+    stays sea)."""
     if not outlines:
         return []
-    path = " ".join(
-        "M" + " ".join(f"{x:g},{y:g}" for x, y in outline) + "Z" for outline in outlines
-    )
+    path = " ".join(outlines)
     return [
         f'<path id="land" d="{path}" fill="{LAND_UNDER}" stroke="{COAST}" stroke-width="0.8" '
         'fill-rule="evenodd"/>'
@@ -592,8 +607,8 @@ def _free_along(
 def _portal_labels(scene: Scene, nodes: dict[str, Node], sides: dict[str, Side]) -> list[str]:
     """The labels at links' ends and the stubs (a maze's portals), placed so that none
     overlaps another, a label, a note or a unit."""
-    if not scene.stubs and not any(link.label_a or link.label_b for link in scene.links):
-        return []
+    if not scene.stubs and not any(node.note for node in scene.nodes):
+        return []  # only a maze's spaces carry notes, and its links portal numbers
     taken = _taken(scene, sides)
     return _link_ends(scene, nodes, taken) + _stubs(scene, nodes, taken)
 
@@ -688,6 +703,7 @@ SIDES: tuple[Side, ...] = (
 )
 
 
+@functools.lru_cache(maxsize=8192)
 def _label(node: Node, side: Side = BELOW, size: float = 11.0) -> list[str]:
     """A province's name by its marker (under it, below a unit standing on it, unless `side`
     says otherwise), and its note under the name."""

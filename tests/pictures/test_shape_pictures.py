@@ -6,16 +6,18 @@ crossings drawn; labels readable at 800 pixels. Drawn on a board made by hand fo
 
 from __future__ import annotations
 
+import json
 import re
 import xml.etree.ElementTree as ET
 
-from hand_shapes import isles  # type: ignore[import-not-found]
+from hand_shapes import HERE, isles  # type: ignore[import-not-found]
 
 from judge.engine.orders import Move, Support
 from judge.engine.position import Dislodged, Position, Unit
 from judge.engine.results import SUCCESS
-from judge.pictures.board import UNIT_BOX, board_scene
+from judge.pictures.board import UNIT_BOX, _label_box, board_scene
 from judge.pictures.scene import power_colours
+from judge.pictures.shapes import shapes_from_json
 from judge.pictures.svg import AREA_WHITE, PALE_LAND, ROCK, SEA_FILL, _tint, draw
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -116,3 +118,21 @@ def test_labels_read_at_least_nine_pixels_shown_800_wide() -> None:
     width = float(root.attrib["viewBox"].split()[2])
     sizes = [float(e.attrib["font-size"]) for k, e in ids.items() if k.startswith("l-")]
     assert min(sizes) * 800 / width >= 9
+
+
+def test_a_unit_that_would_cover_its_label_stands_off_it_inside_its_province() -> None:
+    board, _ = isles()
+    raw = json.loads((HERE / "isles.shapes.json").read_text(encoding="utf-8"))
+    raw["provinces"]["wes"]["unit"] = [100, 236]  # on its label (100, 240)
+    shapes = shapes_from_json(raw)
+    svg = draw(board_scene(board, position(), title="t", shapes=shapes))
+    x, y = unit_centre(by_id(svg)["u-WEST-wes"])
+    assert (x, y) != (100, 236)
+    assert 0 < x < 200 and 100 < y < 300  # still in Westland
+    label = _label_box("wes", (100, 240), 11)
+    assert not (
+        x - UNIT_BOX[0] / 2 < label[2]
+        and label[0] < x + UNIT_BOX[0] / 2
+        and y - UNIT_BOX[1] / 2 < label[3]
+        and label[1] < y + UNIT_BOX[1] / 2
+    )
