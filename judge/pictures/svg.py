@@ -412,13 +412,34 @@ def _static_layers(
     links.append("</g>")
     # The labels go over the units, so a unit never hides its province's name.
     labels = ['<g id="labels">']
+    each = _node_labels(scene, sides)
     for node in scene.nodes:
         if shown is None or node.code in shown:
-            labels += _label(node, sides.get(node.code, BELOW), scene.label_size)
+            labels += each[node.code]
     labels.append("</g>")
     if scene.view is not None:
         return links, labels
     return _kept(scene, links, labels)
+
+
+# Each marker's label by its code, kept by the scene's `static` (a board's unchanging layer).
+_NODE_LABELS: dict[int, tuple[object, dict[str, list[str]]]] = {}
+
+
+def _node_labels(scene: Scene, sides: dict[str, Side]) -> dict[str, list[str]]:
+    """Each marker's label (and note) as text: kept per board where its labels never change
+    (no maze notes placed by `label_sides`)."""
+    keep = scene.static is not None and not sides
+    if keep:
+        found = _NODE_LABELS.get(id(scene.static))
+        if found is not None and found[0] is scene.static:
+            return found[1]
+    made = {n.code: _label(n, sides.get(n.code, BELOW), scene.label_size) for n in scene.nodes}
+    if keep:
+        if len(_NODE_LABELS) > 64:
+            _NODE_LABELS.clear()
+        _NODE_LABELS[id(scene.static)] = (scene.static, made)
+    return made
 
 
 @functools.lru_cache(maxsize=16384)
@@ -703,7 +724,6 @@ SIDES: tuple[Side, ...] = (
 )
 
 
-@functools.lru_cache(maxsize=8192)
 def _label(node: Node, side: Side = BELOW, size: float = 11.0) -> list[str]:
     """A province's name by its marker (under it, below a unit standing on it, unless `side`
     says otherwise), and its note under the name."""
