@@ -11,10 +11,12 @@ import re
 import xml.etree.ElementTree as ET
 
 from hand_shapes import HERE, isles  # type: ignore[import-not-found]
+from test_board_pictures import crowded  # type: ignore[import-not-found]
 
 from judge.engine.orders import Move, Support
 from judge.engine.position import Dislodged, Position, Unit
 from judge.engine.results import SUCCESS
+from judge.map_files import load_map
 from judge.pictures.board import UNIT_BOX, _label_box, board_scene
 from judge.pictures.scene import power_colours
 from judge.pictures.shapes import shapes_from_json
@@ -136,3 +138,32 @@ def test_a_unit_that_would_cover_its_label_stands_off_it_inside_its_province() -
         and y - UNIT_BOX[1] / 2 < label[3]
         and label[1] < y + UNIT_BOX[1] / 2
     )
+
+
+def test_an_owned_province_is_filled_in_its_owners_colour() -> None:
+    """Mercator's province ownership: an owned non-centre, and a centre owned by another power
+    than the province's owner shows the province's owner; its centre mark the centre's."""
+    board, shapes = isles()
+    colours = power_colours(["WEST", "EAST"])
+    shown = Position("S1901M", (), {"WEST": frozenset({"mid"})}, owners={"mid": "EAST"})
+    ids = by_id(draw(board_scene(board, shown, title="t", shapes=shapes)))
+    assert ids["p-mid"].attrib["fill"] == _tint(colours["EAST"], AREA_WHITE)
+    assert ids["c-mid"].attrib["fill"] == colours["WEST"]
+
+
+def test_units_carry_their_powers_letter_only_where_colours_are_many() -> None:
+    few = draw(board_scene(load_map("standard"), crowded(load_map("standard")), title="t"))
+    many_board = load_map("youngstown")
+    many = draw(board_scene(many_board, crowded(many_board), title="t"))
+
+    def letters(svg: str) -> set[str]:
+        return {
+            "".join(t.itertext())
+            for g in ET.fromstring(svg).iter(f"{SVG}g")
+            if g.get("id", "").startswith("u-")
+            for t in g.iter(f"{SVG}text")
+            if t.get("font-size") == "8"
+        }
+
+    assert letters(few) == set()
+    assert letters(many) == {p.letter for p in many_board.powers.values()}
