@@ -5,9 +5,10 @@ Inputs, all on this machine when the script runs (nothing is downloaded, and the
 this script):
 - the board, maps/<board>.toml: its provinces, their terrain, adjacency and `at` positions;
 - where each province lies on the globe: tools/map_places.py for the standard and Youngstown
-  boards (with its projection, PROJECTIONS), the latitude and longitude of 1885's capitals and
-  seas written below (FIT_1885) to fit a projection to that board's hand-placed positions, and
-  the Mercator world board's own projection (tools/make_mercator_world.py);
+  boards (with its projection, PROJECTIONS); for 1885 the latitude and longitude of twenty
+  capitals and seas written below (FIT_1885) to fit a projection to that board's hand-placed
+  positions, and of its own provinces (PLACES_1885); the Mercator world board's own projection
+  (tools/make_mercator_world.py) and positions; a few further points per province (EXTRA);
 - the land mask shipped in the PyPI package global-land-mask 1.0.0 (toddkarin/global-land-mask,
   MIT licence), itself NOAA's GLOBE elevation data at 30 arc-seconds (public domain).
 
@@ -16,17 +17,23 @@ Only this script needs the mask, numpy, scipy and shapely, in a virtual environm
     python3 -m venv /tmp/shapes && /tmp/shapes/bin/pip install global-land-mask scipy shapely
     /tmp/shapes/bin/python tools/make_province_shapes.py standard [--check]
 
-How: the canvas is cut into square cells (STEP canvas units a side); each cell is land when most
+How: the canvas is cut into square cells (one canvas unit a side on the standard and 1885
+boards, two on the larger Youngstown and world boards); each cell is land when most
 of SUB x SUB samples of the mask inside it are land (water no sea province reaches, a lake, counts
 as land). Every province grows from its own points (its place on the globe, projected, and the
 few extra points of EXTRA) over cells of its own kind, land provinces over land, seas over sea,
 inland provinces never onto a cell at the shore, nearest cells first (a multi-source Dijkstra).
 A cell is taken only if every taken cell beside it belongs to the same province or one of its
 neighbours on the board, so that non-neighbours do not meet; what is left is then filled without
-that rule, and islands no province reached join the nearest land province within ISLAND_REACH
-units, or are drawn as impassable land. The cells are turned into polygons, simplified together
+that rule. An island no province reached joins the nearest land province within ISLAND_REACH
+units if it is no bigger than a third of it, or else is drawn as impassable land (a small one
+goes to the sea round it); a province's own island too small for the canvas is drawn
+MIN_ISLAND_RADIUS units round its point. The cells are turned into polygons, simplified together
 (shapely's coverage simplification, so that two provinces keep one shared border), and each
-province gets its points (label, unit, supply centre, coasts) well inside it. Borders between
+province gets its points well inside it: its label where the box of its code fits clear of
+every other label (the smallest provinces first; labels still in each other's way are moved
+among their own points by a seeded annealing), its unit and supply centre apart from the label,
+and each coast of a two-coast province COAST_INSET units from that coast's own seas. Borders between
 provinces that are not neighbours are written as barriers and neighbours that do not touch as
 crossings; maps/README.md describes the file and tests/pictures/test_shapes_truth.py checks it.
 --check writes nothing and fails if the file differs from what the script makes.
@@ -49,10 +56,10 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tools")]
 
 SUB = 3  # mask samples a side in each cell
 ISLAND_REACH = 8.0  # canvas units: an island this near a land province joins it
+MIN_ISLAND_RADIUS = 5.0  # canvas units: a province's island no bigger is drawn this size
 MIN_ISLAND = 30.0  # square canvas units: smaller islands no province takes go to the sea
 IMPASSABLE_SLOWNESS = 1.2  # impassable land grows this much slower than provinces
-LABEL_FONT = 11.0  # the pictures' label font size, canvas units (DejaVu Sans Bold)
-LABEL_EM = 0.62  # width of one character, in ems
+COAST_INSET = 6.0  # canvas units from its seas where a fleet on a coast is drawn
 
 # Extra points (latitude, longitude) a province also grows from: islands of its own and long
 # provinces whose single middle would lose their far end to a neighbour.
@@ -107,6 +114,41 @@ EXTRA["youngstown"] = {
     "eas": [(33.5, 34.5), (32.0, 33.8)],
     "jor": [(31.8, 34.9)],
     "syr": [(34.5, 35.9)],
+    "nth": [(53.8, 3.5), (52.3, 3.6), (53.0, 1.5), (56.0, -1.0)],
+    "gal": [(49.8, 20.0), (50.0, 19.0)],
+    "vie": [(48.5, 17.5)],
+    "war": [(52.5, 25.0)],
+    "pos": [(52.0, 15.2)],
+    "sax": [(51.5, 14.5)],
+    "lyo": [(41.5, 3.0), (43.5, 8.5)],
+    "ion": [(34.5, 14.0), (34.0, 22.0)],
+    "sah": [(29.0, 5.0), (27.0, 10.0)],
+    "fez": [(22.0, 20.0)],
+    "egy": [(25.0, 26.0)],
+    "red": [(25.0, 35.5), (28.0, 33.5)],
+    "osa": [(34.7, 135.5)],
+    "fuj": [(35.3, 138.7)],
+    "kyo": [(35.8, 136.2)],
+    "aki": [(39.5, 140.5)],
+    "vla": [(43.0, 131.5)],
+    "kor": [(41.5, 129.5)],
+    "sib": [(60.0, 135.0), (64.0, 160.0), (60.0, 150.0)],
+    "bag": [(30.5, 47.8)],
+    "yem": [(23.0, 56.0), (20.0, 52.0)],
+    "ira": [(26.0, 60.0)],
+    "sud": [(19.0, 36.0)],
+    "sue": [(29.5, 32.8)],
+    "del": [(31.0, 74.0)],
+    "cal": [(25.0, 85.0), (26.5, 88.3)],
+    "ser": [(42.0, 21.5)],
+    "gre": [(40.8, 22.5)],
+    "mad": [(8.5, 77.5)],
+    "wio": [(5.0, 76.0)],
+}
+
+# The world board's Europe is the standard board's (maps/mercator-world.md).
+EXTRA["mercator-world"] = dict(EXTRA["standard"]) | {
+    "nao": [(62.0, -12.0), (56.5, -9.0), (54.0, -15.0), (53.5, -12.5), (48.0, -20.0)],
 }
 
 
@@ -140,6 +182,8 @@ def _map_places_geography(name: str, board: dict[str, Any], step: float) -> Geog
     codes = [c for c in board["provinces"]]
     where = map_places.places(name, codes)
     for code, extra in EXTRA.get(name, {}).items():
+        if code not in board["provinces"]:
+            continue
         for i, place in enumerate(extra):
             where[f"{code}#{i}"] = place
     projected = map_places.project(name, where)
@@ -153,9 +197,104 @@ def _map_places_geography(name: str, board: dict[str, Any], step: float) -> Geog
     return Geography(to_globe, seeds, step, bool(board["map"].get("wraps", False)))
 
 
+# Where some of 1885's provinces are on the globe (latitude, longitude of the capital or the
+# middle of the sea), to fit that board's hand-placed positions to the globe.
+FIT_1885 = {
+    "lon": (51.5, -0.1), "par": (48.9, 2.35), "ber": (52.5, 13.4), "vie": (48.2, 16.4),
+    "rom": (41.9, 12.5), "con": (41.0, 29.0), "mos": (55.75, 37.6), "mad": (40.4, -3.7),
+    "edi": (55.95, -3.2), "mun": (48.1, 11.6), "bud": (47.5, 19.0), "nap": (40.85, 14.25),
+    "sev": (44.6, 33.5), "stp": (59.9, 30.3), "mar": (43.3, 5.4), "war": (52.2, 21.0),
+    "sto": (59.3, 18.1), "den": (55.7, 12.6), "bla": (43.0, 34.0), "nth": (56.0, 3.0),
+}  # fmt: skip
+
+
+# Where 1885's own provinces lie (latitude, longitude of the region's middle); the others are
+# the standard board's regions (tools/map_places.py), and a few grow from EXTRA's points too.
+PLACES_1885 = {
+    "arc": (64.5, 45.0), "bas": (43.0, -2.5), "cad": (37.5, -5.5), "clu": (46.8, 23.6),
+    "cro": (45.5, 16.0), "dre": (51.0, 13.0), "egy": (29.0, 30.0), "got": (58.0, 13.0),
+    "ire": (53.2, -8.0), "lap": (67.5, 22.0), "lev": (34.0, 37.5), "mac": (41.3, 22.5),
+    "mad": (40.4, -3.7), "mal": (56.0, 14.0), "nav": (42.0, -0.5), "per": (37.0, 47.0),
+    "sib": (58.0, 58.0), "sic": (37.5, 14.2), "sin": (41.0, 36.0), "spl": (43.8, 16.8),
+    "sto": (61.0, 16.0), "val": (39.5, -0.8), "alg": (35.0, 3.0), "mor": (33.0, -6.0),
+    "arm": (40.0, 42.0), "smy": (38.5, 29.0), "bul": (42.8, 25.5), "fin": (63.0, 27.0),
+}  # fmt: skip
+EXTRA["1885"] = {
+    code: EXTRA["standard"][code]
+    for code in (
+        "bur", "ruh", "pie", "tyr", "ven", "rom", "apu", "mao", "nth", "eng", "bal", "ska",
+        "nao", "nwg", "war", "mos",
+    )
+} | {
+    "nwy": [(59.5, 6.5), (66.0, 14.0), (69.0, 17.0)], "mor": [(31.0, -9.0)],
+    "lap": [(68.5, 24.0)], "arc": [(67.8, 35.0), (66.0, 33.0)], "sto": [(64.5, 19.5), (58.7, 16.3)],
+    "fin": [(65.5, 25.0)], "mal": [(56.8, 15.8)], "mao": [(51.0, -10.5), (47.0, -7.0)],
+    "nwg": [(70.5, 12.0)], "bar": [(71.5, 25.0)], "kie": [(53.0, 9.5)], "mun": [(50.5, 10.0)],
+    "vie": [(49.0, 17.5)], "gal": [(49.8, 20.0), (48.3, 25.5)], "rum": [(47.5, 26.5)],
+    "spl": [(44.8, 17.5)], "bud": [(45.8, 18.5)], "mac": [(41.0, 24.5)], "con": [(41.2, 26.5)],
+    "mar": [(45.8, 6.3)], "per": [(40.0, 48.0)], "sev": [(44.0, 46.0)],
+}  # fmt: skip
+
+
+def _positions_geography(board: dict[str, Any], fit: dict[str, tuple[float, float]]) -> Geography:
+    """A board whose `at` points were placed by hand: longitude and latitude each fitted to x
+    and y by least squares over the provinces of `fit`; each province grows from its real
+    place, projected so."""
+    import numpy as np
+
+    at = {c: p["at"] for c, p in board["provinces"].items() if "at" in p}
+    lon = np.array([fit[c][1] for c in fit])
+    lat = np.array([fit[c][0] for c in fit])
+    xs = np.array([at[c][0] for c in fit], float)
+    ys = np.array([at[c][1] for c in fit], float)
+    ax, bx = np.polyfit(xs, lon, 1)
+    ay, by = np.polyfit(ys, lat, 1)
+
+    def to_globe(x: Any, y: Any) -> tuple[Any, Any]:
+        return ay * y + by, ax * x + bx
+
+    import map_places
+
+    places = {**map_places.EUROPE, **PLACES_1885}
+    seeds: dict[str, list[tuple[float, float]]] = {}
+    for code in at:
+        for lat, lon in [places[code], *EXTRA["1885"].get(code, [])]:
+            seeds.setdefault(code, []).append(((lon - bx) / ax, (lat - by) / ay))
+    return Geography(to_globe, seeds, 1.0, False)
+
+
+def _mercator_geography(board: dict[str, Any]) -> Geography:
+    """The world board: x from 180 W to 180 E, y by Mercator's projection at the canvas's scale
+    (tools/make_mercator_world.py); each province grows from its `at`."""
+    import numpy as np
+
+    width, height = board["map"]["canvas"]
+    scale = width / (2 * math.pi)
+
+    def to_globe(x: Any, y: Any) -> tuple[Any, Any]:
+        lat = np.degrees(2 * np.arctan(np.exp((height / 2 - y) / scale)) - math.pi / 2)
+        return lat, x / width * 360.0 - 180.0
+
+    seeds = {c: [(float(p["at"][0]), float(p["at"][1]))] for c, p in board["provinces"].items()}
+    for code, p in board["provinces"].items():
+        if p["terrain"] == "polar":  # a polar cap stretches along its whole edge
+            edge = 1.0 if p["at"][1] < height / 2 else height - 1.0
+            seeds[code] += [(x + 0.5, edge) for x in range(0, width, 50)]
+    for code, places in EXTRA.get(board["map"]["name"], {}).items():
+        if code in seeds:
+            for lat, lon in places:
+                y = height / 2 - scale * math.log(math.tan(math.pi / 4 + math.radians(lat) / 2))
+                seeds[code].append(((lon + 180.0) / 360.0 * width, y))
+    return Geography(to_globe, seeds, 2.0, True)
+
+
 def geography(name: str, board: dict[str, Any]) -> Geography:
     if name in ("standard", "youngstown"):
         return _map_places_geography(name, board, 1.0 if name == "standard" else 2.0)
+    if name == "1885":
+        return _positions_geography(board, FIT_1885)
+    if name == "mercator-world":
+        return _mercator_geography(board)
     raise SystemExit(f"no geography for board {name!r}")
 
 
@@ -173,7 +312,9 @@ def neighbours(board: dict[str, Any]) -> dict[str, set[str]]:
     return out
 
 
-def land_grid(geo: Geography, canvas: tuple[int, int]) -> Any:
+def land_grid(
+    geo: Geography, canvas: tuple[int, int], land_seeds: list[tuple[float, float]]
+) -> Any:
     """A boolean grid, rows from the top: True where most of the cell is land."""
     import numpy as np
     from global_land_mask import globe
@@ -188,7 +329,20 @@ def land_grid(geo: Geography, canvas: tuple[int, int]) -> Any:
     lon = (lon + 180.0) % 360.0 - 180.0
     lat = np.clip(lat, -89.999, 89.999)
     land = globe.is_land(lat, lon).astype(float)
-    return land.reshape(rows, SUB, columns, SUB).mean(axis=(1, 3)) > 0.5
+    share = land.reshape(rows, SUB, columns, SUB).mean(axis=(1, 3))
+    out = share > 0.5
+    # A land province's island too small for the canvas is drawn a little larger than it is.
+    cx = (np.arange(columns) + 0.5) * geo.step
+    cy = (np.arange(rows) + 0.5) * geo.step
+    for x, y in land_seeds:
+        near = np.hypot(cx[None, :] - x, cy[:, None] - y)
+        if (out & (near <= ISLAND_REACH)).any():
+            continue
+        if (share[near <= ISLAND_REACH] > 0).any():
+            out |= (near <= ISLAND_REACH) & (share > 0)
+        else:
+            out |= near <= max(MIN_ISLAND_RADIUS, geo.step * 1.5)
+    return out
 
 
 KINDS = {"sea": "sea", "land": "land", "coast": "land", "canal": "land"}
@@ -394,42 +548,141 @@ def rings_of(geometry: Any) -> list[list[list[float]]]:
     return out
 
 
-def label_size(code: str) -> tuple[float, float]:
-    return LABEL_EM * LABEL_FONT * len(code), LABEL_FONT
+def _label_box(code: str, p: tuple[float, float]) -> Any:
+    """The box the pictures' label of `code` covers, centred on `p`."""
+    from shapely.geometry import box
+
+    from judge.pictures.shape_checks import label_box
+
+    return box(*label_box(code, p))
+
+
+def place_labels(shapes: dict[str, Any]) -> dict[str, tuple[float, float]]:
+    """Each province's label point, inside it, its box clear of every other label's and inside
+    the province where it fits, the smallest provinces first; a province that finds no room
+    moves the labels in its way to other points of theirs if they have one."""
+    cands = {code: _candidates(_largest(shape)) for code, shape in shapes.items()}
+    placed: dict[str, Any] = {}
+    labels: dict[str, tuple[float, float]] = {}
+
+    def free(code: str, p: tuple[float, float], ignore: str = "") -> bool:
+        b = _label_box(code, p)
+        return not any(b.intersects(o) for c, o in placed.items() if c not in (code, ignore))
+
+    for code in sorted(shapes, key=lambda c: shapes[c].area):
+        largest = _largest(shapes[code])
+        options = [p for p, _ in cands[code]]
+        label = next(
+            (p for p in options if free(code, p) and largest.contains(_label_box(code, p))), None
+        ) or next((p for p in options if free(code, p)), None)
+        if label is None:
+            label = options[0]
+        labels[code], placed[code] = label, _label_box(code, label)
+    return _untangle(labels, placed, cands)
+
+
+def _untangle(
+    labels: dict[str, tuple[float, float]],
+    placed: dict[str, Any],
+    cands: dict[str, list[tuple[tuple[float, float], float]]],
+) -> dict[str, tuple[float, float]]:
+    """Labels that still overlap move, one at a time, to the point of theirs that overlaps
+    the others least (more interior points first among equals), until none overlaps or no
+    move helps."""
+    from shapely.strtree import STRtree
+
+    def overlap(code: str, box: Any) -> float:
+        return sum(box.intersection(b).area for c, b in placed.items() if c != code)
+
+    anneals = 0
+    for _round in range(200):
+        codes = list(placed)
+        tree = STRtree([placed[c] for c in codes])
+        tangled = sorted(
+            {
+                codes[k]
+                for i, c in enumerate(codes)
+                for k in tree.query(placed[c], predicate="intersects")
+                if codes[k] != c
+            }
+        )
+        if not tangled:
+            break
+        moved = False
+        for code in tangled:
+            now = overlap(code, placed[code])
+            if now == 0:
+                continue
+            best, score = labels[code], now
+            for p, _room in cands[code][:400]:
+                box = _label_box(code, p)
+                o = overlap(code, box)
+                if o < score - 1e-9:
+                    best, score = p, o
+                    if o == 0:
+                        break
+            if best != labels[code]:
+                labels[code], placed[code] = best, _label_box(code, best)
+                moved = True
+        if not moved:
+            if anneals == 6:
+                break
+            _anneal(tangled, labels, placed, cands, seed=anneals)
+            anneals += 1
+    for code in placed:
+        if overlap(code, placed[code]) > 0:
+            print(f"{code}: its label overlaps another", file=sys.stderr)
+    return labels
+
+
+def _anneal(
+    tangled: list[str],
+    labels: dict[str, tuple[float, float]],
+    placed: dict[str, Any],
+    cands: dict[str, list[tuple[tuple[float, float], float]]],
+    seed: int,
+) -> None:
+    """Where moving one label at a time is stuck, the labels near the tangle take random
+    points of theirs, worse ones too while the temperature is high (simulated annealing with a
+    fixed seed, so the file is the same every run)."""
+    import random
+
+    chance = random.Random(seed)
+    centre = [labels[c] for c in tangled]
+    group = [c for c in placed if min(math.dist(labels[c], q) for q in centre) <= 80]
+
+    def overlap(code: str, box: Any) -> float:
+        return sum(box.intersection(placed[c]).area for c in group if c != code)
+
+    total = sum(overlap(c, placed[c]) for c in group) / 2
+    steps = 30000
+    for step in range(steps):
+        if total <= 0:
+            break
+        heat = 20.0 * (1 - step / steps) + 0.01
+        code = chance.choice(group)
+        p, _room = chance.choice(cands[code][:300])
+        box = _label_box(code, p)
+        delta = overlap(code, box) - overlap(code, placed[code])
+        if delta <= 0 or chance.random() < math.exp(-delta / heat):
+            labels[code], placed[code] = p, box
+            total += delta
+
+
+def _largest(shape: Any) -> Any:
+    return max(getattr(shape, "geoms", [shape]), key=lambda g: g.area)
 
 
 def place_points(
     codes: list[str], shapes: dict[str, Any], board: dict[str, Any], kinds: dict[str, str]
 ) -> dict[str, dict[str, Any]]:
-    """Label, unit, centre and coast points, each well inside its province, labels apart."""
-    from shapely.geometry import box
-
+    """Label, unit and centre points, each well inside its province, labels apart."""
     provinces = board["provinces"]
+    labels = place_labels(shapes)
     out: dict[str, dict[str, Any]] = {}
-    placed: list[Any] = []
-    order = sorted(shapes, key=lambda c: shapes[c].area)
-    for code in order:
-        shape = shapes[code]
-        largest = max(getattr(shape, "geoms", [shape]), key=lambda g: g.area)
-        candidates = _candidates(largest)
-        w, h = label_size(code)
-
-        def free(p: tuple[float, float], w: float = w, h: float = h) -> bool:
-            b = box(p[0] - w / 2, p[1] - h / 2, p[0] + w / 2, p[1] + h / 2)
-            return not any(b.intersects(o) for o in placed)
-
-        label = next(
-            (
-                p
-                for p, _ in candidates
-                if free(p)
-                and largest.contains(box(p[0] - w / 2, p[1] - h / 2, p[0] + w / 2, p[1] + h / 2))
-            ),
-            None,
-        ) or next((p for p, _ in candidates if free(p)), None)
-        if label is None:
-            raise SystemExit(f"{code}: no room for its label")
-        placed.append(box(label[0] - w / 2, label[1] - h / 2, label[0] + w / 2, label[1] + h / 2))
+    for code in codes:
+        label = labels[code]
+        candidates = _candidates(_largest(shapes[code]))
         taken = [label]
 
         def apart(
@@ -471,7 +724,9 @@ def _candidates(shape: Any) -> list[tuple[tuple[float, float], float]]:
     gx, gy = gx[keep], gy[keep]
     rooms = shapely.distance(shape.boundary, shapely.points(gx, gy))
     order = np.argsort(-rooms, kind="stable")
-    return [((float(gx[i]), float(gy[i])), float(rooms[i])) for i in order]
+    out = [((float(gx[i]), float(gy[i])), float(rooms[i])) for i in order]
+    # Rounded to 0.1 a point this far inside stays inside.
+    return [pr for pr in out if pr[1] >= 0.2] or out
 
 
 def coast_points(
@@ -504,7 +759,7 @@ def coast_points(
             s = (
                 -1000 * max(0.0, near - 14)
                 + (away.distance(Point(p)) if away is not None else 0)
-                - 2 * near
+                - 2 * abs(near - COAST_INSET)
             )
             s += min(math.dist(p, q) for q in taken) * 0.5 if taken else 0
             if s > score:
@@ -553,7 +808,13 @@ def build(name: str) -> dict[str, Any]:
     board = tomllib.loads((ROOT / "maps" / f"{name}.toml").read_text())
     canvas = tuple(board["map"].get("canvas", [1000, 800]))
     geo = geography(name, board)
-    land = land_grid(geo, canvas)
+    land_seeds = [
+        point
+        for code, points in geo.seeds.items()
+        if code in board["provinces"] and KINDS.get(board["provinces"][code]["terrain"]) == "land"
+        for point in points[:1]
+    ]
+    land = land_grid(geo, canvas, land_seeds)
     owner, codes, seeds, land = grow(board, geo, land)
     provinces = board["provinces"]
     kinds = {}

@@ -34,7 +34,9 @@ class ProvinceShape:
 
 @dataclass(frozen=True)
 class Crossing:
-    """Two neighbours that share no border (a strait, a canal, the world board's wrap)."""
+    """Two neighbours that share no border (a strait, a canal, the world board's wrap). On a
+    board that wraps, a line longer than half the canvas's width is drawn the short way round,
+    out through one edge and in through the other."""
 
     a: str
     b: str

@@ -29,7 +29,7 @@ def neighbours_of(board: Map) -> dict[str, set[str]]:
 
 
 def test_the_geographic_boards_have_shapes() -> None:
-    assert {"standard"} <= set(WITH_SHAPES)
+    assert {"standard", "youngstown", "1885", "mercator-world"} <= set(WITH_SHAPES)
 
 
 @pytest.mark.parametrize("name", WITH_SHAPES)
@@ -152,3 +152,25 @@ def test_a_ring_that_crosses_itself_is_caught() -> None:
     twisted = dataclasses.replace(bur, rings=(tuple(ring), *bur.rings[1:]))
     found = faults(_with(shapes, bur=twisted), neighbours_of(load_map("standard")))
     assert any(f.startswith("bur: a ring that is not a simple polygon") for f in found)
+
+
+@pytest.mark.parametrize("name", WITH_SHAPES)
+def test_every_board_catches_a_province_moved_over_its_neighbour(name: str) -> None:
+    """On each board, a land province moved by its own width onto its neighbours: it loses its
+    borders and its points stand in other provinces."""
+    shapes = load_shapes(name)
+    assert shapes is not None
+    nbrs = neighbours_of(load_map(name))
+    code = max(
+        (c for c, s in shapes.provinces.items() if s.kind == "land"),
+        key=lambda c: len(nbrs[c]),
+    )
+    shape = shapes.provinces[code]
+    xs = [p[0] for ring in shape.rings for p in ring]
+    found = faults(_with(shapes, **{code: _moved(shape, max(xs) - min(xs), 0)}), nbrs)
+    assert any(f.startswith(f"{code}: its unit point") for f in found)
+    assert any(code in f and ("no border" in f or "not neighbours" in f) for f in found)
+
+
+def test_shapes_are_read_once() -> None:
+    assert load_shapes("standard") is load_shapes("standard")
