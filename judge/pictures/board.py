@@ -37,6 +37,7 @@ from judge.pictures.scene import (
     RETREAT,
     SEA,
     SUPPORT,
+    VIEW_PICTURE,
     Area,
     Arrow,
     Link,
@@ -348,7 +349,24 @@ def for_reader(
     if not own_picture(board, shapes, reader):
         return scene
     view = reader_part(board, shown, reader, shapes, (scene.width, scene.height))
-    return dataclasses.replace(scene, view=view, inset=None)
+    if view is None:
+        return scene
+    enlarged = VIEW_PICTURE / view[2]
+    # Labels as small as LEAST_SHOWN at VIEWED_AT allows (at most their own size), units and
+    # centres their usual size on the picture: a crowded part enlarged reads as the standard
+    # board does.
+    least = LEAST_SHOWN * VIEW_PICTURE / VIEWED_AT / enlarged
+    return dataclasses.replace(
+        scene,
+        view=view,
+        inset=None,
+        label_size=min(scene.label_size, math.ceil(least * 20) / 20),
+        mark_scale=min(1.0, MARK_ON_PICTURE / enlarged),
+    )
+
+
+# How large units and centres stand on a reader's part, against their size on the canvas.
+MARK_ON_PICTURE = 1.1
 
 
 def one_each(shown: Position) -> dict[str, int]:
@@ -583,6 +601,23 @@ def _boxes(board: Map, shapes: Shapes | None) -> dict[str, tuple[float, float, f
 TALLEST = 0.8
 
 
+def _point_boxes(board: Map, shapes: Shapes | None) -> dict[str, tuple[float, float, float, float]]:
+    """Each province's unit and label points with room round them for a unit and a label
+    (on a board with shapes; else its box, `_boxes`)."""
+    if shapes is None:
+        return _boxes(board, shapes)
+
+    def make() -> dict[str, tuple[float, float, float, float]]:
+        out = {}
+        for code, shape in shapes.provinces.items():
+            xs = [shape.unit[0], shape.label[0]]
+            ys = [shape.unit[1], shape.label[1]]
+            out[code] = (min(xs) - 30, min(ys) - 20, max(xs) + 30, max(ys) + 20)
+        return out
+
+    return _memo(board, "_picture_point_boxes", make)
+
+
 def reader_part(
     board: Map,
     shown: Position,
@@ -614,8 +649,12 @@ def reader_part(
         shift = ((middle - anchor + width / 2) % width - width / 2) - (middle - anchor)
         return box[0] + shift, box[1], box[2] + shift, box[3]
 
-    part = [unwrapped(boxes[c]) for c in sorted(within_two_moves(board, set(mine))) if c in boxes]
+    # His provinces whole; the others by their points (a great sea's shape would take in half
+    # the world), with room round each for its unit and label.
+    points = _point_boxes(board, shapes)
+    near = sorted(within_two_moves(board, set(mine)) - set(mine))
     own = [unwrapped(boxes[c]) for c in mine if c in boxes]
+    part = own + [unwrapped(points[c]) for c in near if c in points]
     limit = view_width()
     x1 = min(b[0] for b in part)
     y1 = min(b[1] for b in part)

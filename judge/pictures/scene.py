@@ -145,6 +145,13 @@ class Scene:
     # The reader's part of a board too wide to read whole (x, y, width, height on the canvas):
     # drawn enlarged, the whole board small beside the legend. None: the whole board.
     view: tuple[float, float, float, float] | None = None
+    # How large units and centre marks are drawn (a reader's part enlarged draws them smaller
+    # on the canvas, so they keep their size on the picture).
+    mark_scale: float = 1.0
+
+
+# A picture of a reader's part is this many pixels wide (the whole board small beside it).
+VIEW_PICTURE = 960.0
 
 
 # Colours of the powers in the order of their names, chosen so that every two stay apart as

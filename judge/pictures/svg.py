@@ -27,6 +27,7 @@ from judge.pictures.scene import (
     SEA,
     SPACE,
     SUPPORT,
+    VIEW_PICTURE,
     Area,
     Arrow,
     Node,
@@ -57,9 +58,7 @@ SEA_FILL = "#d5e5f2"
 PALE_LAND = "#f1ead6"
 ROCK = "#a3a3a3"
 BORDER = "#5b6470"
-# A picture of the reader's part (Scene.view): this many pixels wide, with the whole board
-# drawn OVERVIEW_WIDTH wide beside the legend under it.
-VIEW_PICTURE = 960.0
+# The whole board beside the legend under a reader's part (Scene.view): this many pixels wide.
 OVERVIEW_WIDTH = 400.0
 
 
@@ -207,7 +206,7 @@ def _board(scene: Scene) -> list[str]:
         out.append('<g id="centres">')
         for area in shown:
             if area.centre_at is not None:
-                out.append(_centre(area, colours))
+                out.append(_centre(area, colours, scene.mark_scale))
         out.append("</g>")
     else:
         out += links
@@ -226,7 +225,7 @@ def _board(scene: Scene) -> list[str]:
     out.append('<g id="units">')
     lettered = len(scene.powers) > COLOUR_ONLY
     for unit in _visible_units(scene):
-        out += _unit(unit, colours, lettered)
+        out += _unit(unit, colours, lettered, scene.mark_scale)
     out.append("</g>")
     out += labels
     out.append("</g>")
@@ -374,13 +373,13 @@ def _area_path(area: Area, fill: str) -> str:
     return f'<path id="p-{_attr(area.code)}" d="{area.path}" fill="{fill}">{title}</path>'
 
 
-def _centre(area: Area, colours: dict[str, str]) -> str:
+def _centre(area: Area, colours: dict[str, str], scale: float = 1.0) -> str:
     assert area.centre_at is not None
     x, y = area.centre_at
     dot = colours.get(area.centre_owner, "#ffffff") if area.centre_owner else "#ffffff"
     return (
-        f'<circle id="c-{_attr(area.code)}" cx="{x:.1f}" cy="{y:.1f}" r="5" fill="{dot}" '
-        f'stroke="#000000" stroke-width="1.5"/>'
+        f'<circle id="c-{_attr(area.code)}" cx="{x:.1f}" cy="{y:.1f}" r="{5 * scale:g}" '
+        f'fill="{dot}" stroke="#000000" stroke-width="{1.5 * scale:g}"/>'
     )
 
 
@@ -810,9 +809,22 @@ def label_sides(scene: Scene) -> dict[str, Side]:
     return sides
 
 
-def _unit(unit: UnitMark, colours: dict[str, str], lettered: bool = False) -> list[str]:
+def _unit(
+    unit: UnitMark, colours: dict[str, str], lettered: bool = False, scale: float = 1.0
+) -> list[str]:
     army = colours.get(unit.army_power) if unit.kind == "AF" and unit.army_power else None
-    return _unit_mark(unit, colours.get(unit.power, "#000000"), army, lettered)
+    drawn = _unit_mark(unit, colours.get(unit.power, "#000000"), army, lettered)
+    if scale == 1.0:
+        return drawn
+    # Smaller about its own point: the group's first line opens it, so the scale goes there.
+    x, y = unit.x, unit.y
+    head = drawn[0].replace(
+        "<g ",
+        f'<g transform="translate({x:.1f},{y:.1f}) scale({scale:.3f}) '
+        f'translate({-x:.1f},{-y:.1f})" ',
+        1,
+    )
+    return [head, *drawn[1:]]
 
 
 @functools.lru_cache(maxsize=4096)
