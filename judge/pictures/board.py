@@ -664,10 +664,12 @@ def reader_part(
         x1, y1, x2, y2 = _busiest_window(own, part, limit)
     margin = 10.0
     x1, y1, x2, y2 = x1 - margin, y1 - margin, x2 + margin, y2 + margin
-    # At least half as high as wide (a strip of coast reads badly), at most TALLEST of the
-    # widest part high (a picture a mail shows without much scrolling), inside the canvas.
+    # At least half as high as wide (a strip of coast reads badly), at most TALLEST of its width
+    # high (a picture a mail shows without much scrolling), inside the canvas.
     w = min(x2 - x1, limit)
-    h = min(max(y2 - y1, w / 2), limit * TALLEST, height)
+    if y2 - y1 > w * TALLEST:  # a tall part: wider, as far as the labels allow, then cut
+        w = min(limit, (y2 - y1) / TALLEST)
+    h = min(max(y2 - y1, w / 2), w * TALLEST, height)
     y = min(max((y1 + y2) / 2 - h / 2, 0.0), height - h)
     x = (x1 + x2) / 2 - w / 2
     if not wraps:
