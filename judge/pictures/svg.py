@@ -84,6 +84,7 @@ def _ink(colour: str) -> str:
     return "#000000" if 0.299 * r + 0.587 * g + 0.114 * b > 150 else "#ffffff"
 
 
+@functools.lru_cache(maxsize=256)
 def _tint(colour: str, white: float = 0.6) -> str:
     """A pale version of `colour` (`white` of the way to white), for an owned province."""
     r, g, b = (int(colour[i : i + 2], 16) for i in (1, 3, 5))
@@ -232,20 +233,28 @@ def _board(scene: Scene) -> list[str]:
     return out
 
 
+# The areas of the last reader's part drawn (asked twice a drawing).
+_VISIBLE: list[tuple[list[Area], tuple[float, float, float, float], list[Area]]] = []
+
+
 def visible_areas(scene: Scene) -> list[Area]:
     """The areas a picture draws: all, or those a reader's part shows (drawn at each shift a
     board that wraps is drawn at)."""
     if scene.view is None:
         return scene.areas
+    if _VISIBLE and _VISIBLE[0][0] is scene.areas and _VISIBLE[0][1] == scene.view:
+        return _VISIBLE[0][2]
     x, y, w, h = scene.view
     shifts = _copies(scene, x, w)
-    return [
+    shown = [
         a
         for a in scene.areas
         if a.box[1] < y + h
         and a.box[3] > y
         and any(a.box[0] < x + w - s and a.box[2] > x - s for s in shifts)
     ]
+    _VISIBLE[:] = [(scene.areas, scene.view, shown)]
+    return shown
 
 
 def _visible_units(scene: Scene) -> list[UnitMark]:
@@ -316,18 +325,7 @@ def _overview(scene: Scene, top: float) -> list[str]:
         f'<g id="overview" transform="translate({left:g},{upper:.1f}) scale({k:.4f})">',
         f'<rect width="{scene.width:.0f}" height="{scene.height:.0f}" fill="{SEA_FILL}"/>',
     ]
-    if scene.areas:  # the shapes' outlines simplified, units as dots
-        out.append(f'<g stroke="{BORDER}" stroke-width="{0.6 / k:.1f}">')
-        for area in scene.areas:
-            fill = _area_fill(area, colours)
-            if fill != SEA_FILL:
-                out.append(f'<path d="{area.outline}" fill="{fill}"/>')
-        out.append("</g>")
-        out += _unit_dots(scene, colours, k)
-    else:
-        out.append(
-            '<use href="#ground" xlink:href="#ground"/><use href="#units" xlink:href="#units"/>'
-        )
+    out += _overview_body(scene, colours, k)
     for shift in _copies(scene, x, w):
         out.append(
             f'<rect x="{x + shift:.1f}" y="{y:.1f}" width="{w:.1f}" height="{h:.1f}" '
@@ -338,6 +336,35 @@ def _overview(scene: Scene, top: float) -> list[str]:
         f'<rect x="{left:g}" y="{upper:.1f}" width="{scene.width * k:.1f}" '
         f'height="{scene.height * k:.1f}" {frame}/>'
     )
+    return out
+
+
+# The whole board drawn small is the same for every reader of a phase (their scenes share the
+# areas, the land and the units): kept for the last phase drawn.
+_OVERVIEW: list[tuple[tuple[object, ...], list[str]]] = []
+
+
+def _overview_body(scene: Scene, colours: dict[str, str], k: float) -> list[str]:
+    """The shapes' outlines simplified (or the land's), every unit a dot."""
+    key = (scene.areas, scene.land, scene.units, k)
+    for kept_key, lines in _OVERVIEW:
+        if all(a is b for a, b in zip(kept_key[:3], key[:3], strict=True)) and kept_key[3] == k:
+            return lines
+    out = []
+    if scene.areas:
+        out.append(f'<g stroke="{BORDER}" stroke-width="{0.6 / k:.1f}">')
+        for area in scene.areas:
+            fill = _area_fill(area, colours)
+            if fill != SEA_FILL:
+                out.append(f'<path d="{area.outline}" fill="{fill}"/>')
+        out.append("</g>")
+    elif scene.land:
+        out.append(
+            f'<path d="{_land_parts(scene)[1]}" fill="{LAND_UNDER}" stroke="{COAST}" '
+            f'stroke-width="{0.6 / k:.1f}" fill-rule="evenodd"/>'
+        )
+    out += _unit_dots(scene, colours, k)
+    _OVERVIEW[:] = [(key, out)]
     return out
 
 
@@ -393,7 +420,7 @@ def _static_layers(
         if kept is not None and kept[0] is scene.static:
             return kept[1], kept[2]
     if scene.areas:
-        links, labels = _shape_layers(scene), ['<g id="labels">']
+        links, labels = _kept_shape_layers(scene), ['<g id="labels">']
         for area in visible_areas(scene):
             labels.append(_area_label(area, scene.label_size))
         labels.append("</g>")
@@ -521,6 +548,21 @@ def _points(line: tuple[tuple[float, float], ...]) -> str:
     return " ".join(f"{x:g},{y:g}" for x, y in line)
 
 
+_SHAPE_LAYERS: dict[int, tuple[object, list[str]]] = {}
+
+
+def _kept_shape_layers(scene: Scene) -> list[str]:
+    """`_shape_layers`, kept by the scene's `static` (the board's: they never change)."""
+    if scene.static is None:
+        return _shape_layers(scene)
+    kept = _SHAPE_LAYERS.get(id(scene.static))
+    if kept is None or kept[0] is not scene.static:
+        if len(_SHAPE_LAYERS) > 64:
+            _SHAPE_LAYERS.clear()
+        kept = _SHAPE_LAYERS[id(scene.static)] = (scene.static, _shape_layers(scene))
+    return kept[1]
+
+
 def _shape_layers(scene: Scene) -> list[str]:
     """Over the provinces: the impassable land, the borders no move crosses, the crossings."""
     out = []
@@ -547,13 +589,18 @@ def _shape_layers(scene: Scene) -> list[str]:
 
 def _area_label(area: Area, size: float) -> str:
     """A province's code at its shape's label point (the text's middle), bold, haloed."""
-    x, y = area.label_at
-    style = ' font-style="italic"' if area.kind == SEA else ""
+    return _label_text(area.code, area.label, area.kind, area.label_at, size)
+
+
+@functools.lru_cache(maxsize=16384)
+def _label_text(code: str, label: str, kind: str, at: tuple[float, float], size: float) -> str:
+    x, y = at
+    style = ' font-style="italic"' if kind == SEA else ""
     return (
-        f'<text id="l-{_attr(area.code)}" x="{x:.1f}" y="{y + size * 0.36:.1f}" '
+        f'<text id="l-{_attr(code)}" x="{x:.1f}" y="{y + size * 0.36:.1f}" '
         f'font-size="{size:g}" font-weight="bold" text-anchor="middle" fill="#1b1f24" '
         f'stroke="#ffffff" stroke-width="2.5" stroke-opacity="0.8" paint-order="stroke"'
-        f"{style}>{_text(area.label)}</text>"
+        f"{style}>{_text(label)}</text>"
     )
 
 
