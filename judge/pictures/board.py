@@ -599,6 +599,10 @@ def _boxes(board: Map, shapes: Shapes | None) -> dict[str, tuple[float, float, f
 
 
 TALLEST = 0.8
+# A reader's part is drawn at least this many times larger than the canvas: the world board's
+# Europe is too crowded to read at less. A part spread wider is cut to the window holding most
+# of his units (the whole board small beside it shows the rest).
+LEAST_ENLARGED = 2.5
 
 
 def _point_boxes(board: Map, shapes: Shapes | None) -> dict[str, tuple[float, float, float, float]]:
@@ -626,9 +630,9 @@ def reader_part(
     canvas: tuple[float, float],
 ) -> tuple[float, float, float, float] | None:
     """The part of the canvas a power's picture shows enlarged (x, y, width, height): his units
-    and every province within two moves of them, at most `view_width()` wide and as high, so
-    its labels stay readable; where they spread wider, the window of that size holding most of
-    his units. On a board that wraps, x may run past either edge. None: he has no units."""
+    and every province within two moves of them, at most `view_width()` wide (so its labels stay
+    readable) and enlarged at least LEAST_ENLARGED times; where they spread wider, the window
+    of that size holding most of his units. On a board that wraps, x may run past either edge. None: he has no units."""
     mine = sorted({province_of(u.loc) for u in shown.units if u.power == reader})
     if not mine:
         homes = board.powers[reader].home_centres
@@ -655,7 +659,7 @@ def reader_part(
     near = sorted(within_two_moves(board, set(mine)) - set(mine))
     own = [unwrapped(boxes[c]) for c in mine if c in boxes]
     part = own + [unwrapped(points[c]) for c in near if c in points]
-    limit = view_width()
+    limit = min(view_width(), VIEW_PICTURE / LEAST_ENLARGED)
     x1 = min(b[0] for b in part)
     y1 = min(b[1] for b in part)
     x2 = max(b[2] for b in part)
