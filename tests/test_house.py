@@ -32,6 +32,8 @@ FLOORS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "judge.pictures.scene",
             "judge.pictures.layout",
             "judge.pictures.board",
+            "judge.pictures.shapes",
+            "judge.pictures.shape_checks",
         ),
     ),
     ("variants", ("judge.variants",)),

@@ -26,6 +26,10 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from judge.pictures.layout import simplify  # noqa: E402
+
 BOARD = ROOT / "maps" / "mercator-world.toml"
 TARGET = ROOT / "maps" / "mercator-world.land.json"
 STEP = 2.0  # canvas pixels between grid points
@@ -128,39 +132,6 @@ def _segments(
     leaves = next(e for e, a, b in order if e is not None and a and not b)
     enters = next(e for e, a, b in order if e is not None and not a and b)
     return [(leaves, enters)]
-
-
-def simplify(points: list[Point], tolerance: float) -> list[Point]:
-    """Douglas-Peucker on a closed outline, keeping its first point and the one farthest from it."""
-    if len(points) < 4:
-        return points
-    far = max(range(len(points)), key=lambda i: _distance2(points[i], points[0]))
-    return _dp(points[: far + 1], tolerance)[:-1] + _dp(points[far:] + [points[0]], tolerance)[:-1]
-
-
-def _distance2(a: Point, b: Point) -> float:
-    return (a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2
-
-
-def _dp(points: list[Point], tolerance: float) -> list[Point]:
-    keep = [False] * len(points)
-    keep[0] = keep[-1] = True
-    stack = [(0, len(points) - 1)]
-    while stack:
-        first, last = stack.pop()
-        ax, ay = points[first]
-        bx, by = points[last]
-        length = math.hypot(bx - ax, by - ay) or 1e-9
-        best, index = 0.0, -1
-        for i in range(first + 1, last):
-            px, py = points[i]
-            d = abs((bx - ax) * (ay - py) - (ax - px) * (by - ay)) / length
-            if d > best:
-                best, index = d, i
-        if best > tolerance:
-            keep[index] = True
-            stack += [(first, index), (index, last)]
-    return [p for p, k in zip(points, keep, strict=True) if k]
 
 
 def area(points: list[Point]) -> float:

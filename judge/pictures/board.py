@@ -1,27 +1,44 @@
-"""The scene of a public board: every province where the map places it (`at` on its canvas, or a
-spring layout for a board that gives no positions), links between neighbours, supply centres in
-their owner's colour, owned provinces tinted (Mercator), every unit and dislodged unit, and the
-phase's orders as arrows. Pure: the board, the position and the orders in, a Scene out.
+"""The scene of a public board. A board with shapes (maps/NAME.shapes.json): every province its
+shape, land in its owner's colour, each unit at its province's (or coast's) own point. A board
+without: every province a marker where the map places it (`at` on its canvas, or a spring
+layout for a board that gives no positions) with links between neighbours. Either way supply
+centres in their owner's colour, every unit and dislodged unit, the phase's orders as arrows,
+and, on a board too wide to read whole, the reader's own part of it. Pure: the board, the
+position and the orders in, a Scene out.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from judge.engine.geography import Map
+from judge.engine.geography import Map, Terrain
 from judge.engine.orders import Build, Convoy, Disband, Hold, Move, Retreat, Support, Waive
 from judge.engine.position import Position, province_of
 from judge.engine.results import SUCCESS
-from judge.pictures.layout import LABEL_ROOM, dragged, graph_layout, links_of, spread
+from judge.pictures.layout import (
+    GRAPH_ROOM,
+    LABEL_ROOM,
+    dragged,
+    graph_layout,
+    links_of,
+    simplify,
+    spread,
+)
 from judge.pictures.scene import (
     BUILD,
     CONVOY,
     DISBAND,
+    IMPASSABLE,
+    LAND,
     MOVE,
     RETREAT,
+    SEA,
     SUPPORT,
+    VIEW_PICTURE,
+    Area,
     Arrow,
     Link,
     Node,
@@ -29,6 +46,7 @@ from judge.pictures.scene import (
     UnitMark,
     power_colours,
 )
+from judge.pictures.shapes import Shapes
 
 # (an order value of a variant's own) -> (kind of arrow, the locations it passes), or None.
 OrderShape = Callable[[Any], tuple[str, tuple[str, ...]] | None]
@@ -65,16 +83,83 @@ def _positions(board: Map) -> tuple[dict[str, tuple[float, float]], tuple[float,
         # markers too close to read (a board placed by hand, 1885's); the generated boards are
         # spread already.
         placed = {c: [p.at[0], p.at[1]] for c, p in board.provinces.items() if p.at is not None}
-        spread(placed, neighbours_of(board), board.canvas, board.wraps, crowded=LABEL_ROOM)
+        # A maze's spaces carry a note and portal numbers: they need more room.
+        room = GRAPH_ROOM if any(p.portals for p in board.provinces.values()) else LABEL_ROOM
+        spread(placed, neighbours_of(board), board.canvas, board.wraps, crowded=room)
         return {c: (p[0], p[1]) for c, p in placed.items()}, board.canvas
     at, size = graph_layout(sorted(board.provinces), neighbours_of(board))
     return {c: (p[0], p[1]) for c, p in at.items()}, (float(size[0]), float(size[1]))
 
 
-def _locations(board: Map) -> dict[str, tuple[float, float]]:
-    """Every location's point: a province's own, and each named coast a little off it towards
-    the seas that coast touches."""
+def _locations(board: Map, shapes: Shapes | None = None) -> dict[str, tuple[float, float]]:
+    """Every location's point. With shapes: each province's unit point and each coast's own.
+    Without: a province's marker, and each named coast a little off it towards the seas that
+    coast touches."""
+    if shapes is not None:
+        size = label_size(float(shapes.canvas[0]))
+        return _memo(board, "_picture_shape_places", lambda: _shape_points(shapes, size))
     return _memo(board, "_picture_locations", lambda: _coast_points(board))
+
+
+def _shape_points(shapes: Shapes, label_size: float) -> dict[str, tuple[float, float]]:
+    """Each province's unit point and each coast's, moved a little where the unit drawn there
+    would cover its province's label (still inside the province)."""
+    out: dict[str, tuple[float, float]] = {}
+    for code, shape in shapes.provinces.items():
+        label = _label_box(code, shape.label, label_size)
+        points = {code: shape.unit, **{f"{code}/{c}": p for c, p in shape.coasts.items()}}
+        for loc, point in points.items():
+            out[loc] = clear_of(point, UNIT_BOX, [label], shape.rings)
+    return out
+
+
+# The room a unit takes on the picture (its mark and halo), and a supply centre's mark.
+UNIT_BOX = (26.0, 20.0)
+CENTRE_BOX = (13.0, 13.0)
+
+
+def _label_box(code: str, at: tuple[float, float], size: float) -> tuple[float, ...]:
+    """Where a province's label stands: its code in bold at `size`, centred on `at`."""
+    width = len(code) * size * 0.68
+    return (at[0] - width / 2, at[1] - size * 0.55, at[0] + width / 2, at[1] + size * 0.55)
+
+
+def _inside(point: tuple[float, float], rings: Sequence[Sequence[tuple[float, float]]]) -> bool:
+    """Whether a point is inside a shape's rings (even-odd: a ring inside another is a hole)."""
+    x, y = point
+    inside = False
+    for ring in rings:
+        n = len(ring)
+        for i in range(n):
+            (x1, y1), (x2, y2) = ring[i], ring[i - 1]
+            if (y1 > y) != (y2 > y) and x < x1 + (y - y1) * (x2 - x1) / (y2 - y1):
+                inside = not inside
+    return inside
+
+
+def clear_of(
+    point: tuple[float, float],
+    size: tuple[float, float],
+    obstacles: Sequence[Sequence[float]],
+    rings: Sequence[Sequence[tuple[float, float]]],
+) -> tuple[float, float]:
+    """`point`, or the nearest point to it (up to 16 pixels off) where a box of `size` centred
+    on it overlaps none of the `obstacles` boxes and which is inside `rings`."""
+
+    def free(p: tuple[float, float]) -> bool:
+        x1, y1 = p[0] - size[0] / 2, p[1] - size[1] / 2
+        x2, y2 = x1 + size[0], y1 + size[1]
+        return not any(x1 < b[2] and b[0] < x2 and y1 < b[3] and b[1] < y2 for b in obstacles)
+
+    if free(point):
+        return point
+    for reach in range(2, 17, 2):
+        for step in range(16):
+            angle = step * math.pi / 8
+            p = (point[0] + reach * math.cos(angle), point[1] + reach * math.sin(angle))
+            if free(p) and _inside(p, rings):
+                return (round(p[0], 1), round(p[1], 1))
+    return point
 
 
 def _coast_points(board: Map) -> dict[str, tuple[float, float]]:
@@ -92,10 +177,28 @@ def _coast_points(board: Map) -> dict[str, tuple[float, float]]:
     return out
 
 
-def where(board: Map, loc: str) -> tuple[float, float]:
+def where(board: Map, loc: str, shapes: Shapes | None = None) -> tuple[float, float]:
     """The point of a location on the picture (a coast's, or its province's)."""
-    places = _locations(board)
+    places = _locations(board, shapes)
     return places.get(loc) or places[province_of(loc)]
+
+
+def dislodged_point(board: Map, loc: str, shapes: Shapes | None) -> tuple[float, float]:
+    """Where a dislodged unit stands: beside its location, up and left (a marker's label is
+    below it, its centre up and right); on a board with shapes, moved on from there until it
+    covers neither the unit in its place nor the province's label, inside the province."""
+    x, y = where(board, loc, shapes)
+    beside = (x - 15, y - 11)
+    if shapes is None:
+        return beside
+    code = province_of(loc)
+    shape = shapes.provinces[code]
+    kept: dict[str, tuple[float, float]] = _memo(board, "_picture_dislodged", dict)
+    if loc not in kept:
+        unit = (x - UNIT_BOX[0] / 2, y - UNIT_BOX[1] / 2, x + UNIT_BOX[0] / 2, y + UNIT_BOX[1] / 2)
+        label = _label_box(code, shape.label, label_size(float(shapes.canvas[0])))
+        kept[loc] = clear_of(beside, UNIT_BOX, [unit, label], shape.rings)
+    return kept[loc]
 
 
 def order_shape(order: Any, own: OrderShape | None = None) -> tuple[str, tuple[str, ...]] | None:
@@ -127,11 +230,18 @@ def order_shape(order: Any, own: OrderShape | None = None) -> tuple[str, tuple[s
     return own(inner)
 
 
-def arrow(board: Map, power: str, shape: tuple[str, tuple[str, ...]], ok: bool, text: str) -> Arrow:
+def arrow(
+    board: Map,
+    power: str,
+    shape: tuple[str, tuple[str, ...]],
+    ok: bool,
+    text: str,
+    shapes: Shapes | None = None,
+) -> Arrow:
     """An order's arrow: a support ends on the middle of the move it supports, a convoy on the
     middle of the army's way."""
     kind, locs = shape
-    points = [where(board, loc) for loc in locs]
+    points = [where(board, loc, shapes) for loc in locs]
     if kind in (SUPPORT, CONVOY) and len(points) == 3:
         (ax, ay), (bx, by) = points[1], points[2]
         points = [points[0], (ax + (bx - ax) * 0.55, ay + (by - ay) * 0.55)]
@@ -147,13 +257,170 @@ def board_scene(
     notes: Sequence[str] = (),
     own_orders: OrderShape | None = None,
     land: tuple[tuple[tuple[float, float], ...], ...] = (),
+    shapes: Shapes | None = None,
+    unit_counts: Callable[[Position], Mapping[str, int]] | None = None,
+    reader: str | None = None,
 ) -> Scene:
     """The whole board with the position `shown` and the orders (power, order value, result,
-    text) drawn as arrows, over the board's `land` where it has outlines of it."""
-    at, (width, height) = positions_of(board)
+    text) drawn as arrows: as its `shapes` where it has them (judge.pictures.shapes), else as
+    markers over the board's `land` where it has outlines of it. `unit_counts` gives each
+    power's units as the legend counts them (the variant's rules: an army/fleet is two in
+    Mercator and 1885; None: one a unit). A `reader` who is one of the powers gets his own part of a board too wide to read
+    whole (`reader_part`)."""
     colours = power_colours(list(board.powers))
     centre_owner = {c: power for power, centres in shown.centers.items() for c in centres}
     owners = dict(shown.owners)
+    if shapes is not None:
+        width, height = float(shapes.canvas[0]), float(shapes.canvas[1])
+        nodes: list[Node] = []
+        links: list[Link] = []
+        areas = _areas(board, shapes, centre_owner, owners)
+    else:
+        at, (width, height) = positions_of(board)
+        nodes = _nodes(board, at, centre_owner, owners)
+        links = _memo(
+            board, "_picture_links", lambda: [Link(a, b) for a, b in links_of(neighbours_of(board))]
+        )
+        areas = []
+    letters = {name: power.letter for name, power in board.powers.items()}
+    units = [
+        UnitMark(
+            u.power,
+            u.kind,
+            u.loc,
+            *where(board, u.loc, shapes),
+            army_power=u.army_power,
+            letter=letters.get(u.power, ""),
+        )
+        for u in shown.units
+    ]
+    units += [
+        UnitMark(
+            d.unit.power, d.unit.kind, d.unit.loc, *dislodged_point(board, d.unit.loc, shapes),
+            army_power=d.unit.army_power, dislodged=True, letter=letters.get(d.unit.power, ""),
+        )
+        for d in shown.dislodged
+    ]  # fmt: skip
+    arrows = []
+    for power, order, result, text in orders:
+        shape = order_shape(order, own_orders)
+        if shape is not None and all(_known(board, loc) for loc in shape[1]):
+            arrows.append(arrow(board, power, shape, result == SUCCESS, text, shapes))
+    unit_count = dict(unit_counts(shown)) if unit_counts is not None else one_each(shown)
+    powers = {
+        name: (
+            colours[name],
+            f"{name.title()}: {len(shown.centers.get(name, ()))} centres, "
+            f"{unit_count.get(name, 0)} units",
+        )
+        for name in sorted(board.powers)
+    }
+    scene = Scene(
+        title=title,
+        width=width,
+        height=height,
+        nodes=nodes,
+        links=links,
+        units=units,
+        arrows=arrows,
+        powers=powers,
+        notes=list(notes),
+        wraps=board.wraps,
+        land=_memo(board, "_picture_land", lambda: _land_under(board, land))
+        if land and shapes is None
+        else (),
+        inset=board.inset if shapes is None else None,
+        static=links if shapes is None else _memo(board, "_picture_static", object),
+        areas=areas,
+        label_size=label_size(width),
+    )
+    if shapes is not None:
+        scene.impassable, scene.barriers, scene.crossings = _memo(
+            board, "_picture_shape_lines", lambda: _shape_lines(shapes)
+        )
+    return scene if reader is None else for_reader(scene, board, shown, reader, shapes)
+
+
+def for_reader(
+    scene: Scene, board: Map, shown: Position, reader: str, shapes: Shapes | None
+) -> Scene:
+    """The scene as `reader` is shown it: his own part, where he is a power on a board too wide
+    to read whole (`own_picture`), else the scene itself."""
+    if not own_picture(board, shapes, reader):
+        return scene
+    view = reader_part(board, shown, reader, shapes, (scene.width, scene.height))
+    if view is None:
+        return scene
+    enlarged = VIEW_PICTURE / view[2]
+    # Labels as small as LEAST_SHOWN at VIEWED_AT allows (at most their own size), units and
+    # centres their usual size on the picture: a crowded part enlarged reads as the standard
+    # board does.
+    least = LEAST_SHOWN * VIEW_PICTURE / VIEWED_AT / enlarged
+    return dataclasses.replace(
+        scene,
+        view=view,
+        inset=None,
+        label_size=min(scene.label_size, math.ceil(least * 20) / 20),
+        mark_scale=min(1.0, MARK_ON_PICTURE / enlarged),
+    )
+
+
+# How large units and centres stand on a reader's part, against their size on the canvas.
+MARK_ON_PICTURE = 1.1
+
+
+def one_each(shown: Position) -> dict[str, int]:
+    """Each power's units, one a unit (the standard game's count)."""
+    count: dict[str, int] = {}
+    for u in shown.units:
+        count[u.power] = count.get(u.power, 0) + 1
+    return count
+
+
+# Province labels in canvas pixels (11 px DejaVu Sans Bold: the size the shapes' labels are
+# placed for), and the size any label must keep when the picture is shown VIEWED_AT pixels
+# wide, as a mail program shows it.
+LABEL_SIZE = 11.0
+VIEWED_AT = 800.0
+LEAST_SHOWN = 9.0
+# A board at most this much wider than its labels allow is drawn whole with labels a little
+# larger (the standard board's 1000 pixels); a wider one gives each power his own part.
+WHOLE_STRETCH = 1.25
+
+
+def label_size(width: float) -> float:
+    """The labels' size on a board `width` canvas pixels wide: LABEL_SIZE, or, on a board drawn
+    whole for every reader, larger where that would show under LEAST_SHOWN pixels at VIEWED_AT
+    (rounded up to a quarter pixel). A wider board's readers see their part enlarged instead."""
+    if not readable_whole(width):
+        return LABEL_SIZE
+    need = LEAST_SHOWN * width / VIEWED_AT
+    return max(LABEL_SIZE, math.ceil(need * 4) / 4)
+
+
+def readable_whole(width: float) -> bool:
+    """Whether a board `width` canvas pixels wide is drawn whole for every reader."""
+    return width <= WHOLE_STRETCH * LABEL_SIZE * VIEWED_AT / LEAST_SHOWN
+
+
+def own_picture(board: Map, shapes: Shapes | None, reader: str) -> bool:
+    """Whether `reader` gets a picture of his own part of the board: a power, on a board too
+    wide to read whole. Every other reader of a public board gets the same picture."""
+    width = float(shapes.canvas[0]) if shapes is not None else positions_of(board)[1][0]
+    return reader in board.powers and not readable_whole(width)
+
+
+def view_width() -> float:
+    """The widest part of a board the reader's picture may show with readable labels."""
+    return math.floor(LABEL_SIZE * VIEWED_AT / LEAST_SHOWN)
+
+
+def _nodes(
+    board: Map,
+    at: dict[str, tuple[float, float]],
+    centre_owner: dict[str, str],
+    owners: dict[str, str],
+) -> list[Node]:
     made: dict[tuple[str, str | None, str | None], Node] = _memo(board, "_picture_nodes", dict)
     if len(made) > 20_000:
         made.clear()
@@ -176,50 +443,275 @@ def board_scene(
                 title=province.name,
             )
         nodes.append(node)
-    links = _memo(
-        board, "_picture_links", lambda: [Link(a, b) for a, b in links_of(neighbours_of(board))]
+    return nodes
+
+
+def _path(rings: Any) -> str:
+    """Rings of points as compact SVG path data: each ring's first point, then each next one
+    relative to the last (to a tenth of a pixel; most steps of a traced outline are a pixel or
+    two, so a few characters each)."""
+    out = []
+    for ring in rings:
+        x0, y0 = round(ring[0][0] * 10), round(ring[0][1] * 10)
+        steps = [f"M{_num(x0)} {_num(y0)}l"]
+        last = (x0, y0)
+        for x, y in ring[1:]:
+            here = (round(x * 10), round(y * 10))
+            dx, dy = here[0] - last[0], here[1] - last[1]
+            if dx or dy:
+                steps.append(_pair(dx, dy))
+            last = here
+        out.append("".join(steps) + "z")
+    return "".join(out)
+
+
+# How far (canvas pixels) the outline drawn small (the whole board beside a reader's part) may
+# stray from the shape: about a pixel there.
+OVERVIEW_DETAIL = 3.0
+
+
+def _simplified(rings: Any, tolerance: float) -> list[list[tuple[float, float]]]:
+    """Each ring simplified (`layout.simplify`); rings that shrink below a triangle left out."""
+    out = []
+    for ring in rings:
+        kept = simplify(list(ring), tolerance)
+        if len(kept) >= 3:
+            out.append(kept)
+    return out
+
+
+def _num(tenths: int) -> str:
+    """A number given in tenths, as short as SVG allows (".5", "-1.5", "12")."""
+    text = f"{tenths / 10:g}"
+    return text.replace("0.", ".", 1) if text.startswith(("0.", "-0.")) else text
+
+
+def _pair(dx: int, dy: int) -> str:
+    """A relative step: a minus sign separates numbers by itself, else a space."""
+    x, y = _num(dx), _num(dy)
+    return f"{'' if x.startswith('-') else ' '}{x}{'' if y.startswith('-') else ' '}{y}"
+
+
+def _areas(
+    board: Map, shapes: Shapes, centre_owner: dict[str, str], owners: dict[str, str]
+) -> list[Area]:
+    """Each province's area, filled by its owner: a centre's owner, or the province's own
+    (Mercator's owned provinces); kept on the board by (province, centre owner, owner)."""
+    made: dict[tuple[str, str | None, str | None], Area] = _memo(board, "_picture_areas", dict)
+    if len(made) > 50_000:
+        made.clear()
+    paths: dict[str, tuple[str, str]] = _memo(
+        board,
+        "_picture_paths",
+        lambda: {
+            code: (_path(shape.rings), _path(_simplified(shape.rings, OVERVIEW_DETAIL)))
+            for code, shape in shapes.provinces.items()
+        },
     )
+    boxes = _boxes(board, shapes)
+    out = []
+    for code in _memo(board, "_picture_shape_codes", lambda: sorted(shapes.provinces)):
+        key = (code, centre_owner.get(code), owners.get(code) or centre_owner.get(code))
+        area = made.get(key)
+        if area is None:
+            shape = shapes.provinces[code]
+            province = board.provinces.get(code)
+            kind = SEA if shape.kind == "sea" else LAND
+            if province is not None and province.terrain is Terrain.IMPASSABLE:
+                kind = IMPASSABLE
+            centre = shape.centre if province is not None and province.supply_centre else None
+            if centre is not None:
+                centre = _centre_point(board, shapes, code)
+            area = made[key] = Area(
+                code=code,
+                label=code.upper(),
+                kind=kind,
+                path=paths[code][0],
+                outline=paths[code][1],
+                box=boxes.get(code, (0.0, 0.0, 0.0, 0.0)),
+                label_at=(float(shape.label[0]), float(shape.label[1])),
+                centre_at=None if centre is None else (float(centre[0]), float(centre[1])),
+                owner=key[2] if kind == LAND else None,
+                centre_owner=key[1],
+                title=province.name if province is not None else code,
+            )
+        out.append(area)
+    return out
+
+
+def _centre_point(board: Map, shapes: Shapes, code: str) -> tuple[float, float]:
+    """A supply centre's mark, moved a little where it would stand under the province's label
+    or a unit standing there."""
+    shape = shapes.provinces[code]
+    assert shape.centre is not None
+    size = label_size(float(shapes.canvas[0]))
+    places = _locations(board, shapes)
     units = [
-        UnitMark(u.power, u.kind, u.loc, *where(board, u.loc), army_power=u.army_power)
-        for u in shown.units
+        (x - UNIT_BOX[0] / 2, y - UNIT_BOX[1] / 2, x + UNIT_BOX[0] / 2, y + UNIT_BOX[1] / 2)
+        for loc, (x, y) in places.items()
+        if province_of(loc) == code
     ]
-    units += [
-        UnitMark(
-            d.unit.power, d.unit.kind, d.unit.loc, *where(board, d.unit.loc),
-            army_power=d.unit.army_power, dislodged=True,
+    label = _label_box(code, shape.label, size)
+    return clear_of(shape.centre, CENTRE_BOX, [label, *units], shape.rings)
+
+
+def _shape_lines(
+    shapes: Shapes,
+) -> tuple[
+    tuple[str, ...],
+    tuple[tuple[tuple[float, float], ...], ...],
+    tuple[tuple[tuple[float, float], ...], ...],
+]:
+    """The impassable land's path data, the barriers' and the crossings' points."""
+    impassable = tuple(_path(rings) for rings in shapes.impassable)
+    return impassable, tuple(shapes.barriers), tuple(c.line for c in shapes.crossings)
+
+
+def within_two_moves(board: Map, provinces: set[str]) -> set[str]:
+    """The provinces given and every province one or two moves from them (either kind)."""
+    near = neighbours_of(board)
+    reached = set(provinces)
+    edge = set(provinces)
+    for _ in range(2):
+        edge = {n for p in edge for n in near.get(p, ())} - reached
+        reached |= edge
+    return reached
+
+
+def _boxes(board: Map, shapes: Shapes | None) -> dict[str, tuple[float, float, float, float]]:
+    """Each province's extent on the picture (x1, y1, x2, y2): its shape's where it has one,
+    else a little round its point."""
+
+    def make() -> dict[str, tuple[float, float, float, float]]:
+        out = {}
+        for code in board.provinces:
+            shape = shapes.provinces.get(code) if shapes is not None else None
+            if shape is not None and shape.rings:
+                xs = [float(x) for ring in shape.rings for x, _ in ring]
+                ys = [float(y) for ring in shape.rings for _, y in ring]
+                out[code] = (min(xs), min(ys), max(xs), max(ys))
+            elif shapes is None:
+                x, y = where(board, code, shapes)
+                out[code] = (x - 30, y - 30, x + 30, y + 30)
+        return out
+
+    return _memo(board, f"_picture_boxes_{shapes is not None}", make)
+
+
+TALLEST = 0.8
+# A reader's part is drawn at least this many times larger than the canvas: the world board's
+# Europe is too crowded to read at less. A part spread wider is cut to the window holding most
+# of his units (the whole board small beside it shows the rest).
+LEAST_ENLARGED = 2.5
+
+
+def _point_boxes(board: Map, shapes: Shapes | None) -> dict[str, tuple[float, float, float, float]]:
+    """Each province's unit and label points with room round them for a unit and a label
+    (on a board with shapes; else its box, `_boxes`)."""
+    if shapes is None:
+        return _boxes(board, shapes)
+
+    def make() -> dict[str, tuple[float, float, float, float]]:
+        out = {}
+        for code, shape in shapes.provinces.items():
+            xs = [shape.unit[0], shape.label[0]]
+            ys = [shape.unit[1], shape.label[1]]
+            out[code] = (min(xs) - 30, min(ys) - 20, max(xs) + 30, max(ys) + 20)
+        return out
+
+    return _memo(board, "_picture_point_boxes", make)
+
+
+def reader_part(
+    board: Map,
+    shown: Position,
+    reader: str,
+    shapes: Shapes | None,
+    canvas: tuple[float, float],
+) -> tuple[float, float, float, float] | None:
+    """The part of the canvas a power's picture shows enlarged (x, y, width, height): his units
+    and every province within two moves of them, at most `view_width()` wide (so its labels stay
+    readable) and enlarged at least LEAST_ENLARGED times; where they spread wider, the window
+    of that size holding most of his units. On a board that wraps, x may run past either edge. None: he has no units."""
+    mine = sorted({province_of(u.loc) for u in shown.units if u.power == reader})
+    if not mine:
+        homes = board.powers[reader].home_centres
+        mine = sorted(homes)
+    if not mine:
+        return None
+    width, height = canvas
+    boxes = _boxes(board, shapes)
+    wraps = board.wraps
+    if not any(c in boxes for c in mine):
+        return None
+    anchor = where(board, next(c for c in mine if c in boxes), shapes)[0]
+
+    def unwrapped(box: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
+        if not wraps:
+            return box
+        middle = (box[0] + box[2]) / 2
+        shift = ((middle - anchor + width / 2) % width - width / 2) - (middle - anchor)
+        return box[0] + shift, box[1], box[2] + shift, box[3]
+
+    # His provinces whole; the others by their points (a great sea's shape would take in half
+    # the world), with room round each for its unit and label.
+    points = _point_boxes(board, shapes)
+    near = sorted(within_two_moves(board, set(mine)) - set(mine))
+    own = [unwrapped(boxes[c]) for c in mine if c in boxes]
+    part = own + [unwrapped(points[c]) for c in near if c in points]
+    limit = min(view_width(), VIEW_PICTURE / LEAST_ENLARGED)
+    x1 = min(b[0] for b in part)
+    y1 = min(b[1] for b in part)
+    x2 = max(b[2] for b in part)
+    y2 = max(b[3] for b in part)
+    if x2 - x1 > limit or y2 - y1 > limit:
+        x1, y1, x2, y2 = _busiest_window(own, part, limit)
+    margin = 10.0
+    x1, y1, x2, y2 = x1 - margin, y1 - margin, x2 + margin, y2 + margin
+    # At least half as high as wide (a strip of coast reads badly), at most TALLEST of its width
+    # high (a picture a mail shows without much scrolling), inside the canvas.
+    w = min(x2 - x1, limit)
+    if y2 - y1 > w * TALLEST:  # a tall part: wider, as far as the labels allow, then cut
+        w = min(limit, (y2 - y1) / TALLEST)
+    h = min(max(y2 - y1, w / 2), w * TALLEST, height)
+    y = min(max((y1 + y2) / 2 - h / 2, 0.0), height - h)
+    x = (x1 + x2) / 2 - w / 2
+    if not wraps:
+        x = min(max(x, 0.0), max(width - w, 0.0))
+        w = min(w, width)
+    return (round(x, 1), round(y, 1), round(w, 1), round(h, 1))
+
+
+def _busiest_window(
+    own: list[tuple[float, float, float, float]],
+    part: list[tuple[float, float, float, float]],
+    limit: float,
+) -> tuple[float, float, float, float]:
+    """Of the windows `limit` wide and high centred on each of his provinces, the one holding
+    most of his provinces (then most of the part), shrunk to what it holds."""
+
+    def inside(box: tuple[float, float, float, float], window: tuple[float, ...]) -> bool:
+        return (
+            box[0] >= window[0]
+            and box[2] <= window[2]
+            and box[1] >= window[1]
+            and box[3] <= window[3]
         )
-        for d in shown.dislodged
-    ]  # fmt: skip
-    arrows = []
-    for power, order, result, text in orders:
-        shape = order_shape(order, own_orders)
-        if shape is not None and all(_known(board, loc) for loc in shape[1]):
-            arrows.append(arrow(board, power, shape, result == SUCCESS, text))
-    unit_count: dict[str, int] = {}
-    for u in shown.units:
-        unit_count[u.power] = unit_count.get(u.power, 0) + 1
-    powers = {
-        name: (
-            colours[name],
-            f"{name.title()}: {len(shown.centers.get(name, ()))} centres, "
-            f"{unit_count.get(name, 0)} units",
-        )
-        for name in sorted(board.powers)
-    }
-    return Scene(
-        title=title,
-        width=width,
-        height=height,
-        nodes=nodes,
-        links=links,
-        units=units,
-        arrows=arrows,
-        powers=powers,
-        notes=list(notes),
-        wraps=board.wraps,
-        land=_memo(board, "_picture_land", lambda: _land_under(board, land)) if land else (),
-        inset=board.inset,
-        static=links,  # the same list for every scene of this board: its layers are kept
+
+    best: tuple[int, int, tuple[float, float, float, float]] | None = None
+    for box in own:
+        cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+        window = (cx - limit / 2, cy - limit / 2, cx + limit / 2, cy + limit / 2)
+        score = (sum(inside(b, window) for b in own), sum(inside(b, window) for b in part))
+        if best is None or score > best[:2]:
+            best = (*score, window)
+    assert best is not None
+    held = [b for b in part if inside(b, best[2])] or [best[2]]
+    return (
+        min(b[0] for b in held),
+        min(b[1] for b in held),
+        max(b[2] for b in held),
+        max(b[3] for b in held),
     )
 
 

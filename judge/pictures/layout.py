@@ -23,6 +23,9 @@ EDGE_MARGIN = 14.0
 # How far apart any two markers are kept, neighbours too, so their labels do not run together
 # (only the two rules above are a picture's truth; this is for reading it).
 LABEL_ROOM = 30.0
+# How far apart a board laid out without positions keeps its markers: room between two
+# markers for a space's label and note and the portal numbers at its links' ends.
+GRAPH_ROOM = 56.0
 
 Point = list[float]
 
@@ -190,7 +193,7 @@ def _near(
 
 def graph_size(count: int) -> tuple[int, int]:
     """A canvas for a board of `count` provinces drawn without positions."""
-    side = max(640, int(math.sqrt(max(count, 1)) * 150))
+    side = max(640, int(math.sqrt(max(count, 1)) * 170))
     return side, int(side * 0.75)
 
 
@@ -238,7 +241,7 @@ def graph_layout(
     for p in at.values():
         p[0] = margin + (p[0] - min(xs)) / span_x * (width - 2 * margin)
         p[1] = margin + (p[1] - min(ys)) / span_y * (height - 2 * margin)
-    spread(at, neighbours, size, crowded=LABEL_ROOM)
+    spread(at, neighbours, size, crowded=GRAPH_ROOM)
     return at, size
 
 
@@ -278,3 +281,37 @@ def dragged(
             moved.append((x + sx / sw, y + sy / sw) if sw else (x, y))
         out.append(tuple(moved))
     return tuple(out)
+
+
+def simplify(points: list[tuple[float, float]], tolerance: float) -> list[tuple[float, float]]:
+    """Douglas-Peucker on a closed outline, keeping its first point and the one farthest from it
+    (tools/make_world_land.py's outlines, and the shapes drawn small beside a reader's part)."""
+    if len(points) < 4:
+        return points
+    far = max(range(len(points)), key=lambda i: _distance2(points[i], points[0]))
+    return _dp(points[: far + 1], tolerance)[:-1] + _dp(points[far:] + [points[0]], tolerance)[:-1]
+
+
+def _distance2(a: tuple[float, float], b: tuple[float, float]) -> float:
+    return (a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2
+
+
+def _dp(points: list[tuple[float, float]], tolerance: float) -> list[tuple[float, float]]:
+    keep = [False] * len(points)
+    keep[0] = keep[-1] = True
+    stack = [(0, len(points) - 1)]
+    while stack:
+        first, last = stack.pop()
+        ax, ay = points[first]
+        bx, by = points[last]
+        length = math.hypot(bx - ax, by - ay) or 1e-9
+        best, index = 0.0, -1
+        for i in range(first + 1, last):
+            px, py = points[i]
+            d = abs((bx - ax) * (ay - py) - (ax - px) * (by - ay)) / length
+            if d > best:
+                best, index = d, i
+        if best > tolerance:
+            keep[index] = True
+            stack += [(first, index), (index, last)]
+    return [p for p, k in zip(points, keep, strict=True) if k]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import re
 from pathlib import Path
 
 log = logging.getLogger("judge.pictures")
@@ -43,15 +44,25 @@ def font_files() -> tuple[str, ...]:
     return ()
 
 
+# The widest PNG drawn: a picture wider (a whole wide board, for its GM or observers) is drawn
+# smaller to this width; its SVG keeps every detail.
+MAX_PNG_WIDTH = 1200
+_WIDTH = re.compile(r'<svg[^>]*?\swidth="([0-9.]+)"')
+
+
 def png_of(svg: str) -> bytes:
-    """The SVG drawn as a PNG of the SVG's own size."""
+    """The SVG drawn as a PNG of the SVG's own size (at most MAX_PNG_WIDTH wide). Edges are
+    drawn crisp (no smoothing of the shapes' edges; text stays smooth): the provinces' borders
+    follow whole pixels already, and a PNG of flat areas compresses to half the size."""
     try:
         import resvg_py
     except ImportError as exc:  # a dependency of the package: only a broken install lacks it
         raise PictureError("resvg-py is not installed (pip install resvg-py)") from exc
+    options: dict[str, object] = {"shape_rendering": "crisp_edges"}
+    found = _WIDTH.search(svg)
+    if found is not None and float(found.group(1)) > MAX_PNG_WIDTH:
+        options["width"] = MAX_PNG_WIDTH
     fonts = font_files()
     if fonts:
-        return bytes(
-            resvg_py.svg_to_bytes(svg_string=svg, skip_system_fonts=True, font_files=list(fonts))
-        )
-    return bytes(resvg_py.svg_to_bytes(svg_string=svg))
+        options.update(skip_system_fonts=True, font_files=list(fonts))
+    return bytes(resvg_py.svg_to_bytes(svg_string=svg, **options))

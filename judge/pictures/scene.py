@@ -19,6 +19,8 @@ LAND, COAST, SEA, CANAL, POLAR, IMPASSABLE, SPACE = (
     "impassable",
     "space",
 )
+# A maze rat (Algernon's one kind of unit), drawn as one rather than as an army.
+RAT = "R"
 # Kinds of arrow.
 MOVE, SUPPORT, CONVOY, RETREAT, BUILD, DISBAND = (
     "move",
@@ -47,6 +49,25 @@ class Node:
 
 
 @dataclass(frozen=True)
+class Area:
+    """A province drawn as its shape (a board with shapes, maps/NAME.shapes.json): its outline
+    as SVG path data on the canvas, filled by its kind and its owner; its label and supply
+    centre at the shape's own points."""
+
+    code: str  # the board's code: the shape's id is "p-CODE"
+    label: str
+    kind: str  # LAND, SEA or IMPASSABLE (the fill)
+    path: str  # SVG path data of the shape's rings (even-odd: a ring inside another is a hole)
+    label_at: tuple[float, float]
+    centre_at: tuple[float, float] | None = None  # a supply centre's mark, if the province is one
+    owner: str | None = None  # the power whose colour fills it (its centre's or Mercator's owner)
+    centre_owner: str | None = None
+    title: str = ""
+    outline: str = ""  # the shape's path data simplified, for the whole board drawn small
+    box: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)  # its extent: x1, y1, x2, y2
+
+
+@dataclass(frozen=True)
 class Link:
     """Two nodes a unit may move between. `ends` label each end (a maze's portal numbers)."""
 
@@ -69,12 +90,13 @@ class Stub:
 @dataclass(frozen=True)
 class UnitMark:
     power: str
-    kind: str  # "A", "F" or "AF"
+    kind: str  # "A", "F", "AF" or RAT
     loc: str  # location as the board names it (a coast for a fleet on a two-coast province)
     x: float
     y: float
     army_power: str | None = None  # an army/fleet's army, where another power's
     dislodged: bool = False
+    letter: str = ""  # the power's letter, marked on the unit where colours are many
 
 
 @dataclass(frozen=True)
@@ -112,29 +134,53 @@ class Scene:
     # An object standing for the board's unchanging layer (links, labels), the same object for
     # every scene of one board: the drawing keeps that layer's text by it. None: no such layer.
     static: object | None = None
+    # A board with shapes: its provinces as areas (then `nodes` and `links` are empty), its
+    # impassable land as path data, the borders no move crosses (barriers) and the moves that
+    # cross water or the edge of the canvas (crossings), each as points on the canvas.
+    areas: list[Area] = field(default_factory=list)
+    impassable: tuple[str, ...] = ()
+    barriers: tuple[tuple[tuple[float, float], ...], ...] = ()
+    crossings: tuple[tuple[tuple[float, float], ...], ...] = ()
+    label_size: float = 11.0  # the provinces' labels, in canvas pixels
+    # The reader's part of a board too wide to read whole (x, y, width, height on the canvas):
+    # drawn enlarged, the whole board small beside the legend. None: the whole board.
+    view: tuple[float, float, float, float] | None = None
+    # How large units and centre marks are drawn (a reader's part enlarged draws them smaller
+    # on the canvas, so they keep their size on the picture).
+    mark_scale: float = 1.0
 
 
-# Colours of the powers in the order of their names, so the standard board gets the classic
-# ones (Austria red, England dark blue, France light blue, Germany dark grey, Italy green,
-# Russia purple, Turkey gold) and any other board distinct ones, up to 16.
+# A picture of a reader's part is this many pixels wide (the whole board small beside it).
+VIEW_PICTURE = 960.0
+
+
+# Colours of the powers in the order of their names, chosen so that every two stay apart as
+# people see them (tests/pictures/test_colours.py): the first nine at least CIEDE2000 15 apart
+# and 10 apart as seen with protanopia or deuteranopia (Machado 2009), all sixteen at least 15
+# apart. The standard board's seven keep the classic hues (Austria red, England dark blue,
+# France light blue, Germany grey, Italy green, Russia purple, Turkey gold), moved until they
+# pass; the others were picked one by one as far as possible from those before.
 PALETTE = (
-    "#d62728",
-    "#1f3f9f",
-    "#35a9e0",
-    "#55555a",
-    "#2ca02c",
-    "#8e44ad",
-    "#e0b000",
-    "#ff7f0e",
-    "#17becf",
-    "#e377c2",
-    "#8c564b",
-    "#9acd32",
-    "#b8005c",
-    "#006d6d",
-    "#bcbd22",
-    "#4b0082",
+    "#940c00",
+    "#00459f",
+    "#4dbbec",
+    "#674f5a",
+    "#42a06e",
+    "#a050f3",
+    "#c8b000",
+    "#b16700",
+    "#96949f",
+    "#445500",
+    "#ff3366",
+    "#006666",
+    "#ee9977",
+    "#ff77dd",
+    "#880088",
+    "#2277ff",
 )
+# Boards of more powers than this add each power's letter to its units (colour alone may not
+# tell them apart with a colour vision deficiency).
+COLOUR_ONLY = 9
 
 
 def power_colours(powers: list[str]) -> dict[str, str]:

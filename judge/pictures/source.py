@@ -16,10 +16,11 @@ from typing import Any
 from judge.adjudicate_json import read_variant_case
 from judge.engine.geography import Map
 from judge.engine.position import Dislodged, Position, Unit
-from judge.map_files import land_outlines
-from judge.pictures.board import board_scene
+from judge.map_files import land_outlines, load_map
+from judge.pictures.board import board_scene, for_reader, own_picture
+from judge.pictures.shapes import load_shapes
 from judge.pictures.svg import draw
-from judge.variants import MASTER
+from judge.variants import MASTER, variant
 
 
 @dataclass(frozen=True)
@@ -88,20 +89,42 @@ def _shown(case: Position, source: PictureSource) -> Position:
             for d in results.get("dislodged", ())
         ),
         owners=results.get("owners_after") or case.owners,
+        state=results.get("state_after") or case.state,
     )
+
+
+def shown_as(source: PictureSource, reader: str) -> str:
+    """Whose picture `reader` is shown: his own on a secret board or as a power on a board too
+    wide to read whole (`own_picture`), else the GM's, the same for every reader. Readers shown
+    the same picture share one drawing."""
+    the_variant = variant(str(source.case.get("variant") or "standard"))
+    if the_variant.secret_board is not None:
+        return reader
+    board = load_map(str(source.case.get("map") or the_variant.default_map))
+    return reader if own_picture(board, load_shapes(board.name), reader) else MASTER
 
 
 def picture_svg(source: PictureSource, reader: str = MASTER) -> str | None:
     """The picture `reader` (a power, OBSERVERS or MASTER) may see, as SVG text; None when the
     reader may see none (an observer of a secret maze)."""
+    return picture_svgs(source, [reader])[reader]
+
+
+def picture_svgs(source: PictureSource, readers: Sequence[str]) -> dict[str, str | None]:
+    """The picture each reader may see (`picture_svg`), the case read once and each picture
+    drawn once for all the readers shown it (`shown_as`)."""
     checked = read_variant_case(source.case)
     the_variant = checked.variant
     secret = the_variant.secret_board
     if secret is not None:
-        if secret.picture_scene is None:
-            return None
-        scene = secret.picture_scene(case_after(source), reader)
-        return None if scene is None else draw(scene)
+        out: dict[str, str | None] = {}
+        for reader in readers:
+            if secret.picture_scene is None:
+                out[reader] = None
+                continue
+            scene = secret.picture_scene(case_after(source), reader)
+            out[reader] = None if scene is None else draw(scene)
+        return out
     board = checked.game_map
     results = source.results
     shown = _shown(checked.position, source)
@@ -117,17 +140,24 @@ def picture_svg(source: PictureSource, reader: str = MASTER) -> str | None:
             "Orders as arrows: dashed and crossed where they failed; supports end on the move "
             "they support. Dislodged units stand beside their province, outlined in red."
         ]
-    return draw(
-        board_scene(
-            board,
-            shown,
-            drawn,
-            title=title,
-            notes=notes,
-            own_orders=the_variant.picture.order,
-            land=land_outlines(board),
-        )
+    shapes = load_shapes(board.name)
+    whole = board_scene(
+        board,
+        shown,
+        drawn,
+        title=title,
+        notes=notes,
+        own_orders=the_variant.picture.order,
+        land=land_outlines(board),
+        unit_counts=the_variant.picture.unit_counts,
+        shapes=shapes,
     )
+    pictures: dict[str, str] = {}
+    for reader in readers:
+        whose = reader if own_picture(board, shapes, reader) else MASTER
+        if whose not in pictures:
+            pictures[whose] = draw(for_reader(whole, board, shown, whose, shapes))
+    return {reader: pictures[reader if reader in pictures else MASTER] for reader in readers}
 
 
 def board_picture_svg(board: Map) -> str:
@@ -139,7 +169,10 @@ def board_picture_svg(board: Map) -> str:
         centers={name: frozenset(p.home_centres) for name, p in board.powers.items()},
     )
     title = f"{board.title}, {board.start_phase}"
-    return draw(board_scene(board, start, title=title, land=land_outlines(board)))
+    scene = board_scene(
+        board, start, title=title, land=land_outlines(board), shapes=load_shapes(board.name)
+    )
+    return draw(scene)
 
 
 def _orders(checked: Any, source: PictureSource) -> list[tuple[str, Any, str, str]]:

@@ -9,22 +9,24 @@ transaction replaces the row's mail by the same mail with the SVG and PNG attach
 was (drawn again on the next run: nothing lost), a crash after it leaves a finished row (drawn
 once), and the sender never sees a row half done: nothing is sent twice or without its picture
 because of the step. Rows of one phase whose readers may all see the same picture (a public
-board) share one drawing. A picture that cannot be drawn (a stored position this judge can no
+board) share one drawing. A mail carries at most PICTURE_BUDGET bytes of pictures: the PNG,
+and the SVG with it where both fit. A picture that cannot be drawn (a stored position this judge can no
 longer read) is logged and its mail sent without it, never held back.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import logging
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from sqlalchemy import Engine, Table, bindparam, select, update
 
 from judge.pictures.png import png_of
-from judge.pictures.source import PictureSource, picture_svg
+from judge.pictures.source import PictureSource, picture_svgs, shown_as
 from judge.store import notify
 from judge.store.db import session_scope
 from judge.store.models import OutboxMessage, OutboxState
@@ -34,6 +36,10 @@ log = logging.getLogger("judge.pictures")
 
 _OUTBOX: Table = OutboxMessage.__table__  # type: ignore[assignment]
 BATCH = 32  # rows read at a time: a phase's results mails, usually, so they share a drawing
+# The most bytes of pictures a mail carries: the PNG always, the SVG too where both fit (the
+# pictures of the standard board and of a reader's part do; the whole of a wide board, for its
+# GM or observers, may not).
+PICTURE_BUDGET = 400 * 1024
 
 _WAITING = (
     select(_OUTBOX.c.id, _OUTBOX.c.raw, _OUTBOX.c.picture)
@@ -57,23 +63,46 @@ def file_stem(source: PictureSource) -> str:
     return _NAME_WORD.sub("-", stem)[:60]
 
 
-def attachments(request: Mapping[str, Any], drawn: dict[str, bytes]) -> list[Attachment]:
-    """The SVG and PNG a request asks for (none where its reader may see no picture); `drawn`
-    keeps each PNG by its SVG's digest, so readers shown the same picture share one drawing."""
+def source_digest(request: Mapping[str, Any]) -> str:
+    """What tells a request's source from another's: readers of one phase share it."""
+    text = json.dumps(request["source"], sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def attachments(
+    request: Mapping[str, Any],
+    drawn: dict[str, list[Attachment]],
+    readers: Sequence[str] = (),
+) -> list[Attachment]:
+    """The pictures a request asks for (none where its reader may see none). `drawn` keeps
+    them by the source and whose picture the reader is shown (`shown_as`), so readers shown the
+    same picture share one drawing; `readers`, the other readers of the same source, are drawn
+    with it (the case read once)."""
     source = PictureSource.from_json(request["source"])
-    svg = picture_svg(source, str(request["reader"]))
+    reader = str(request["reader"])
+    digest = source_digest(request)
+    key = f"{digest}:{shown_as(source, reader)}"
+    if key not in drawn:
+        wanted = sorted({reader, *readers})
+        pictures = picture_svgs(source, wanted)
+        for other in wanted:
+            other_key = f"{digest}:{shown_as(source, other)}"
+            if other_key not in drawn:
+                drawn[other_key] = _files(source, pictures[other])
+    return drawn[key]
+
+
+def _files(source: PictureSource, svg: str | None) -> list[Attachment]:
+    """The PNG of a picture, and its SVG where both fit in PICTURE_BUDGET."""
     if svg is None:
         return []
     data = svg.encode("utf-8")
-    key = hashlib.sha256(data).hexdigest()
-    png = drawn.get(key)
-    if png is None:
-        png = drawn[key] = png_of(svg)
+    png = png_of(svg)
     stem = file_stem(source)
-    return [
-        Attachment(f"{stem}.svg", "image", "svg+xml", data),
-        Attachment(f"{stem}.png", "image", "png", png),
-    ]
+    files = [Attachment(f"{stem}.png", "image", "png", png)]
+    if len(png) + len(data) <= PICTURE_BUDGET:  # the SVG rides along where it fits
+        files.insert(0, Attachment(f"{stem}.svg", "image", "svg+xml", data))
+    return files
 
 
 def render_pending(engine: Engine, limit: int = BATCH) -> int:
@@ -83,11 +112,17 @@ def render_pending(engine: Engine, limit: int = BATCH) -> int:
         waiting = session.execute(_WAITING, {"limit": limit}).all()
     if not waiting:
         return 0
-    drawn: dict[str, bytes] = {}
+    drawn: dict[str, list[Attachment]] = {}
     finished: list[dict[str, Any]] = []
+    readers: dict[str, list[str]] = {}  # each source's readers among the rows read
+    for _row_id, _raw, request in waiting:
+        try:
+            readers.setdefault(source_digest(request), []).append(str(request["reader"]))
+        except Exception:  # a request that cannot be read fails below, on its own row
+            continue
     for row_id, raw, request in waiting:
         try:
-            files = attachments(request, drawn)
+            files = attachments(request, drawn, readers.get(source_digest(request), ()))
             new_raw = with_attachments(raw, files)
         except Exception:  # a picture is never worth holding the mail back
             log.exception("outbox %d: the picture could not be drawn; sent without it", row_id)

@@ -13,18 +13,22 @@ import functools
 import math
 from xml.sax.saxutils import escape
 
-from judge.pictures.layout import MARKER_RADIUS, link_segments
+from judge.pictures.layout import MARKER_RADIUS, link_segments, simplify
 from judge.pictures.scene import (
     BUILD,
     CANAL,
+    COLOUR_ONLY,
     CONVOY,
     DISBAND,
     IMPASSABLE,
     POLAR,
+    RAT,
     RETREAT,
     SEA,
     SPACE,
     SUPPORT,
+    VIEW_PICTURE,
+    Area,
     Arrow,
     Node,
     Scene,
@@ -40,7 +44,7 @@ FILL = {
     SPACE: "#f6f1e4",
 }
 LAND_FILL = "#efe6cc"
-LAND = "#e4ebd6"  # the land under the markers, where a board draws its geography
+LAND_UNDER = "#e4ebd6"  # the land under the markers, where a board draws its geography
 COAST = "#aab89a"
 LEGEND_ROW = 18
 # The inset (Scene.inset): at most this many times larger, in a band under the map with a
@@ -49,6 +53,13 @@ INSET_SCALE = 1.8
 INSET_CAPTION = 30.0
 INSET_MARGIN = 10.0
 FAILED = "#c00000"
+# A board with shapes: the seas, unowned land, impassable land, borders.
+SEA_FILL = "#d5e5f2"
+PALE_LAND = "#f1ead6"
+ROCK = "#a3a3a3"
+BORDER = "#5b6470"
+# The whole board beside the legend under a reader's part (Scene.view): this many pixels wide.
+OVERVIEW_WIDTH = 400.0
 
 
 _SPECIAL = frozenset('&<>"')
@@ -73,10 +84,16 @@ def _ink(colour: str) -> str:
     return "#000000" if 0.299 * r + 0.587 * g + 0.114 * b > 150 else "#ffffff"
 
 
-def _tint(colour: str) -> str:
-    """A pale version of `colour`, for the ground of an owned province."""
+@functools.lru_cache(maxsize=256)
+def _tint(colour: str, white: float = 0.6) -> str:
+    """A pale version of `colour` (`white` of the way to white), for an owned province."""
     r, g, b = (int(colour[i : i + 2], 16) for i in (1, 3, 5))
-    return "#{:02x}{:02x}{:02x}".format(*(round(c + (255 - c) * 0.6) for c in (r, g, b)))
+    return "#{:02x}{:02x}{:02x}".format(*(round(c + (255 - c) * white) for c in (r, g, b)))
+
+
+# How far an owned province's shape is paled from its owner's colour: enough to tell its units
+# (the full colour) from it, little enough that every tint stays apart from the sea's fill.
+AREA_WHITE = 0.5
 
 
 def _columns(width: float) -> int:
@@ -105,71 +122,421 @@ def legend_height(scene: Scene) -> float:
     return 12 + rows * LEGEND_ROW
 
 
+def picture_width(scene: Scene) -> float:
+    """The picture's width: the canvas's, or VIEW_PICTURE for a reader's part."""
+    return scene.width if scene.view is None else VIEW_PICTURE
+
+
+def map_height(scene: Scene) -> float:
+    """The height of the map at the top of the picture (the reader's part enlarged, or the
+    whole canvas)."""
+    if scene.view is None:
+        return scene.height
+    return scene.view[3] * _view_scale(scene)
+
+
+def _view_scale(scene: Scene) -> float:
+    assert scene.view is not None
+    return VIEW_PICTURE / scene.view[2]
+
+
+def _overview_scale(scene: Scene) -> float:
+    return OVERVIEW_WIDTH / scene.width
+
+
 def _legend_place(scene: Scene) -> tuple[float, float]:
-    """Where the legend stands under the map: (its left edge, its width); beside the inset
-    where there is one, else across the picture."""
-    if scene.inset is None:
-        return 0.0, scene.width
-    left = 2 * INSET_MARGIN + scene.inset[2] * _inset_scale(scene)
-    return left, scene.width - left
+    """Where the legend stands under the map: (its left edge, its width); beside the inset or
+    the overview where there is one, else across the picture."""
+    width = picture_width(scene)
+    if scene.view is not None:
+        left = 2 * INSET_MARGIN + OVERVIEW_WIDTH
+    elif scene.inset is not None:
+        left = 2 * INSET_MARGIN + scene.inset[2] * _inset_scale(scene)
+    else:
+        return 0.0, width
+    return left, width - left
 
 
 def draw(scene: Scene) -> str:
     """The scene as one SVG document."""
-    width = scene.width
-    height = scene.height + max(inset_height(scene), legend_height(scene))
-    colours = {name: colour for name, (colour, _) in scene.powers.items()}
-    nodes = {node.code: node for node in scene.nodes}
+    width = picture_width(scene)
+    top = map_height(scene)
+    height = top + max(inset_height(scene), overview_height(scene), legend_height(scene))
     out: list[str] = [
         f'<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '
         f'width="{width:.0f}" height="{height:.0f}" '
         f'viewBox="0 0 {width:.0f} {height:.0f}" font-family="{FONT}">',
         f'<rect width="{width:.0f}" height="{height:.0f}" fill="#ffffff"/>',
-        '<g id="board">',
-        f'<rect width="{width:.0f}" height="{scene.height:.0f}" fill="#f7fbff"/>',
     ]
-    links, labels = _static_layers(scene, nodes)
-    out += links
-    out += _stubs(scene, nodes)
-    out.append('<g id="provinces">')
-    for node in scene.nodes:
-        out += _node(node, colours)
-    out.append("</g>")
-    out.append('<g id="orders">')
-    for index, arrow in enumerate(scene.arrows):
-        out += _arrow(index, arrow, colours.get(arrow.power, "#000000"), width, scene.wraps)
-    out.append("</g>")
-    out.append('<g id="units">')
-    for unit in scene.units:
-        out += _unit(unit, colours)
-    out.append("</g>")
-    out += labels
-    out.append("</g>")
+    board = _board(scene)
+    if scene.view is None:
+        out += board
+    else:  # the board once, shown twice: the reader's part enlarged, the whole small
+        out += ["<defs>", *board, "</defs>"]
+        out += _view(scene)
+        out += _overview(scene, top)
     out += _inset(scene)
     out += _legend(scene, height)
     out.append("</svg>")
     return "\n".join(out) + "\n"
 
 
-def _static_layers(scene: Scene, nodes: dict[str, Node]) -> tuple[list[str], list[str]]:
-    """The links (with their end labels) and the provinces' labels, kept per board."""
-    if scene.static is not None:
+def _board(scene: Scene) -> list[str]:
+    """The board group: the ground (shapes or markers and links), the orders, the units and
+    the labels, on the canvas."""
+    colours = {name: colour for name, (colour, _) in scene.powers.items()}
+    nodes = {node.code: node for node in scene.nodes}
+    background = SEA_FILL if scene.areas else "#f7fbff"
+    out = [
+        '<g id="board">',
+        '<g id="ground">',
+        f'<rect width="{scene.width:.0f}" height="{scene.height:.0f}" fill="{background}"/>',
+    ]
+    sides = label_sides(scene)
+    links, labels = _static_layers(scene, nodes, sides)
+    if scene.areas:
+        out.append(
+            f'<g id="provinces" stroke="{BORDER}" stroke-width="1" stroke-linejoin="round" '
+            'fill-rule="evenodd">'
+        )
+        shown = visible_areas(scene)
+        for area in shown:
+            out.append(_area(area, colours))
+        out.append("</g>")
+        out += links
+        out.append('<g id="centres">')
+        for area in shown:
+            if area.centre_at is not None:
+                out.append(_centre(area, colours, scene.mark_scale))
+        out.append("</g>")
+    else:
+        out += links
+        out += _portal_labels(scene, nodes, sides)
+        out.append('<g id="provinces">')
+        shown = _visible_codes(scene)
+        for node in scene.nodes:
+            if shown is None or node.code in shown:
+                out += _node(node, colours)
+        out.append("</g>")
+    out.append("</g>")
+    out.append('<g id="orders">')
+    for index, arrow in enumerate(scene.arrows):
+        out += _arrow(index, arrow, colours.get(arrow.power, "#000000"), scene.width, scene.wraps)
+    out.append("</g>")
+    out.append('<g id="units">')
+    lettered = len(scene.powers) > COLOUR_ONLY
+    for unit in _visible_units(scene):
+        out += _unit(unit, colours, lettered, scene.mark_scale)
+    out.append("</g>")
+    out += labels
+    out.append("</g>")
+    return out
+
+
+# The areas of the last reader's part drawn (asked twice a drawing).
+_VISIBLE: list[tuple[list[Area], tuple[float, float, float, float], list[Area]]] = []
+
+
+def visible_areas(scene: Scene) -> list[Area]:
+    """The areas a picture draws: all, or those a reader's part shows (drawn at each shift a
+    board that wraps is drawn at)."""
+    if scene.view is None:
+        return scene.areas
+    if _VISIBLE and _VISIBLE[0][0] is scene.areas and _VISIBLE[0][1] == scene.view:
+        return _VISIBLE[0][2]
+    x, y, w, h = scene.view
+    shifts = _copies(scene, x, w)
+    shown = [
+        a
+        for a in scene.areas
+        if a.box[1] < y + h
+        and a.box[3] > y
+        and any(a.box[0] < x + w - s and a.box[2] > x - s for s in shifts)
+    ]
+    _VISIBLE[:] = [(scene.areas, scene.view, shown)]
+    return shown
+
+
+def _visible_units(scene: Scene) -> list[UnitMark]:
+    """The units a picture draws in full: all, or those in a reader's part (the whole board
+    beside it shows every unit as a dot)."""
+    if scene.view is None:
+        return scene.units
+    x, y, w, h = scene.view
+    shifts = _copies(scene, x, w)
+    return [
+        u
+        for u in scene.units
+        if y - 20 < u.y < y + h + 20 and any(x - 30 - s < u.x < x + w + 30 - s for s in shifts)
+    ]
+
+
+def _copies(scene: Scene, x: float, w: float) -> list[float]:
+    """The shifts at which a board that wraps is drawn so the span x..x+w is covered."""
+    if not scene.wraps:
+        return [0.0]
+    shifts = [0.0]
+    if x < 0:
+        shifts.append(-scene.width)
+    if x + w > scene.width:
+        shifts.append(scene.width)
+    return shifts
+
+
+def _view(scene: Scene) -> list[str]:
+    """The reader's part of the board, enlarged to the picture's width."""
+    assert scene.view is not None
+    x, y, w, h = scene.view
+    k = _view_scale(scene)
+    out = [
+        f'<defs><clipPath id="view-part"><rect width="{VIEW_PICTURE:.0f}" height="{h * k:.1f}"/>'
+        "</clipPath></defs>",
+        '<g id="view" clip-path="url(#view-part)">',
+        f'<rect width="{VIEW_PICTURE:.0f}" height="{h * k:.1f}" fill="{SEA_FILL}"/>',
+    ]
+    for shift in _copies(scene, x, w):
+        out.append(
+            f'<use href="#board" xlink:href="#board" transform="scale({k:.4f}) '
+            f'translate({-x + shift:.1f},{-y:.1f})"/>'
+        )
+    out.append("</g>")
+    return out
+
+
+def overview_height(scene: Scene) -> float:
+    """The band under a reader's part that holds the whole board drawn small, or 0."""
+    if scene.view is None:
+        return 0.0
+    return INSET_CAPTION + scene.height * _overview_scale(scene) + INSET_MARGIN
+
+
+def _overview(scene: Scene, top: float) -> list[str]:
+    """The whole board small (its ground and units), the reader's part framed on it."""
+    assert scene.view is not None
+    k = _overview_scale(scene)
+    left, upper = INSET_MARGIN, top + INSET_CAPTION
+    x, y, w, h = scene.view
+    frame = 'fill="none" stroke="#000000" stroke-width="1.5"'
+    colours = {name: colour for name, (colour, _) in scene.powers.items()}
+    out = [
+        f'<line x1="0" y1="{top:.1f}" x2="{VIEW_PICTURE:.0f}" y2="{top:.1f}" stroke="#4d5560"/>',
+        f'<text x="{left:g}" y="{upper - 8:.1f}" font-size="13" font-weight="bold">'
+        "The whole board; your part framed</text>",
+        f'<g id="overview" transform="translate({left:g},{upper:.1f}) scale({k:.4f})">',
+        f'<rect width="{scene.width:.0f}" height="{scene.height:.0f}" fill="{SEA_FILL}"/>',
+    ]
+    out += _overview_body(scene, colours, k)
+    for shift in _copies(scene, x, w):
+        out.append(
+            f'<rect x="{x + shift:.1f}" y="{y:.1f}" width="{w:.1f}" height="{h:.1f}" '
+            f'fill="none" stroke="#000000" stroke-width="{2.5 / k:.1f}"/>'
+        )
+    out.append("</g>")
+    out.append(
+        f'<rect x="{left:g}" y="{upper:.1f}" width="{scene.width * k:.1f}" '
+        f'height="{scene.height * k:.1f}" {frame}/>'
+    )
+    return out
+
+
+# The whole board drawn small is the same for every reader of a phase (their scenes share the
+# areas, the land and the units): kept for the last phase drawn.
+_OVERVIEW: list[tuple[tuple[object, ...], list[str]]] = []
+
+
+def _overview_body(scene: Scene, colours: dict[str, str], k: float) -> list[str]:
+    """The shapes' outlines simplified (or the land's), every unit a dot."""
+    key = (scene.areas, scene.land, scene.units, k)
+    for kept_key, lines in _OVERVIEW:
+        if all(a is b for a, b in zip(kept_key[:3], key[:3], strict=True)) and kept_key[3] == k:
+            return lines
+    out = []
+    if scene.areas:
+        out.append(f'<g stroke="{BORDER}" stroke-width="{0.6 / k:.1f}">')
+        for area in scene.areas:
+            fill = _area_fill(area, colours)
+            if fill != SEA_FILL:
+                out.append(f'<path d="{area.outline}" fill="{fill}"/>')
+        out.append("</g>")
+    elif scene.land:
+        out.append(
+            f'<path d="{_land_parts(scene)[1]}" fill="{LAND_UNDER}" stroke="{COAST}" '
+            f'stroke-width="{0.6 / k:.1f}" fill-rule="evenodd"/>'
+        )
+    out += _unit_dots(scene, colours, k)
+    _OVERVIEW[:] = [(key, out)]
+    return out
+
+
+def _unit_dots(scene: Scene, colours: dict[str, str], k: float) -> list[str]:
+    """Every unit as a dot in its power's colour, for the whole board drawn small (scale k)."""
+    return [
+        f'<circle cx="{unit.x:.0f}" cy="{unit.y:.0f}" r="{2.2 / k:.1f}" '
+        f'fill="{colours.get(unit.power, "#000000")}" stroke="#000000" '
+        f'stroke-width="{0.5 / k:.1f}"/>'
+        for unit in scene.units
+    ]
+
+
+def _area_fill(area: Area, colours: dict[str, str]) -> str:
+    """Seas blue, impassable land grey, land in its owner's colour (pale), or unowned pale."""
+    if area.kind == SEA:
+        return SEA_FILL
+    if area.kind == IMPASSABLE:
+        return ROCK
+    if area.owner is not None and area.owner in colours:
+        return _tint(colours[area.owner], AREA_WHITE)
+    return PALE_LAND
+
+
+def _area(area: Area, colours: dict[str, str]) -> str:
+    return _area_path(area, _area_fill(area, colours))
+
+
+@functools.lru_cache(maxsize=8192)
+def _area_path(area: Area, fill: str) -> str:
+    """A province's shape filled `fill`. Kept: most provinces look the same next phase."""
+    title = f"<title>{_text(area.title)}</title>" if area.title else ""
+    return f'<path id="p-{_attr(area.code)}" d="{area.path}" fill="{fill}">{title}</path>'
+
+
+def _centre(area: Area, colours: dict[str, str], scale: float = 1.0) -> str:
+    assert area.centre_at is not None
+    x, y = area.centre_at
+    dot = colours.get(area.centre_owner, "#ffffff") if area.centre_owner else "#ffffff"
+    return (
+        f'<circle id="c-{_attr(area.code)}" cx="{x:.1f}" cy="{y:.1f}" r="{5 * scale:g}" '
+        f'fill="{dot}" stroke="#000000" stroke-width="{1.5 * scale:g}"/>'
+    )
+
+
+def _static_layers(
+    scene: Scene, nodes: dict[str, Node], sides: dict[str, Side]
+) -> tuple[list[str], list[str]]:
+    """The links (with their end labels) and the provinces' labels, kept per board (those of
+    the areas a reader's part shows, where it shows a part)."""
+    if scene.static is not None and scene.view is None:
         kept = _LAYERS.get(id(scene.static))
         if kept is not None and kept[0] is scene.static:
             return kept[1], kept[2]
-    links = _land(scene)
+    if scene.areas:
+        links, labels = _kept_shape_layers(scene), ['<g id="labels">']
+        for area in visible_areas(scene):
+            labels.append(_area_label(area, scene.label_size))
+        labels.append("</g>")
+        if scene.view is not None:
+            return links, labels
+        return _kept(scene, links, labels)
+    shown = _visible_codes(scene)
+    links = _land(_land_shown(scene))
     links.append('<g id="links" stroke="#8a8f98" stroke-width="1.4" fill="none">')
     for link in scene.links:
+        if shown is not None and link.a not in shown and link.b not in shown:
+            continue
         a, b = nodes[link.a], nodes[link.b]
-        for (x1, y1), (x2, y2) in link_segments((a.x, a.y), (b.x, b.y), scene.width, scene.wraps):
-            links.append(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}"/>')
+        links += _link_lines(a.x, a.y, b.x, b.y, scene.width, scene.wraps)
     links.append("</g>")
-    links += _link_ends(scene, nodes)
     # The labels go over the units, so a unit never hides its province's name.
     labels = ['<g id="labels">']
+    each = _node_labels(scene, sides)
     for node in scene.nodes:
-        labels += _label(node)
+        if shown is None or node.code in shown:
+            labels += each[node.code]
     labels.append("</g>")
+    if scene.view is not None:
+        return links, labels
+    return _kept(scene, links, labels)
+
+
+# Each marker's label by its code, kept by the scene's `static` (a board's unchanging layer).
+_NODE_LABELS: dict[int, tuple[object, dict[str, list[str]]]] = {}
+
+
+def _node_labels(scene: Scene, sides: dict[str, Side]) -> dict[str, list[str]]:
+    """Each marker's label (and note) as text: kept per board where its labels never change
+    (no maze notes placed by `label_sides`)."""
+    keep = scene.static is not None and not sides
+    if keep:
+        found = _NODE_LABELS.get(id(scene.static))
+        if found is not None and found[0] is scene.static:
+            return found[1]
+    made = {n.code: _label(n, sides.get(n.code, BELOW), scene.label_size) for n in scene.nodes}
+    if keep:
+        if len(_NODE_LABELS) > 64:
+            _NODE_LABELS.clear()
+        _NODE_LABELS[id(scene.static)] = (scene.static, made)
+    return made
+
+
+@functools.lru_cache(maxsize=16384)
+def _link_lines(
+    ax: float, ay: float, bx: float, by: float, width: float, wraps: bool
+) -> tuple[str, ...]:
+    """A link's line (two through the edges where a board wraps). Kept: links never move."""
+    return tuple(
+        f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}"/>'
+        for (x1, y1), (x2, y2) in link_segments((ax, ay), (bx, by), width, wraps)
+    )
+
+
+def _visible_codes(scene: Scene) -> set[str] | None:
+    """The markers a reader's part shows (None: all, the whole board drawn)."""
+    if scene.view is None:
+        return None
+    x, y, w, h = scene.view
+    shifts = _copies(scene, x, w)
+    return {
+        n.code
+        for n in scene.nodes
+        if y - 40 < n.y < y + h + 40 and any(x - 60 - s < n.x < x + w + 60 - s for s in shifts)
+    }
+
+
+# The land's outlines with their extents, and simplified for the whole board drawn small, by the
+# scene's land (kept beside it, so the key is never another object's).
+_LAND_PARTS: dict[int, tuple[object, list[tuple[Box, str]], str]] = {}
+
+
+def _land_parts(scene: Scene) -> tuple[list[tuple[Box, str]], str]:
+    """Each outline of the land with its extent and its path data, and the whole land
+    simplified for the board drawn small; kept by the scene's land."""
+    kept = _LAND_PARTS.get(id(scene.land))
+    if kept is None or kept[0] is not scene.land:
+        parts = []
+        small = []
+        for outline in scene.land:
+            xs = [p[0] for p in outline]
+            ys = [p[1] for p in outline]
+            text = "M" + " ".join(f"{x:g},{y:g}" for x, y in outline) + "Z"
+            parts.append(((min(xs), min(ys), max(xs), max(ys)), text))
+            simple = simplify(list(outline), 3.0)
+            if len(simple) >= 3:
+                small.append("M" + " ".join(f"{x:.0f},{y:.0f}" for x, y in simple) + "Z")
+        if len(_LAND_PARTS) > 16:
+            _LAND_PARTS.clear()
+        kept = _LAND_PARTS[id(scene.land)] = (scene.land, parts, " ".join(small))
+    return kept[1], kept[2]
+
+
+def _land_shown(scene: Scene) -> list[str]:
+    """The path data of the land's outlines the picture draws: all, or those a reader's part
+    shows."""
+    if not scene.land:
+        return []
+    if scene.view is None:
+        return [text for _, text in _land_parts(scene)[0]]
+    x, y, w, h = scene.view
+    shifts = _copies(scene, x, w)
+    return [
+        text
+        for box, text in _land_parts(scene)[0]
+        if box[1] < y + h
+        and box[3] > y
+        and any(box[0] < x + w - s and box[2] > x - s for s in shifts)
+    ]
+
+
+def _kept(scene: Scene, links: list[str], labels: list[str]) -> tuple[list[str], list[str]]:
     if scene.static is not None:
         if len(_LAYERS) > 64:
             _LAYERS.clear()
@@ -177,21 +544,145 @@ def _static_layers(scene: Scene, nodes: dict[str, Node]) -> tuple[list[str], lis
     return links, labels
 
 
-def _land(scene: Scene) -> list[str]:
-    """The land under everything, one path of every outline (a lake inside land stays sea)."""
-    if not scene.land:
-        return []
-    path = " ".join(
-        "M" + " ".join(f"{x:g},{y:g}" for x, y in outline) + "Z" for outline in scene.land
+def _points(line: tuple[tuple[float, float], ...]) -> str:
+    return " ".join(f"{x:g},{y:g}" for x, y in line)
+
+
+_SHAPE_LAYERS: dict[int, tuple[object, list[str]]] = {}
+
+
+def _kept_shape_layers(scene: Scene) -> list[str]:
+    """`_shape_layers`, kept by the scene's `static` (the board's: they never change)."""
+    if scene.static is None:
+        return _shape_layers(scene)
+    kept = _SHAPE_LAYERS.get(id(scene.static))
+    if kept is None or kept[0] is not scene.static:
+        if len(_SHAPE_LAYERS) > 64:
+            _SHAPE_LAYERS.clear()
+        kept = _SHAPE_LAYERS[id(scene.static)] = (scene.static, _shape_layers(scene))
+    return kept[1]
+
+
+def _shape_layers(scene: Scene) -> list[str]:
+    """Over the provinces: the impassable land, the borders no move crosses, the crossings."""
+    out = []
+    if scene.impassable:
+        out.append(f'<g id="impassable" fill="{ROCK}" stroke="{BORDER}" stroke-width="0.8">')
+        out += [f'<path d="{d}" fill-rule="evenodd"/>' for d in scene.impassable]
+        out.append("</g>")
+    if scene.barriers:
+        out.append(
+            '<g id="barriers" stroke="#262626" stroke-width="3.5" fill="none" '
+            'stroke-linecap="round" stroke-linejoin="round">'
+        )
+        out += [f'<polyline points="{_points(line)}"/>' for line in scene.barriers]
+        out.append("</g>")
+    if scene.crossings:
+        out.append(
+            '<g id="crossings" stroke="#262626" stroke-width="2" stroke-dasharray="5 3" '
+            'fill="none">'
+        )
+        out += [f'<polyline points="{_points(line)}"/>' for line in scene.crossings]
+        out.append("</g>")
+    return out
+
+
+def _area_label(area: Area, size: float) -> str:
+    """A province's code at its shape's label point (the text's middle), bold, haloed."""
+    return _label_text(area.code, area.label, area.kind, area.label_at, size)
+
+
+@functools.lru_cache(maxsize=16384)
+def _label_text(code: str, label: str, kind: str, at: tuple[float, float], size: float) -> str:
+    x, y = at
+    style = ' font-style="italic"' if kind == SEA else ""
+    return (
+        f'<text id="l-{_attr(code)}" x="{x:.1f}" y="{y + size * 0.36:.1f}" '
+        f'font-size="{size:g}" font-weight="bold" text-anchor="middle" fill="#1b1f24" '
+        f'stroke="#ffffff" stroke-width="2.5" stroke-opacity="0.8" paint-order="stroke"'
+        f"{style}>{_text(label)}</text>"
     )
+
+
+def _land(outlines: list[str]) -> list[str]:
+    """The land under everything, one path of every outline's path data (a lake inside land
+    stays sea)."""
+    if not outlines:
+        return []
+    path = " ".join(outlines)
     return [
-        f'<path id="land" d="{path}" fill="{LAND}" stroke="{COAST}" stroke-width="0.8" '
+        f'<path id="land" d="{path}" fill="{LAND_UNDER}" stroke="{COAST}" stroke-width="0.8" '
         'fill-rule="evenodd"/>'
     ]
 
 
-def _link_ends(scene: Scene, nodes: dict[str, Node]) -> list[str]:
-    """The labels at a link's ends (a maze's portal numbers), just outside each marker."""
+Box = tuple[float, float, float, float]  # x1, y1, x2, y2
+
+
+def text_box(x: float, baseline: float, size: float, text: str, anchor: str = "middle") -> Box:
+    """Where a line of DejaVu Sans text stands (about 0.64 of its size a letter, bold ones
+    wider): the box the overlap checks use."""
+    width = len(text) * size * 0.64
+    left = x - width / 2 if anchor == "middle" else (x - width if anchor == "end" else x)
+    return (left, baseline - size * 0.78, left + width, baseline + size * 0.24)
+
+
+def _overlaps(box: Box, taken: list[Box], pad: float = 1.0) -> bool:
+    return any(
+        box[0] < t[2] + pad and t[0] < box[2] + pad and box[1] < t[3] + pad and t[1] < box[3] + pad
+        for t in taken
+    )
+
+
+def _node_boxes(node: Node, side: Side) -> list[Box]:
+    """What stands at a marker: the marker with a unit on it, its centre's dot, its label and
+    note."""
+    x, y = node.x, node.y
+    boxes = [(x - 16, y - 11, x + 16, y + 11)]
+    if node.centre:
+        boxes.append((x + 4, y - 14, x + 14, y - 4))
+    return boxes + _label_boxes(node, side)
+
+
+def _taken(scene: Scene, sides: dict[str, Side]) -> list[Box]:
+    return [box for n in scene.nodes for box in _node_boxes(n, sides.get(n.code, BELOW))]
+
+
+def _free_along(
+    start: tuple[float, float],
+    direction: tuple[float, float],
+    distances: range,
+    label: str,
+    taken: list[Box],
+) -> tuple[float, float, Box]:
+    """The first point along a ray from `start` (on it, or a little to either side) where
+    `label` (10 px) overlaps nothing taken; else the first point."""
+    first: tuple[float, float, Box] | None = None
+    for d in distances:
+        for side in (0.0, 7.0, -7.0, 12.0, -12.0):  # on the line, or just beside it
+            x = start[0] + direction[0] * d - direction[1] * side
+            y = start[1] + direction[1] * d + direction[0] * side
+            box = text_box(x, y + 3.5, 10, label)
+            if first is None:
+                first = (x, y, box)
+            if not _overlaps(box, taken):
+                return x, y, box
+    assert first is not None
+    return first
+
+
+def _portal_labels(scene: Scene, nodes: dict[str, Node], sides: dict[str, Side]) -> list[str]:
+    """The labels at links' ends and the stubs (a maze's portals), placed so that none
+    overlaps another, a label, a note or a unit."""
+    if not scene.stubs and not any(node.note for node in scene.nodes):
+        return []  # only a maze's spaces carry notes, and its links portal numbers
+    taken = _taken(scene, sides)
+    return _link_ends(scene, nodes, taken) + _stubs(scene, nodes, taken)
+
+
+def _link_ends(scene: Scene, nodes: dict[str, Node], taken: list[Box]) -> list[str]:
+    """The labels at a link's ends (a maze's portal numbers), just outside each marker, moved
+    along the link until they overlap nothing taken."""
     out: list[str] = []
     for link in scene.links:
         for here, there, label in ((link.a, link.b, link.label_a), (link.b, link.a, link.label_b)):
@@ -199,8 +690,11 @@ def _link_ends(scene: Scene, nodes: dict[str, Node]) -> list[str]:
                 continue
             a, b = nodes[here], nodes[there]
             d = math.hypot(b.x - a.x, b.y - a.y) or 1.0
-            x = a.x + (b.x - a.x) / d * (MARKER_RADIUS + 9)
-            y = a.y + (b.y - a.y) / d * (MARKER_RADIUS + 9)
+            reach = range(int(MARKER_RADIUS + 9), max(int(MARKER_RADIUS + 10), int(d * 0.5)), 2)
+            x, y, box = _free_along(
+                (a.x, a.y), ((b.x - a.x) / d, (b.y - a.y) / d), reach, label, taken
+            )
+            taken.append(box)
             out.append(
                 f'<text x="{x:.1f}" y="{y + 3.5:.1f}" font-size="10" text-anchor="middle" '
                 f'fill="#5a3d00" stroke="#ffffff" stroke-width="2.5" paint-order="stroke">'
@@ -209,21 +703,27 @@ def _link_ends(scene: Scene, nodes: dict[str, Node]) -> list[str]:
     return out
 
 
-def _stubs(scene: Scene, nodes: dict[str, Node]) -> list[str]:
+def _stubs(scene: Scene, nodes: dict[str, Node], taken: list[Box]) -> list[str]:
+    """Each stub a dashed line out of its marker, its label at its end, both long enough that
+    the label overlaps nothing taken."""
     out: list[str] = []
     for stub in scene.stubs:
         node = nodes[stub.node]
         dx, dy = math.cos(stub.angle), math.sin(stub.angle)
+        reach = range(int(MARKER_RADIUS + 31), int(MARKER_RADIUS + 90), 3)
+        tx, ty, box = _free_along((node.x, node.y), (dx, dy), reach, stub.label, taken)
+        taken.append(box)
+        along = math.hypot(tx - node.x, ty - node.y) - 9
         x1, y1 = node.x + dx * MARKER_RADIUS, node.y + dy * MARKER_RADIUS
-        x2, y2 = node.x + dx * (MARKER_RADIUS + 22), node.y + dy * (MARKER_RADIUS + 22)
-        tx, ty = node.x + dx * (MARKER_RADIUS + 31), node.y + dy * (MARKER_RADIUS + 31)
+        x2, y2 = node.x + dx * along, node.y + dy * along
         out.append(
             f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" stroke="#8a8f98" '
             f'stroke-width="1.4" stroke-dasharray="3 3"/>'
         )
         out.append(
             f'<text x="{tx:.1f}" y="{ty + 3.5:.1f}" font-size="10" text-anchor="middle" '
-            f'fill="#5a3d00">{_text(stub.label)}</text>'
+            f'fill="#5a3d00" stroke="#ffffff" stroke-width="2.5" paint-order="stroke">'
+            f"{_text(stub.label)}</text>"
         )
     return out
 
@@ -258,41 +758,132 @@ def _marker(node: Node, owner: str | None, dot: str) -> list[str]:
     return out
 
 
-def _label(node: Node) -> list[str]:
-    """A province's name under its marker (below a unit standing on it), and its note."""
-    x, y = node.x, node.y
+# Where a marker's label and note stand: (x offset, the label's and the note's baselines as
+# y offsets, text anchor). Under the marker unless its links or neighbours are there (a maze).
+Side = tuple[float, float, float, str]
+BELOW: Side = (0.0, MARKER_RADIUS + 13, MARKER_RADIUS + 24, "middle")
+SIDES: tuple[Side, ...] = (
+    BELOW,
+    (0.0, -MARKER_RADIUS - 7, -MARKER_RADIUS - 19, "middle"),
+    (MARKER_RADIUS + 8, -1.0, 10.0, "start"),
+    (-MARKER_RADIUS - 8, -1.0, 10.0, "end"),
+)
+
+
+def _label(node: Node, side: Side = BELOW, size: float = 11.0) -> list[str]:
+    """A province's name by its marker (under it, below a unit standing on it, unless `side`
+    says otherwise), and its note under the name."""
+    x, y = node.x + side[0], node.y
     style = ' font-style="italic"' if node.kind == SEA else ""
     out = [
-        f'<text id="l-{_attr(node.code)}" x="{x:.1f}" y="{y + MARKER_RADIUS + 13:.1f}" '
-        f'font-size="11" text-anchor="middle" fill="#1b1f24" stroke="#ffffff" '
+        f'<text id="l-{_attr(node.code)}" x="{x:.1f}" y="{y + side[1]:.1f}" '
+        f'font-size="{size:g}" text-anchor="{side[3]}" fill="#1b1f24" stroke="#ffffff" '
         f'stroke-width="2.5" paint-order="stroke"{style}>{_text(node.label)}</text>'
     ]
     if node.note:
         out.append(
-            f'<text x="{x:.1f}" y="{y + MARKER_RADIUS + 24:.1f}" font-size="9" '
-            f'text-anchor="middle" fill="#4d5560" stroke="#ffffff" stroke-width="2" '
+            f'<text x="{x:.1f}" y="{y + side[2]:.1f}" font-size="9" '
+            f'text-anchor="{side[3]}" fill="#4d5560" stroke="#ffffff" stroke-width="2" '
             f'paint-order="stroke">{_text(node.note)}</text>'
         )
     return out
 
 
-def _unit(unit: UnitMark, colours: dict[str, str]) -> list[str]:
+def _label_boxes(node: Node, side: Side) -> list[Box]:
+    x, y = node.x + side[0], node.y
+    boxes = [text_box(x, y + side[1], 11, node.label, side[3])]
+    if node.note:
+        boxes.append(text_box(x, y + side[2], 9, node.note, side[3]))
+    return boxes
+
+
+def _crosses(box: Box, a: tuple[float, float], b: tuple[float, float]) -> bool:
+    """Whether the segment a-b passes through the box (Liang-Barsky clipping)."""
+    t0, t1 = 0.0, 1.0
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    for p, q in (
+        (-dx, a[0] - box[0]),
+        (dx, box[2] - a[0]),
+        (-dy, a[1] - box[1]),
+        (dy, box[3] - a[1]),
+    ):
+        if p == 0:
+            if q < 0:
+                return False
+            continue
+        t = q / p
+        if p < 0:
+            t0 = max(t0, t)
+        else:
+            t1 = min(t1, t)
+        if t0 > t1:
+            return False
+    return True
+
+
+def label_sides(scene: Scene) -> dict[str, Side]:
+    """Each marker's label side: under it, or, where a marker carries a note (a maze), the side
+    its label and note cross fewest links, markers and labels already placed."""
+    if not any(node.note for node in scene.nodes):
+        return {}
+    nodes = {node.code: node for node in scene.nodes}
+    segments = [((nodes[k.a].x, nodes[k.a].y), (nodes[k.b].x, nodes[k.b].y)) for k in scene.links]
+    for stub in scene.stubs:  # a stub with its label reaches about 45 pixels out
+        node = nodes[stub.node]
+        reach = (node.x + math.cos(stub.angle) * 45, node.y + math.sin(stub.angle) * 45)
+        segments.append(((node.x, node.y), reach))
+    markers = [(n.x - 16, n.y - 14, n.x + 16, n.y + 11) for n in scene.nodes]
+    placed: list[Box] = []
+    sides: dict[str, Side] = {}
+    for node in scene.nodes:
+        best: tuple[int, int] | None = None
+        for index, side in enumerate(SIDES):
+            boxes = _label_boxes(node, side)
+            cost = sum(_crosses(box, a, b) for box in boxes for a, b in segments)
+            cost += sum(_overlaps(box, markers + placed, 0.0) for box in boxes) * 3
+            cost += (
+                sum(
+                    box[0] < 0 or box[1] < 0 or box[2] > scene.width or box[3] > scene.height
+                    for box in boxes
+                )
+                * 10
+            )
+            if best is None or (cost, index) < best:
+                best = (cost, index)
+        assert best is not None
+        sides[node.code] = SIDES[best[1]]
+        placed += _label_boxes(node, sides[node.code])
+    return sides
+
+
+def _unit(
+    unit: UnitMark, colours: dict[str, str], lettered: bool = False, scale: float = 1.0
+) -> list[str]:
     army = colours.get(unit.army_power) if unit.kind == "AF" and unit.army_power else None
-    return _unit_mark(unit, colours.get(unit.power, "#000000"), army)
+    drawn = _unit_mark(unit, colours.get(unit.power, "#000000"), army, lettered)
+    if scale == 1.0:
+        return drawn
+    # Smaller about its own point: the group's first line opens it, so the scale goes there.
+    x, y = unit.x, unit.y
+    head = drawn[0].replace(
+        "<g ",
+        f'<g transform="translate({x:.1f},{y:.1f}) scale({scale:.3f}) '
+        f'translate({-x:.1f},{-y:.1f})" ',
+        1,
+    )
+    return [head, *drawn[1:]]
 
 
 @functools.lru_cache(maxsize=4096)
-def _unit_mark(unit: UnitMark, colour: str, army: str | None) -> list[str]:
+def _unit_mark(unit: UnitMark, colour: str, army: str | None, lettered: bool = False) -> list[str]:
     """A unit in its power's `colour`, an army/fleet's army stripe in `army`. Kept: most units
     stand where they stood last phase."""
     ink = _ink(colour)
     x, y = unit.x, unit.y
     prefix = "d" if unit.dislodged else "u"
-    if unit.dislodged:
-        x, y = x - 15, y - 11  # up and left: the label is below, the centre up and right
     uid = f"{prefix}-{unit.power}-{unit.loc}"
     kind = "A/F" if unit.kind == "AF" else unit.kind
-    what = {"A": "army", "F": "fleet", "AF": "army/fleet"}.get(unit.kind, unit.kind)
+    what = {"A": "army", "F": "fleet", "AF": "army/fleet", RAT: "rat"}.get(unit.kind, unit.kind)
     title = f"{unit.power} {what} in {unit.loc}"
     if unit.army_power and unit.army_power != unit.power:
         title += f" carrying {unit.army_power}'s army"
@@ -306,26 +897,49 @@ def _unit_mark(unit: UnitMark, colour: str, army: str | None) -> list[str]:
     w = 30 if unit.kind == "AF" else 22
     h = 16
     out = [f'<g id="{_attr(uid)}"><title>{_text(title)}</title>']
+    if unit.kind == RAT:
+        return [*out, *_rat(x, y, colour, stroke), "</g>"]
     if unit.kind == "F":
-        out.append(
-            f'<path d="M{x - w / 2:.1f},{y - h / 2:.1f} h{w} l-4,{h} h-{w - 8} z" '
-            f'fill="{colour}" {stroke}/>'
-        )
+        outline = f'<path d="M{x - w / 2:.1f},{y - h / 2:.1f} h{w} l-4,{h} h-{w - 8} z"'
     else:
-        out.append(
-            f'<rect x="{x - w / 2:.1f}" y="{y - h / 2:.1f}" width="{w}" height="{h}" rx="4" '
-            f'fill="{colour}" {stroke}/>'
-        )
+        outline = f'<rect x="{x - w / 2:.1f}" y="{y - h / 2:.1f}" width="{w}" height="{h}" rx="4"'
+    # A white halo first, so the unit stands out on land of its own colour.
+    out.append(f'{outline} fill="none" stroke="#ffffff" stroke-width="4.5"/>')
+    out.append(f'{outline} fill="{colour}" {stroke}/>')
     if army is not None:
         out.append(
             f'<rect x="{x - w / 2 + 2:.1f}" y="{y + h / 2 - 5:.1f}" width="{w - 4}" height="3" '
             f'fill="{army}" stroke="{_ink(army)}" stroke-width="0.5"/>'
+        )
+    if lettered and unit.letter:  # the power's letter in a badge on the corner
+        out.append(
+            f'<circle cx="{x + w / 2 + 2:.1f}" cy="{y - h / 2 - 1:.1f}" r="5.5" fill="#ffffff" '
+            f'stroke="{colour}" stroke-width="1.5"/><text x="{x + w / 2 + 2:.1f}" '
+            f'y="{y - h / 2 + 2:.1f}" font-size="8" font-weight="bold" text-anchor="middle" '
+            f'fill="#000000">{_text(unit.letter)}</text>'
         )
     out.append(
         f'<text x="{x:.1f}" y="{y + 4:.1f}" font-size="11" font-weight="bold" '
         f'text-anchor="middle" fill="{ink}">{kind}</text></g>'
     )
     return out
+
+
+def _rat(x: float, y: float, colour: str, stroke: str) -> list[str]:
+    """A maze rat (Algernon's one kind of unit) facing right: tail, body, ears, an eye."""
+    body = (
+        f'<path d="M{x - 12:.1f},{y + 3:.1f} C{x - 12:.1f},{y - 7:.1f} {x + 2:.1f},{y - 9:.1f} '
+        f"{x + 8:.1f},{y - 3:.1f} L{x + 14:.1f},{y + 1:.1f} L{x + 8:.1f},{y + 5:.1f} "
+        f'C{x + 2:.1f},{y + 8:.1f} {x - 10:.1f},{y + 8:.1f} {x - 12:.1f},{y + 3:.1f} z"'
+    )
+    return [
+        f'<path d="M{x - 11:.1f},{y + 3:.1f} C{x - 18:.1f},{y + 4:.1f} {x - 20:.1f},{y - 4:.1f} '
+        f'{x - 15:.1f},{y - 7:.1f}" fill="none" stroke="#000000" stroke-width="1.6"/>',
+        f'{body} fill="none" stroke="#ffffff" stroke-width="4.5"/>',
+        f'{body} fill="{colour}" {stroke}/>',
+        f'<circle cx="{x + 3:.1f}" cy="{y - 6:.1f}" r="3" fill="{colour}" {stroke}/>',
+        f'<circle cx="{x + 8:.1f}" cy="{y - 1:.1f}" r="1.2" fill="{_ink(colour)}"/>',
+    ]
 
 
 def _head(x1: float, y1: float, x2: float, y2: float, colour: str) -> str:
@@ -450,10 +1064,10 @@ def _inset(scene: Scene) -> list[str]:
 
 
 def _legend(scene: Scene, height: float) -> list[str]:
-    top = scene.height
+    top = map_height(scene)
     left, width = _legend_place(scene)
     out = [
-        f'<g id="legend"><line x1="{left:.1f}" y1="{top:.1f}" x2="{scene.width:.0f}" '
+        f'<g id="legend"><line x1="{left:.1f}" y1="{top:.1f}" x2="{left + width:.0f}" '
         f'y2="{top:.1f}" stroke="#4d5560"/>',
         f'<text x="{left + 10:.1f}" y="{top + 18:.1f}" font-size="14" font-weight="bold">'
         f"{_text(scene.title)}</text>",

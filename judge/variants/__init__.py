@@ -239,6 +239,10 @@ class Picture:
     # the locations it passes, first to last), or None to draw nothing. The engine's own
     # orders need none; None: the variant has no orders of its own to draw.
     order: Callable[[Any], tuple[str, tuple[str, ...]] | None] | None = None
+    # Units each power has by the rules, as a picture's legend counts them (1885: an army/fleet
+    # is two; Mercator: an army/fleet counts for its fleet's power and its army's, and dumped
+    # units count): (position) -> {power: units}. None: one a unit.
+    unit_counts: Callable[[Position], Mapping[str, int]] | None = None
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,9 @@
 """Every board's picture tells the truth about the board: every province drawn and labelled (labels
-unique), no two provinces that are not neighbours drawn touching, no link passing over a third
-province, every unit and centre of its starting position and of a crowded position present; and
-the PNG renders at the SVG's size.
+unique), every unit and centre of its starting position and of a crowded position present, each
+unit on its own province; and the PNG renders at the SVG's size. A board drawn as markers (no
+shapes file) keeps the marker rules: no two provinces that are not neighbours drawn touching, no
+link passing over a third province (a board with shapes has its own truth tests,
+tests/pictures/test_shapes_truth.py).
 """
 
 from __future__ import annotations
@@ -18,9 +20,10 @@ import pytest
 from judge.engine.geography import Map, Terrain
 from judge.engine.position import Dislodged, Position, Unit
 from judge.map_files import available_maps, load_map, load_map_file
-from judge.pictures.board import board_scene, neighbours_of, positions_of
+from judge.pictures.board import board_scene, neighbours_of, positions_of, where
 from judge.pictures.layout import LABEL_ROOM, MARKER_RADIUS, faults
-from judge.pictures.png import png_of
+from judge.pictures.png import MAX_PNG_WIDTH, png_of
+from judge.pictures.shapes import load_shapes
 from judge.pictures.source import board_picture_svg
 from judge.pictures.svg import draw
 from judge.variants.algernon.maze import maze_board
@@ -40,6 +43,17 @@ def boards() -> list[tuple[str, Map]]:
 
 BOARDS = boards()
 IDS = [name for name, _ in BOARDS]
+MARKED = [(name, board) for name, board in BOARDS if load_shapes(board.name) is None]
+MARKED_IDS = [name for name, _ in MARKED]
+
+
+def drawn_provinces(board: Map) -> list[str]:
+    """The provinces a picture draws with an id and a label: all, or on a board with shapes
+    those with a shape (impassable land without one is drawn grey, unnamed)."""
+    shapes = load_shapes(board.name)
+    if shapes is None:
+        return sorted(board.provinces)
+    return sorted(c for c in board.provinces if c in shapes.provinces)
 
 
 def parsed(svg: str) -> ET.Element:
@@ -58,7 +72,7 @@ def labels(root: ET.Element) -> list[str]:
     ]
 
 
-@pytest.mark.parametrize(("name", "board"), BOARDS, ids=IDS)
+@pytest.mark.parametrize(("name", "board"), MARKED, ids=MARKED_IDS)
 def test_no_two_provinces_look_neighbours_that_are_not(name: str, board: Map) -> None:
     at, (width, _height) = positions_of(board)
     assert set(at) == set(board.provinces)
@@ -69,11 +83,15 @@ def test_no_two_provinces_look_neighbours_that_are_not(name: str, board: Map) ->
 def test_every_province_is_drawn_and_labelled_once(name: str, board: Map) -> None:
     root = parsed(board_picture_svg(board))
     ids = by_id(root)
-    for code in board.provinces:
+    drawn = drawn_provinces(board)
+    assert len(drawn) >= len(board.provinces) - len(board.special_provinces(Terrain.IMPASSABLE))
+    for code in drawn:
         assert f"p-{code}" in ids, code
         assert "".join(ids[f"l-{code}"].itertext()) == code.upper()
     shown = labels(root)
-    assert len(shown) == len(set(shown)) == len(board.provinces)
+    assert len(shown) == len(set(shown)) == len(drawn)
+    if load_shapes(board.name) is not None:
+        return
     # Links join exactly the neighbours: as many lines as neighbour pairs (none wraps twice here
     # unless the board wraps).
     pairs = {frozenset((a, b)) for a, near in neighbours_of(board).items() for b in near}
@@ -129,7 +147,8 @@ def crowded(board: Map) -> Position:
 @pytest.mark.parametrize(("name", "board"), BOARDS, ids=IDS)
 def test_a_crowded_position_shows_every_unit_and_centre(name: str, board: Map) -> None:
     position = crowded(board)
-    svg = draw(board_scene(board, position, title="crowded"))
+    shapes = load_shapes(board.name)
+    svg = draw(board_scene(board, position, title="crowded", shapes=shapes))
     root = parsed(svg)
     ids = by_id(root)
     for unit in position.units:
@@ -144,14 +163,13 @@ def test_a_crowded_position_shows_every_unit_and_centre(name: str, board: Map) -
                 c for c, name in colours.items() if name.upper() == power
             )
     shown = labels(root)
-    assert len(shown) == len(set(shown)) == len(board.provinces)
-    # Each unit stands on its province's marker (or its coast's point), never elsewhere.
-    at, _ = positions_of(board)
+    assert len(shown) == len(set(shown)) == len(drawn_provinces(board))
+    # Each unit stands on its province's marker or unit point (or its coast's), never elsewhere.
     for unit in position.units:
-        shape = ids[f"u-{unit.power}-{unit.loc}"][1]
+        shape = ids[f"u-{unit.power}-{unit.loc}"][2]
         x = float(shape.attrib.get("x", "nan")) if shape.tag == f"{SVG}rect" else None
         if x is not None:
-            assert abs(x + float(shape.attrib["width"]) / 2 - at[unit.province][0]) <= 16
+            assert abs(x + float(shape.attrib["width"]) / 2 - where(board, unit.loc, shapes)[0]) < 1
 
 
 def test_centres_are_drawn_in_their_owners_colour() -> None:
@@ -159,22 +177,26 @@ def test_centres_are_drawn_in_their_owners_colour() -> None:
     position = Position("S1901M", (), {"FRANCE": frozenset({"par", "bel"})})
     ids = by_id(parsed(draw(board_scene(board, position, title="t"))))
     colours = {ids["c-par"].attrib["fill"], ids["c-bel"].attrib["fill"]}
-    assert colours == {"#35a9e0"}  # France's colour on the standard board
+    assert colours == {"#4dbbec"}  # France's colour on the standard board
     assert ids["c-mun"].attrib["fill"] == "#ffffff"  # unowned
 
 
 @pytest.mark.parametrize("name", ["standard", "youngstown"])
-def test_the_png_renders_at_the_svgs_size(name: str) -> None:
+def test_the_png_renders_at_the_svgs_size_or_at_most_max_width(name: str) -> None:
     svg = board_picture_svg(load_map(name))
     png = png_of(svg)
     assert png[:8] == b"\x89PNG\r\n\x1a\n"
     width, height = struct.unpack(">II", png[16:24])
     root = parsed(svg)
-    assert (width, height) == (int(root.attrib["width"]), int(root.attrib["height"]))
+    wide, high = int(root.attrib["width"]), int(root.attrib["height"])
+    if wide <= MAX_PNG_WIDTH:
+        assert (width, height) == (wide, high)
+    else:  # a wider picture drawn smaller, in proportion
+        assert width == MAX_PNG_WIDTH and abs(height - high * MAX_PNG_WIDTH / wide) <= 1
 
 
 def test_markers_are_as_large_as_the_truth_check_assumes() -> None:
-    svg = board_picture_svg(load_map("standard"))
+    svg = draw(board_scene(load_map("standard"), Position("S1901M", ()), title="t"))
     radii = set(re.findall(r'<circle id="p-[a-z0-9]+" cx="[^"]+" cy="[^"]+" r="([0-9.]+)"', svg))
     assert radii == {f"{MARKER_RADIUS:.0f}"}
 
@@ -189,15 +211,15 @@ def test_owned_provinces_are_ringed_in_their_owners_colour() -> None:
         owners={"wal": "FRANCE"},
     )
     ids = by_id(parsed(draw(board_scene(board, position, title="t"))))
-    assert ids["p-wal"].attrib["stroke"] == "#35a9e0"
-    assert ids["p-par"].attrib["stroke"] == "#35a9e0"
-    assert ids["p-lon"].attrib["stroke"] != "#35a9e0"
+    assert ids["p-wal"].attrib["stroke"] == "#4dbbec"
+    assert ids["p-par"].attrib["stroke"] == "#4dbbec"
+    assert ids["p-lon"].attrib["stroke"] != "#4dbbec"
     # Without ownership (the standard game) no province is ringed.
     plain = by_id(parsed(draw(board_scene(board, Position("S1901M", (), {}), title="t"))))
     assert {plain[f"p-{c}"].attrib["stroke"] for c in board.provinces} == {"#4d5560"}
 
 
-@pytest.mark.parametrize(("name", "board"), BOARDS, ids=IDS)
+@pytest.mark.parametrize(("name", "board"), MARKED, ids=MARKED_IDS)
 def test_markers_stand_far_enough_apart_to_read_their_labels(name: str, board: Map) -> None:
     """Neighbours too: two markers closer than LABEL_ROOM run their labels together."""
     at, _ = positions_of(board)

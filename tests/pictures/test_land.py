@@ -12,12 +12,13 @@ from collections.abc import Sequence
 
 import pytest
 
-from judge.engine.geography import Terrain
+from judge.engine.geography import Map, Terrain
 from judge.engine.position import Position
 from judge.map_files import available_maps, land_outlines, load_map, maps_dir
 from judge.pictures.board import board_scene, positions_of
 from judge.pictures.layout import MARKER_RADIUS, dragged
 from judge.pictures.source import board_picture_svg
+from judge.pictures.svg import draw
 
 Outline = Sequence[tuple[float, float]]
 WITH_LAND = [n for n in available_maps() if (maps_dir() / f"{n}.land.json").is_file()]
@@ -115,15 +116,28 @@ def test_dragging_moves_land_near_a_moved_marker_and_leaves_the_rest() -> None:
     assert dragged([outline], before, before) == (outline,)
 
 
+def graph_picture(board: Map) -> str:
+    """The board drawn as a graph over its land, as a board without shapes is (the world board
+    has shapes now: its pictures draw those, with no land or inset)."""
+    start = Position(
+        board.start_phase,
+        tuple(u for power in board.powers.values() for u in power.starting_units),
+        {name: frozenset(p.home_centres) for name, p in board.powers.items()},
+    )
+    return draw(board_scene(board, start, title=board.title, land=land_outlines(board)))
+
+
 def test_the_svg_draws_the_land_under_the_board_and_none_where_there_is_none() -> None:
-    world = board_picture_svg(load_map("mercator-world"))
+    world = graph_picture(load_map("mercator-world"))
     assert world.index('<path id="land"') < world.index('<g id="links"')
-    assert '<path id="land"' not in board_picture_svg(load_map("standard"))
+    assert '<path id="land"' not in graph_picture(load_map("standard"))
+    # A board with shapes draws them instead.
+    assert '<path id="land"' not in board_picture_svg(load_map("mercator-world"))
 
 
 def test_the_world_board_draws_its_crowded_part_again_larger_beside_the_legend() -> None:
     board = load_map("mercator-world")
-    svg = board_picture_svg(board)
+    svg = graph_picture(board)
     x, y, w, h = board.inset or (0, 0, 0, 0)
     assert (w, h) == (380, 360)
     # The same drawing, not a second one: the board's group used again, clipped to the part.
@@ -134,4 +148,5 @@ def test_the_world_board_draws_its_crowded_part_again_larger_beside_the_legend()
     # The legend stands beside the inset, under the map.
     assert '<g id="legend"><line x1="704.0" y1="1400.0"' in svg
     assert 'height="2088"' in svg  # the map, then the inset's band (1.8 x 360 and margins)
-    assert 'id="inset"' not in board_picture_svg(load_map("standard"))
+    assert 'id="inset"' not in graph_picture(load_map("standard"))
+    assert 'id="inset"' not in board_picture_svg(board)  # its shapes need none

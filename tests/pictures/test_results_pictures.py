@@ -18,7 +18,8 @@ import pytest
 from sqlalchemy import Engine, select
 
 from judge.map_files import load_map
-from judge.pictures.step import render_pending
+from judge.pictures.board import readable_whole
+from judge.pictures.step import PICTURE_BUDGET, render_pending
 from judge.store import OutboxMessage, session_scope
 from judge.store.outbox import claim_due
 from judge.variants import variant, variant_names
@@ -96,12 +97,25 @@ def test_a_results_mail_carries_its_picture(engine: Engine, name: str) -> None:
         text = message.get_body(("plain",))
         assert text is not None and text.get_content() == old.get_content()
         files = attached(row)
-        assert set(files) == {"image/svg+xml", "image/png"}, row.to_addr
         assert files["image/png"][:8] == b"\x89PNG\r\n\x1a\n"
-        svg = files["image/svg+xml"].decode()
-        assert svg.startswith("<svg") and 'id="u-' in svg and 'id="c-' in svg
-    # Every reader of a public board is shown the same picture, drawn once.
-    assert len({attached(r)["image/svg+xml"] for r in after}) == 1
+        assert sum(len(data) for data in files.values()) <= PICTURE_BUDGET
+        assert set(files) <= {"image/svg+xml", "image/png"}, row.to_addr
+        if "image/svg+xml" in files:  # it rides along where it fits
+            svg = files["image/svg+xml"].decode()
+            assert svg.startswith("<svg") and 'id="u-' in svg and 'id="c-' in svg
+    # Every reader of a public board readable whole is shown the same picture, drawn once; on a
+    # wider board each power his own part (its SVG with it), observers and the GM the whole.
+    pictures = {attached(r)["image/png"] for r in after}
+    if readable_whole(load_map(variant(name).default_map).canvas[0]):
+        assert len(pictures) == 1
+        assert all("image/svg+xml" in attached(r) for r in after)
+    else:
+        assert len(pictures) == len(POWERS[name]) + 1
+        players = {mail.player(power) for power in POWERS[name]}
+        for row in after:  # a player's SVG, where it rides along, is of his own part
+            svg = attached(row).get("image/svg+xml")
+            if svg is not None:
+                assert (b'id="view"' in svg) == (row.to_addr in players), row.to_addr
     # And now the sender takes them.
     while (row := claim_due(engine, lease=timedelta(minutes=5))) is not None:
         claimed.append(row.id)

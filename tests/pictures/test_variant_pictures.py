@@ -70,3 +70,32 @@ def test_a_variant_case_is_drawn_whole(raw: dict[str, Any]) -> None:
         inner = getattr(order, "order", order)
         if "variants" in type(inner).__module__ and type(inner).__name__ != "ChooseUnit":
             assert shape(inner) is not None, inner  # 1885's Rome: Fleet draws nothing
+
+
+@pytest.mark.parametrize(
+    ("variant", "units", "counts"),
+    [
+        # 1885: an army/fleet is two units of its power.
+        ("1885", ["FRANCE AF wes", "ITALY A naf"], {"France": 2, "Italy": 1}),
+        # Mercator: an army/fleet counts for its fleet's power and its army's.
+        ("mercator", ["FRANCE AF eng ENGLAND", "ENGLAND A lon"], {"France": 1, "England": 2}),
+        ("standard", ["FRANCE F eng", "ENGLAND A lon"], {"France": 1, "England": 1}),
+    ],
+)
+def test_the_legend_counts_units_by_the_variants_rules(
+    variant: str, units: list[str], counts: dict[str, int]
+) -> None:
+    case = {
+        "variant": variant,
+        "map": "standard",
+        "phase": "S1901M" if variant == "standard" else "JAN1901M",
+        "units": [_unit_object(u) for u in units],
+        "centers": {},
+    }
+    svg = picture_svg(PictureSource(case))
+    assert svg is not None
+    legend = "".join(
+        next(e for e in ET.fromstring(svg).iter() if e.get("id") == "legend").itertext()
+    )
+    for power, count in counts.items():
+        assert f"{power}: 0 centres, {count} units" in legend

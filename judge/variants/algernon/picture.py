@@ -14,7 +14,7 @@ from typing import Any
 from judge.engine.geography import Map
 from judge.pictures.board import positions_of
 from judge.pictures.layout import graph_layout
-from judge.pictures.scene import SPACE, Link, Node, Scene, Stub, UnitMark, power_colours
+from judge.pictures.scene import RAT, SPACE, Link, Node, Scene, Stub, UnitMark, power_colours
 from judge.variants import MASTER
 from judge.variants.algernon.knowledge import Knowledge, knowledge_of
 from judge.variants.algernon.maze import centre_kind
@@ -65,7 +65,7 @@ def _player_scene(known: Knowledge, case: Mapping[str, Any], power: str) -> Scen
             )
     links = [Link(s, t, str(p), str(q)) for (s, t), (p, q) in sorted(ends.items())]
     mine = [u for u in case.get("units", ()) if u.get("power") == power and u.get("loc") in at]
-    units = [UnitMark(power, "A", u["loc"], *at[u["loc"]]) for u in mine]
+    units = [UnitMark(power, RAT, u["loc"], *at[u["loc"]]) for u in mine]
     return Scene(
         title=f"Your maze ({power}), {case.get('phase', '')}",
         width=width,
@@ -99,6 +99,10 @@ def _known_layout(
     return found
 
 
+# Directions from a space that its label and note (under its marker) stand in: no stub there.
+LABEL_SIDE = (math.pi / 2, math.pi / 2 - 0.6, math.pi / 2 + 0.6)
+
+
 def _free_angle(
     space: str,
     at: Mapping[str, list[float]],
@@ -109,6 +113,7 @@ def _free_angle(
     """A direction for the index-th unknown portal of `space`, away from its drawn links."""
     x, y = at[space]
     taken = [math.atan2(at[n][1] - y, at[n][0] - x) for n in neighbours[space]]
+    taken += LABEL_SIDE  # the space's label and note stand under it
     best = 0.0
     steps = 36
     chosen: list[float] = []
@@ -152,7 +157,7 @@ def _master_scene(board: Map, case: Mapping[str, Any]) -> Scene:
                 q = next(n for n, back in board.provinces[t].portals.items() if back == s)
                 links.append(Link(s, t, str(p), str(q)))
     units = [
-        UnitMark(u["power"], u.get("type", "A"), u["loc"], *at[u["loc"]])
+        UnitMark(u["power"], RAT, u["loc"], *at[u["loc"]])
         for u in case.get("units", ())
         if u.get("loc") in at
     ]

@@ -17,7 +17,7 @@ from judge.variants.mercator.language import (
     read_mercator_orders,
 )
 from judge.variants.mercator.phases import adjudicate_mercator, decide_claims
-from judge.variants.mercator.picture import picture_order
+from judge.variants.mercator.picture import legend_units, picture_order
 
 
 def _results_text(report: object) -> str:
@@ -57,5 +57,5 @@ MERCATOR = Variant(
         ),
     ),
     report=Report(results_text=_results_text),
-    picture=Picture(order=picture_order),
+    picture=Picture(order=picture_order, unit_counts=legend_units),
 )

@@ -5,8 +5,11 @@ build. The engine's orders and the time-scale wrapper are drawn by judge/picture
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
+from judge.engine.position import Position
+from judge.variants.mercator.adjustments import unit_counts
 from judge.variants.mercator.orders import (
     Board,
     ChainConvoy,
@@ -34,3 +37,8 @@ def picture_order(order: Any) -> tuple[str, tuple[str, ...]] | None:
     if isinstance(order, PlaceSpare):
         return "build", (order.loc,)
     return None
+
+
+def legend_units(position: Position) -> Mapping[str, int]:
+    """Each power's units as the picture's legend counts them: by the rules' count."""
+    return unit_counts(position.units, position.state)

@@ -21,7 +21,7 @@ from judge.variants.v1885.language import (
     retreat_terms,
 )
 from judge.variants.v1885.phases import adjudicate_1885
-from judge.variants.v1885.picture import picture_order
+from judge.variants.v1885.picture import legend_units, picture_order
 from judge.variants.v1885.victory import decide_claims
 
 
@@ -62,5 +62,5 @@ V1885 = Variant(
         ),
     ),
     report=Report(results_text=_results_text),
-    picture=Picture(order=picture_order),
+    picture=Picture(order=picture_order, unit_counts=legend_units),
 )

@@ -4,9 +4,12 @@ draws nothing (the unit itself shows it). The engine's orders are drawn by judge
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
+from judge.engine.position import Position
 from judge.variants.v1885.orders import Board, ContingentBuild, Disembark, RetreatOnFile
+from judge.variants.v1885.removals import unit_counts
 
 
 def picture_order(order: Any) -> tuple[str, tuple[str, ...]] | None:
@@ -20,3 +23,8 @@ def picture_order(order: Any) -> tuple[str, tuple[str, ...]] | None:
     if isinstance(order, RetreatOnFile):  # a retreat kept on file should the move dislodge it
         return "retreat", (order.loc, order.dest)
     return None
+
+
+def legend_units(position: Position) -> Mapping[str, int]:
+    """Each power's units as the picture's legend counts them: by the rules' count."""
+    return unit_counts(position.units)

@@ -145,7 +145,7 @@ def name_cased(board: Map, text: str) -> list[str]:
 # a unit or dislodged unit (power and space); an order; the picture's groups.
 _SPACE_ID = re.compile(r"^[plc]-([a-z]{2,3})$")
 _UNIT_ID = re.compile(r"^[ud]-([A-Z][A-Z_-]*)-([a-z]{2,3})$")
-_PLAIN_IDS = re.compile(r"^(board|links|provinces|orders|units|labels|legend|o-\d+)$")
+_PLAIN_IDS = re.compile(r"^(board|ground|links|provinces|orders|units|labels|legend|o-\d+)$")
 
 
 def svg_leaks(board: Map, allowed: Allowed, svg: str) -> list[str]:
