@@ -23,7 +23,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from judge.engine.geography import Map
-from judge.engine.orders import Convoy, Disband, Hold, Move, Retreat, Support
+from judge.engine.orders import Build, Convoy, Disband, Hold, Move, Retreat, Support, Waive
 from judge.language.board_parsers import BoardParsers
 from judge.language.errors import OrderError
 from judge.language.format import location_name
@@ -157,6 +157,14 @@ def kind_letter(kind: str | None) -> str:
     return {"AF": "A/F"}.get(kind or "", kind or "")
 
 
-def build_words(game_map: Map, kind: str | None, loc: str) -> str:
-    """A build in full: ``Builds a fleet in London``."""
-    return f"Builds {BUILT_KIND.get(kind or '', 'a unit')} in {location_name(loc, game_map)}"
+def adjustment_words(game_map: Map, order: Any, removal: bool = True) -> str | None:
+    """A build, a waive or (with `removal`) a removal in full (``Builds a fleet in London``,
+    ``Waives a build``, ``Removes French Army Paris``); None for any other order."""
+    if isinstance(order, Build):
+        kind = BUILT_KIND.get(order.unit_type or "", "a unit")
+        return f"Builds {kind} in {location_name(order.loc, game_map)}"
+    if isinstance(order, Waive):
+        return "Waives a build"
+    if removal and isinstance(order, Disband):
+        return f"Removes {unit_words(game_map, order.unit_type, order.loc)}"
+    return None

@@ -26,7 +26,7 @@ from judge.language.names import name_table
 from judge.variants import DeskLine, ReadOrders
 from judge.variants.af_language import (
     ArmyFleetCallbacks,
-    build_words,
+    adjustment_words,
     grammar_or_standard,
     kind_letter,
     parse_with_grammar,
@@ -167,12 +167,11 @@ def format_scaled(order: Any, game_map: Map) -> str:
         )
     if isinstance(value, PlaceSpare):
         return f"Spare unit: {unit_words(game_map, value.unit_type, value.loc)}"
-    if isinstance(value, Build):
-        return build_words(game_map, value.unit_type, value.loc)
-    if isinstance(value, Waive):
-        return "Waives a build"
-    if isinstance(value, Disband) and not (isinstance(order, Scaled) and order.time_scale):
-        return f"Removes {unit_words(game_map, value.unit_type, value.loc)}"
+    # In a time scale a disband is the unit's own order ("F(BAL) D"), not a removal.
+    removal = not (isinstance(order, Scaled) and order.time_scale)
+    words = adjustment_words(game_map, value, removal)
+    if words is not None:
+        return words
     if isinstance(value, ChainConvoy):
         fleets = ", ".join(unit_words(game_map, "F", f) for f in value.fleet_locs)
         army = unit_words(game_map, "A", value.army_loc)

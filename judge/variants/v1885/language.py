@@ -29,9 +29,10 @@ from judge.language.format import format_order, location_name
 from judge.language.orders import OrderSyntaxError
 from judge.variants import DeskLine, ReadOrders, RetreatTerms
 from judge.variants.af_language import (
+    BUILT_KIND,
     UNIT_WORDS,
     ArmyFleetCallbacks,
-    build_words,
+    adjustment_words,
     grammar_or_standard,
     kind_letter,
     parse_with_grammar,
@@ -244,7 +245,7 @@ def format_full(order: Any, game_map: Map) -> str:
             f"{place(order.dest)} if dislodged"
         )
     if isinstance(order, ContingentBuild):
-        kind = {ARMY: "an army", FLEET: "a fleet"}.get(order.unit_type or "", "a unit")
+        kind = BUILT_KIND.get(order.unit_type or "", "a unit")
         cond = order.condition
         word = "unless" if cond.negated else "if"
         return (
@@ -252,12 +253,9 @@ def format_full(order: Any, game_map: Map) -> str:
             f"{unit_words(game_map, cond.unit_type, cond.loc, cond.power)} retreats to "
             f"{place(cond.dest)}"
         )
-    if isinstance(order, Build):
-        return build_words(game_map, order.unit_type, order.loc)
-    if isinstance(order, Waive):
-        return "Waives a build"
-    if isinstance(order, Disband):
-        return f"Removes {unit_words(game_map, order.unit_type, order.loc)}"
+    words = adjustment_words(game_map, order)
+    if words is not None:
+        return words
     if isinstance(order, Move) and order.via_convoy:
         unit = unit_words(game_map, order.unit_type, order.loc)
         return f"{unit} -> {place(order.dest)} via Fast Ferry"
