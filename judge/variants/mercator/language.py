@@ -22,17 +22,16 @@ from judge.engine.geography import Map
 from judge.engine.orders import Build, Convoy, Disband, Hold, Move, Retreat, Support, Waive
 from judge.language.board_parsers import BoardParsers
 from judge.language.format import location_name
-from judge.language.names import NameLookupError, name_table
-from judge.language.orders import (
-    FAILED,
-    LocationCallbacks,
-    NameFault,
-    OrderSyntaxError,
-    name_error,
-    parse_order,
-    syntax_error,
-)
+from judge.language.names import name_table
 from judge.variants import DeskLine, ReadOrders
+from judge.variants.af_language import (
+    ArmyFleetCallbacks,
+    adjustment_words,
+    grammar_or_standard,
+    kind_letter,
+    parse_with_grammar,
+    unit_words,
+)
 from judge.variants.mercator.adjustments import builds_used
 from judge.variants.mercator.orders import (
     Board,
@@ -49,21 +48,15 @@ from judge.variants.mercator.reading import LineReading, read_all, scan, unit_ki
 from judge.variants.mercator.reading import read_line as read_one_line
 
 
-class _MercatorCallbacks(LocationCallbacks):  # type: ignore[misc, valid-type]
-    """Grammar callbacks: each rule's children -> a value (places resolved by the map)."""
-
-    def orders__word_loc(self, children: list[Any]) -> str:  # noqa: N802 - Lark's name
-        return self.word_loc(children)
+class _MercatorCallbacks(ArmyFleetCallbacks):
+    """Mercator's own grammar callbacks (the army/fleet orders both variants read are
+    ArmyFleetCallbacks'): each rule's children -> a value."""
 
     def unit(self, children: list[Any]) -> tuple[str | None, str, str]:
         return None, unit_kind(children[0]), children[1]
 
     def partner_unit(self, children: list[Any]) -> tuple[str | None, str, str]:
-        try:
-            power = self.table.power(str(children[0]))
-        except NameLookupError as fault:
-            raise NameFault(fault, getattr(children[0], "column", 0), "a power") from None
-        return power, unit_kind(children[1]), children[2]
+        return self.power_named(children[0]), unit_kind(children[1]), children[2]
 
     def orders(self, children: list[Any]) -> list[Any]:
         return children
@@ -74,26 +67,8 @@ class _MercatorCallbacks(LocationCallbacks):  # type: ignore[misc, valid-type]
         army = children[-3]
         return ChainConvoy(tuple(f[2] for f in fleets), army[2], children[-1], army[0])
 
-    def hold(self, c: list[Any]) -> Hold:
-        return Hold(c[0][1], c[0][2])
-
-    def move(self, c: list[Any]) -> Move:
-        return Move(c[0][1], c[0][2], c[2], False)
-
-    def move_via(self, c: list[Any]) -> Move:
-        return Move(c[0][1], c[0][2], c[2], True)
-
-    def support_hold(self, c: list[Any]) -> Support:
-        return Support(c[0][1], c[0][2], c[2][1], c[2][2], None)
-
-    def support_move(self, c: list[Any]) -> Support:
-        return Support(c[0][1], c[0][2], c[2][1], c[2][2], c[4])
-
     def support_landing(self, c: list[Any]) -> SupportLanding:
         return SupportLanding(c[0][2], c[2][2], c[4], c[2][0])
-
-    def convoy(self, c: list[Any]) -> Convoy:
-        return Convoy(c[0][1], c[0][2], c[2][2], c[4])
 
     def land(self, c: list[Any]) -> Land:
         return Land(c[0][2], c[2], c[0][0])
@@ -106,12 +81,6 @@ class _MercatorCallbacks(LocationCallbacks):  # type: ignore[misc, valid-type]
 
     def disembark(self, c: list[Any]) -> Disembark:
         return Disembark(c[0][2], c[2], c[0][0])
-
-    def disband(self, c: list[Any]) -> Disband:
-        return Disband(c[0][1], c[0][2])
-
-    def retreat(self, c: list[Any]) -> Retreat:
-        return Retreat(c[0][1], c[0][2], c[-1])
 
     def place_spare(self, c: list[Any]) -> PlaceSpare:
         return PlaceSpare(unit_kind(c[1]), c[2])
@@ -135,16 +104,20 @@ def parse_mercator(text: str, game_map: Map, line_no: int = 1) -> list[Any]:
     return _parse_with_grammar(text, game_map, line_no)
 
 
+def _parse_with_grammar(text: str, game_map: Map, line_no: int) -> list[Any]:
+    """The grammar's reading of a piece, without the quick reader."""
+    return parse_with_grammar(_PARSERS, text, game_map, line_no)
+
+
 def _parse_or_standard(game_map: Map, text: str, line_no: int) -> list[Any]:
     """The grammar's reading of a piece, or the standard language's for an adjustment order
     (build, remove, waive); the grammar's error where neither reads it."""
-    try:
-        return _parse_with_grammar(text, game_map, line_no)
-    except OrderSyntaxError:
-        standard = _standard_order(text, game_map)
-        if standard is None:
-            raise
-        return [standard]
+    return grammar_or_standard(
+        lambda: _parse_with_grammar(text, game_map, line_no),
+        text,
+        game_map,
+        (Build, Waive, Disband),
+    )
 
 
 def read_line(game_map: Map, text: str, section: int | None, line_no: int = 1) -> LineReading:
@@ -166,46 +139,7 @@ def read_mercator_orders(game_map: Map, texts: Mapping[str, Sequence[str]]) -> R
     return ReadOrders(orders, unreadable, frozenset(headings), parts)
 
 
-def _parse_with_grammar(text: str, game_map: Map, line_no: int) -> list[Any]:
-    from lark.exceptions import UnexpectedInput
-
-    lark, fast = _PARSERS(game_map)
-    try:
-        try:
-            result = fast.parse(text)
-        except NameFault as fault:
-            if fault.column:
-                raise
-            result = FAILED  # Lark's own tokens carry the column the message needs
-        if result is not FAILED:
-            return list(result)
-        table = name_table(game_map)
-        glued = text
-        if table.hyphen_re is not None and "-" in glued:
-            glued = table.hyphen_re.sub(lambda m: m.group().replace("-", "_"), glued)
-        return list(lark.parse(glued))
-    except NameFault as fault:
-        raise OrderSyntaxError(name_error(text, line_no, fault)) from None
-    except UnexpectedInput as exc:
-        raise OrderSyntaxError(syntax_error(text, line_no, exc)) from None
-
-
-def _standard_order(text: str, game_map: Map) -> Any:
-    """An adjustment order (build, remove, waive), which the standard language reads."""
-    try:
-        order = parse_order(text, game_map)
-    except OrderSyntaxError:
-        return None
-    return order if isinstance(order, Build | Waive | Disband) else None
-
-
 # --- writing orders back -------------------------------------------------------------------------
-def _unit_words(game_map: Map, kind: str | None, loc: str, power: str | None = None) -> str:
-    word = {"A": "Army", "F": "Fleet", "AF": "Army/Fleet"}.get(kind or "", "Unit")
-    owner = f"{game_map.powers[power].adjective} " if power and power in game_map.powers else ""
-    return f"{owner}{word} {location_name(loc, game_map)}"
-
-
 def format_scaled(order: Any, game_map: Map) -> str:
     """An order in full, as the echo and the results write it."""
     value = order.order if isinstance(order, Scaled) else order
@@ -214,35 +148,33 @@ def format_scaled(order: Any, game_map: Map) -> str:
         return location_name(loc, game_map)
 
     if isinstance(value, Land):
-        return f"{_unit_words(game_map, 'A', value.army_loc)} lands in {place(value.dest)}"
+        return f"{unit_words(game_map, 'A', value.army_loc)} lands in {place(value.dest)}"
     if isinstance(value, Disembark):
-        return f"{_unit_words(game_map, 'A', value.army_loc)} disembarks in {place(value.dest)}"
+        return f"{unit_words(game_map, 'A', value.army_loc)} disembarks in {place(value.dest)}"
     if isinstance(value, Board | Embark):
         verb = "boards" if isinstance(value, Board) else "embarks on"
-        army = _unit_words(game_map, "A", value.army_loc, value.army_power)
-        return f"{army} {verb} {_unit_words(game_map, 'F', value.fleet_loc, value.fleet_power)}"
+        army = unit_words(game_map, "A", value.army_loc, value.army_power)
+        return f"{army} {verb} {unit_words(game_map, 'F', value.fleet_loc, value.fleet_power)}"
     if isinstance(value, SupportLanding):
         return (
-            f"{_unit_words(game_map, 'F', value.fleet_loc)} supports the landing of "
-            f"{_unit_words(game_map, 'A', value.army_loc)} in {place(value.dest)}"
+            f"{unit_words(game_map, 'F', value.fleet_loc)} supports the landing of "
+            f"{unit_words(game_map, 'A', value.army_loc)} in {place(value.dest)}"
         )
     if isinstance(value, FastFerry):
         return (
-            f"{_unit_words(game_map, 'F', value.fleet_loc)} ferries "
-            f"{_unit_words(game_map, 'A', value.army_loc)} -> {place(value.dest)}"
+            f"{unit_words(game_map, 'F', value.fleet_loc)} ferries "
+            f"{unit_words(game_map, 'A', value.army_loc)} -> {place(value.dest)}"
         )
     if isinstance(value, PlaceSpare):
-        return f"Spare unit: {_unit_words(game_map, value.unit_type, value.loc)}"
-    if isinstance(value, Build):
-        kind = {"A": "an army", "F": "a fleet"}.get(value.unit_type or "", "a unit")
-        return f"Builds {kind} in {place(value.loc)}"
-    if isinstance(value, Waive):
-        return "Waives a build"
-    if isinstance(value, Disband) and not (isinstance(order, Scaled) and order.time_scale):
-        return f"Removes {_unit_words(game_map, value.unit_type, value.loc)}"
+        return f"Spare unit: {unit_words(game_map, value.unit_type, value.loc)}"
+    # In a time scale a disband is the unit's own order ("F(BAL) D"), not a removal.
+    removal = not (isinstance(order, Scaled) and order.time_scale)
+    words = adjustment_words(game_map, value, removal)
+    if words is not None:
+        return words
     if isinstance(value, ChainConvoy):
-        fleets = ", ".join(_unit_words(game_map, "F", f) for f in value.fleet_locs)
-        army = _unit_words(game_map, "A", value.army_loc)
+        fleets = ", ".join(unit_words(game_map, "F", f) for f in value.fleet_locs)
+        army = unit_words(game_map, "A", value.army_loc)
         return f"{fleets} convoy {army} -> {place(value.dest)}"
     from judge.language.format import format_order
 
@@ -256,8 +188,7 @@ def format_scaled_short(order: Any, game_map: Map) -> str:
 
     def unit(kind: str | None, loc: str, power: str | None = None) -> str:
         owner = f"{game_map.powers[power].adjective} " if power and power in game_map.powers else ""
-        letter = {"AF": "A/F"}.get(kind or "", kind or "")
-        return f"{owner}{letter}({loc.upper()})"
+        return f"{owner}{kind_letter(kind)}({loc.upper()})"
 
     if isinstance(value, Land):
         text = f"{unit('A', value.army_loc)} L {value.dest.upper()}"

@@ -26,17 +26,18 @@ from judge.engine.results import ILLEGAL, OrderResult
 from judge.language.board_parsers import BoardParsers
 from judge.language.errors import OrderError
 from judge.language.format import format_order, location_name
-from judge.language.names import NameLookupError, name_table
-from judge.language.orders import (
-    FAILED,
-    LocationCallbacks,
-    NameFault,
-    OrderSyntaxError,
-    name_error,
-    parse_order,
-    syntax_error,
-)
+from judge.language.orders import OrderSyntaxError
 from judge.variants import DeskLine, ReadOrders, RetreatTerms
+from judge.variants.af_language import (
+    BUILT_KIND,
+    UNIT_WORDS,
+    ArmyFleetCallbacks,
+    adjustment_words,
+    grammar_or_standard,
+    kind_letter,
+    parse_with_grammar,
+    unit_words,
+)
 from judge.variants.order_checks import for_the_unit_there, kind_note
 from judge.variants.v1885.orders import (
     Board,
@@ -49,7 +50,6 @@ from judge.variants.v1885.orders import (
 
 ARMY, FLEET, ARMY_FLEET = "A", "F", "AF"
 _KINDS = {"a": ARMY, "army": ARMY, "f": FLEET, "fleet": FLEET}
-_UNIT_WORDS = {ARMY: "Army", FLEET: "Fleet", ARMY_FLEET: "Army/Fleet"}
 _LEADING_ADJUSTMENT = re.compile(r"(?i)^\s*(?:builds?|removes?|disbands?|waives?)\b")
 
 
@@ -85,14 +85,12 @@ class _NoUnitBefore(Exception):
     pass
 
 
-class _Callbacks(LocationCallbacks):  # type: ignore[misc, valid-type]
-    """Grammar callbacks: each rule's children -> a value (places resolved by the map)."""
+class _Callbacks(ArmyFleetCallbacks):
+    """1885's own grammar callbacks (the army/fleet orders both variants read are
+    ArmyFleetCallbacks'): each rule's children -> a value."""
 
-    def orders__word_loc(self, children: list[Any]) -> str:  # noqa: N802 - Lark's name
-        return self.word_loc(children)
-
-    def unit(self, children: list[Any]) -> tuple[str, str]:
-        return unit_kind(children[0]), children[1]
+    def unit(self, children: list[Any]) -> tuple[str | None, str, str]:
+        return None, unit_kind(children[0]), children[1]
 
     def orders(self, children: list[Any]) -> list[Any]:
         values = [c for c in children if not isinstance(c, str)]
@@ -111,44 +109,20 @@ class _Callbacks(LocationCallbacks):  # type: ignore[misc, valid-type]
             out.append(value)
         return out
 
-    def hold(self, c: list[Any]) -> Hold:
-        return Hold(c[0][0], c[0][1])
-
-    def move(self, c: list[Any]) -> Move:
-        return Move(c[0][0], c[0][1], c[2], False)
-
-    def move_via(self, c: list[Any]) -> Move:
-        return Move(c[0][0], c[0][1], c[2], True)
-
-    def support_hold(self, c: list[Any]) -> Support:
-        return Support(c[0][0], c[0][1], c[2][0], c[2][1], None)
-
-    def support_move(self, c: list[Any]) -> Support:
-        return Support(c[0][0], c[0][1], c[2][0], c[2][1], c[4])
-
-    def convoy(self, c: list[Any]) -> Convoy:
-        return Convoy(c[0][0], c[0][1], c[2][1], c[4])
-
     def board(self, c: list[Any]) -> Board:
-        return Board(c[0][1], c[2][1])
+        return Board(c[0][2], c[2][2])
 
     def disembark(self, c: list[Any]) -> Disembark:
-        return Disembark(c[0][1], c[2])
+        return Disembark(c[0][2], c[2])
 
     def disembark_here(self, c: list[Any]) -> _Here:
         return _Here(c[2])
 
-    def disband(self, c: list[Any]) -> Disband:
-        return Disband(c[0][0], c[0][1])
-
     def remove_first(self, c: list[Any]) -> Disband:
-        return Disband(c[1][0], c[1][1])
-
-    def retreat(self, c: list[Any]) -> Retreat:
-        return Retreat(c[0][0], c[0][1], c[-1])
+        return Disband(c[1][1], c[1][2])
 
     def retreat_on_file_after(self, c: list[Any]) -> RetreatOnFile:
-        return RetreatOnFile(c[0][0], c[0][1], c[-2])
+        return RetreatOnFile(c[0][1], c[0][2], c[-2])
 
     def retreat_on_file_here(self, c: list[Any]) -> _RetreatHere:
         return _RetreatHere(c[-1])
@@ -162,21 +136,18 @@ class _Callbacks(LocationCallbacks):  # type: ignore[misc, valid-type]
     def condition(self, c: list[Any]) -> RetreatIf:
         power = None
         if isinstance(c[0], str):
-            try:
-                power = self.table.power(str(c[0]))
-            except NameLookupError as fault:
-                raise NameFault(fault, getattr(c[0], "column", 0), "a power") from None
+            power = self.power_named(c[0])
             c = c[1:]
-        kind, loc = c[0]
+        _, kind, loc = c[0]
         return RetreatIf(province_of(loc), c[-1], power, kind)
 
     def build_if(self, c: list[Any]) -> ContingentBuild:
-        return ContingentBuild(c[1][0], c[1][1], c[3])
+        return ContingentBuild(c[1][1], c[1][2], c[3])
 
     def build_unless(self, c: list[Any]) -> ContingentBuild:
         cond = c[3]
         negated = RetreatIf(cond.loc, cond.dest, cond.power, cond.unit_type, True)
-        return ContingentBuild(c[1][0], c[1][1], negated)
+        return ContingentBuild(c[1][1], c[1][2], negated)
 
 
 def _carrier_before(values: Sequence[Any]) -> str | None:
@@ -198,80 +169,32 @@ _PARSERS = BoardParsers(
 )
 
 
-def _grammar_parse(text: str, game_map: Map, line_no: int) -> list[Any]:
-    from lark.exceptions import UnexpectedInput
-
-    lark, fast = _PARSERS(game_map)
-    try:
-        try:
-            result = fast.parse(text)
-        except NameFault as fault:
-            if fault.column:
-                raise
-            result = FAILED
-        if result is not FAILED:
-            return list(result)
-        table = name_table(game_map)
-        glued = text
-        if table.hyphen_re is not None and "-" in glued:
-            glued = table.hyphen_re.sub(lambda m: m.group().replace("-", "_"), glued)
-        return list(lark.parse(glued))
-    except NameFault as fault:
-        raise OrderSyntaxError(name_error(text, line_no, fault)) from None
-    except UnexpectedInput as exc:
-        raise OrderSyntaxError(syntax_error(text, line_no, exc)) from None
-    except _NoCarrier:
-        raise OrderSyntaxError(
-            OrderError(
-                line_no,
-                1,
-                "say which army lands: 'A <its sea> disembarks <place>', or write it after its "
-                "army/fleet's order on the same line",
-            )
-        ) from None
-    except _NoUnitBefore:
-        raise OrderSyntaxError(OrderError(line_no, 1, _NO_UNIT_BEFORE)) from None
-    except Exception as exc:  # Lark wraps a callback's error; unwrap ours
-        inner = getattr(exc, "orig_exc", None)
-        if isinstance(inner, _NoUnitBefore):
-            raise OrderSyntaxError(OrderError(line_no, 1, _NO_UNIT_BEFORE)) from None
-        if isinstance(inner, _NoCarrier):
-            raise OrderSyntaxError(
-                OrderError(
-                    line_no,
-                    1,
-                    "say which army lands: 'A <its sea> disembarks <place>', or write it "
-                    "after its army/fleet's order on the same line",
-                )
-            ) from None
-        if isinstance(inner, NameFault):
-            raise OrderSyntaxError(name_error(text, line_no, inner)) from None
-        raise
-
-
-_NO_UNIT_BEFORE = (
-    "say which unit retreats: 'A Ser R Alb if dislodged', or write the retreat after the "
-    "unit's own order on the same line ('A Vie - Bud, retreat to Boh')"
-)
+# What a line lacks where a bare order names no unit before it (column 1 of the line).
+_FAULTS: dict[type[Exception], str] = {
+    _NoCarrier: "say which army lands: 'A <its sea> disembarks <place>', or write it after its "
+    "army/fleet's order on the same line",
+    _NoUnitBefore: "say which unit retreats: 'A Ser R Alb if dislodged', or write the retreat "
+    "after the unit's own order on the same line ('A Vie - Bud, retreat to Boh')",
+}
 
 
 def parse_line(game_map: Map, text: str, line_no: int = 1) -> list[Any]:
     """The orders of one line; raises OrderSyntaxError naming the line and what was expected.
     Builds, removals and waives without a condition are read by the standard language."""
-    try:
-        return _grammar_parse(text, game_map, line_no)
-    except OrderSyntaxError as mine:
-        try:
-            standard = parse_order(text, game_map)
-        except OrderSyntaxError as theirs:
-            if _LEADING_ADJUSTMENT.match(text) and not re.search(r"(?i)\b(?:if|unless)\b", text):
-                raise OrderSyntaxError(
-                    OrderError(line_no, theirs.error.column, theirs.error.message)
-                ) from None
-            raise mine from None
-        if isinstance(standard, Build | Waive | Disband | Retreat):
-            return [standard]
-        raise mine from None
+
+    def adjustment_error(theirs: OrderSyntaxError) -> OrderSyntaxError | None:
+        """The standard language's error, on this line, for a plain adjustment order."""
+        if _LEADING_ADJUSTMENT.match(text) and not re.search(r"(?i)\b(?:if|unless)\b", text):
+            return OrderSyntaxError(OrderError(line_no, theirs.error.column, theirs.error.message))
+        return None
+
+    return grammar_or_standard(
+        lambda: parse_with_grammar(_PARSERS, text, game_map, line_no, _FAULTS),
+        text,
+        game_map,
+        (Build, Waive, Disband, Retreat),
+        adjustment_error,
+    )
 
 
 def read_1885_orders(game_map: Map, texts: Mapping[str, Sequence[str]]) -> ReadOrders:
@@ -299,14 +222,6 @@ def read_1885_orders(game_map: Map, texts: Mapping[str, Sequence[str]]) -> ReadO
 
 
 # --- writing orders back -------------------------------------------------------------------------
-def _unit(game_map: Map, kind: str | None, loc: str, power: str | None = None) -> str:
-    owner = ""
-    if power and power in game_map.powers:
-        owner = game_map.powers[power].adjective + " "
-    word = _UNIT_WORDS.get(kind or "", "Unit")
-    return f"{owner}{word} {location_name(loc, game_map)}"
-
-
 def format_full(order: Any, game_map: Map) -> str:
     """An order in full, as the echo and the results write it."""
 
@@ -319,41 +234,36 @@ def format_full(order: Any, game_map: Map) -> str:
         return f"Army {place(order.army_loc)} disembarks in {place(order.dest)}"
     if isinstance(order, Convoy):
         return (
-            f"{_unit(game_map, order.unit_type or FLEET, order.loc)} Fast Ferry "
+            f"{unit_words(game_map, order.unit_type or FLEET, order.loc)} Fast Ferry "
             f"Army {place(order.army_loc)} -> {place(order.dest)}"
         )
     if isinstance(order, ChooseUnit):
         return f"The unit in {place(order.loc)} is {'a fleet' if order.unit_type == FLEET else 'an army'}"
     if isinstance(order, RetreatOnFile):
         return (
-            f"{_unit(game_map, order.unit_type, order.loc)} retreats to {place(order.dest)} "
-            "if dislodged"
+            f"{unit_words(game_map, order.unit_type, order.loc)} retreats to "
+            f"{place(order.dest)} if dislodged"
         )
     if isinstance(order, ContingentBuild):
-        kind = {ARMY: "an army", FLEET: "a fleet"}.get(order.unit_type or "", "a unit")
+        kind = BUILT_KIND.get(order.unit_type or "", "a unit")
         cond = order.condition
         word = "unless" if cond.negated else "if"
         return (
             f"Builds {kind} in {place(order.loc)} {word} "
-            f"{_unit(game_map, cond.unit_type, cond.loc, cond.power)} retreats to {place(cond.dest)}"
+            f"{unit_words(game_map, cond.unit_type, cond.loc, cond.power)} retreats to "
+            f"{place(cond.dest)}"
         )
-    if isinstance(order, Build):
-        kind = {ARMY: "an army", FLEET: "a fleet"}.get(order.unit_type or "", "a unit")
-        return f"Builds {kind} in {place(order.loc)}"
-    if isinstance(order, Waive):
-        return "Waives a build"
-    if isinstance(order, Disband):
-        return f"Removes {_unit(game_map, order.unit_type, order.loc)}"
+    words = adjustment_words(game_map, order)
+    if words is not None:
+        return words
     if isinstance(order, Move) and order.via_convoy:
-        return (
-            f"{_unit(game_map, order.unit_type, order.loc)} -> {place(order.dest)} via Fast Ferry"
-        )
+        unit = unit_words(game_map, order.unit_type, order.loc)
+        return f"{unit} -> {place(order.dest)} via Fast Ferry"
     return format_order(order, game_map, "full")
 
 
 def _short_unit(kind: str | None, loc: str) -> str:
-    letter = {ARMY_FLEET: "A/F"}.get(kind or "", kind or "")
-    return f"{letter} {loc.upper()}".strip()
+    return f"{kind_letter(kind)} {loc.upper()}".strip()
 
 
 def format_short(order: Any, game_map: Map) -> str:
@@ -614,7 +524,7 @@ def _never_a_retreat(game_map: Map, units: Mapping[str, Any], order: Any) -> str
     if dest in near:
         return None
     return (
-        f"{_UNIT_WORDS[unit.kind]} {location_name(prov, game_map)} could never retreat to "
+        f"{UNIT_WORDS[unit.kind]} {location_name(prov, game_map)} could never retreat to "
         f"{location_name(dest, game_map)}: a unit retreats to a province next to it (rule 10 a, b)"
     )
 
