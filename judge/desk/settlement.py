@@ -76,6 +76,7 @@ def settle_missed_turns(
     seats: list[SeatOrders] | None = None,
     *,
     force: bool = False,
+    counted: bool = True,
 ) -> Settled:
     """Apply the game's missed-turn policy to every seat before the phase is adjudicated.
 
@@ -83,7 +84,8 @@ def settle_missed_turns(
     defaults for unordered units are the engine's own (units hold, dislodged units without a
     retreat are disbanded, builds are waived, owed removals follow the civil-disorder rule),
     so the fallbacks need no orders written here. `seats` is the seats' state this phase when
-    the caller has it.
+    the caller has it. `counted` False: the phase runs before its deadline (the GM's early
+    PROCESS), so a holder without orders has missed nothing (judge.games.missed_turns).
     """
     assert game.phase is not None and game.position is not None
     seats_before = seat_snapshot(game)
@@ -110,7 +112,12 @@ def settle_missed_turns(
         for seat in game.seats
     ]
     settlement = settle_phase(
-        policy, records, {s.power: s for s in seats}, phase_kind(game.phase), force=force
+        policy,
+        records,
+        {s.power: s for s in seats},
+        phase_kind(game.phase),
+        force=force,
+        counted=counted,
     )
     old_holders = {r.power: r.player for r in records}
     old_persons = {seat.power: seat.person for seat in game.seats}
@@ -123,32 +130,20 @@ def settle_missed_turns(
         seat.missed_turns = record.missed
         seat.replacement_sought = record.replacement_sought
     mails: list[Reply] = []
-    gm = game.gm.address_of_record if game.gm is not None else None
     waiting: list[str] = []
     fallbacks = {e.power: e.fallback for e in settlement.events if isinstance(e, UnitsFallBack)}
+    told = [e for e in settlement.events if isinstance(e, TellGM)]
+    if told:
+        mails.extend(_tell_gm(game, told, fallbacks, judge_address, by_master=force))
+    sought = [
+        by_power[e.power]
+        for e in settlement.events
+        if isinstance(e, AnnounceOpenSeat) and e.standby
+    ]
+    if sought:
+        mails.extend(_replacement_sought(session, game, sought, judge_address))
     for event in settlement.events:
-        if isinstance(event, TellGM) and gm:
-            context = {
-                "game": game.name,
-                "phase": game.phase,
-                "power": power_title(game, event.power),
-                "player": event.player or "nobody",
-                "reason": event.reason,
-                "general_orders": fallbacks.get(event.power) == Fallback.GENERAL_ORDERS,
-                "by_master": force,  # the GM's PROCESS, which need not wait for grace to end
-            }
-            mails.append(
-                Reply(
-                    "missed_turn",
-                    "missed_turn",
-                    context,
-                    to=gm,
-                    reply_to=gm_reply_address(judge_address, game),
-                )
-            )
-        elif isinstance(event, AnnounceOpenSeat) and event.standby:
-            mails.extend(_replacement_sought(session, by_power[event.power], judge_address))
-        elif isinstance(event, AnnounceOpenSeat):
+        if isinstance(event, AnnounceOpenSeat) and not event.standby:
             mails.extend(_seat_open(session, game, event.power, old_holders, policy, judge_address))
         elif isinstance(event, WaitForTaker):
             waiting.append(event.power)
@@ -160,40 +155,73 @@ def settle_missed_turns(
     return Settled(mails, tuple(waiting), seats_before)
 
 
-def _replacement_sought(session: Session, seat: Seat, judge_address: str) -> list[Reply]:
-    """Postal, a first missed move: the player who missed it is told a replacement is sought
-    and what keeps the seat; the other players and the observers that one is sought (the GM
-    has `missed_turn`)."""
-    game = seat.game
+def _tell_gm(
+    game: Game,
+    told: list[TellGM],
+    fallbacks: Mapping[str, Fallback],
+    judge_address: str,
+    *,
+    by_master: bool,
+) -> list[Reply]:
+    """The GM's one `missed_turn` mail of the phase: every seat the settlement touched, each
+    with its player and what happened to it."""
+    gm = game.gm.address_of_record if game.gm is not None else None
+    if not gm:
+        return []
+    seats = [
+        {
+            "power": power_title(game, event.power),
+            "player": event.player or "nobody",
+            "reason": event.reason,
+            "general_orders": fallbacks.get(event.power) == Fallback.GENERAL_ORDERS,
+        }
+        for event in told
+    ]
     context = {
         "game": game.name,
         "phase": game.phase,
-        "power": power_title(game, seat.power),
-        "for_holder": False,
+        "seats": seats,
+        "by_master": by_master,  # the GM's PROCESS, which need not wait for grace to end
     }
+    return [
+        Reply(
+            "missed_turn",
+            "missed_turn",
+            context,
+            to=gm,
+            reply_to=gm_reply_address(judge_address, game),
+        )
+    ]
+
+
+def _replacement_sought(
+    session: Session, game: Game, seats: list[Seat], judge_address: str
+) -> list[Reply]:
+    """Postal, first missed moves: one mail to each reader of the game but the GM (who has
+    `missed_turn`) naming every power of the phase for which a replacement is sought; a reader
+    whose own seat is among them is told what keeps it (`power`, `for_holder`), the others are
+    listed apart (`others`)."""
+    missing = {seat.power: power_title(game, seat.power) for seat in seats}
+    base = {"game": game.name, "phase": game.phase}
     mails: list[Reply] = []
-    holder = seat.person.address_of_record if seat.person is not None else None
-    if holder and seat.reply_token is not None:
+    readers = [r for r in game_readers(session, game, judge_address) if not r.master]
+    for reader in readers:
+        own = reader.power if reader.power in missing else None
+        context = {
+            **base,
+            "power": missing[own] if own is not None else "",
+            "for_holder": own is not None,
+            "others": [title for power, title in missing.items() if power != own],
+        }
         mails.append(
             Reply(
                 "replacement_sought",
                 "replacement_sought",
-                {**context, "for_holder": True},
-                to=holder,
-                reply_to=seat_reply_address(judge_address, seat),
+                context,
+                to=reader.address,
+                reply_to=reader.reply_to,
             )
         )
-    mails.extend(
-        Reply(
-            "replacement_sought",
-            "replacement_sought",
-            context,
-            to=reader.address,
-            reply_to=reader.reply_to,
-        )
-        for reader in game_readers(session, game, judge_address)
-        if reader.power != seat.power and not reader.master
-    )
     return mails
 
 
