@@ -77,6 +77,54 @@ def plain_words(line: str) -> str:
     return " ".join(line.strip().upper().split())
 
 
+def help_reply(topic: str | None = None) -> Reply:
+    """HELP, or HELP <variant>: the judge's commands with the list of variants explained, or
+    one variant's order forms and example mails (its record's `help`). A topic that names no
+    variant gets the judge's HELP, which lists the ones there are."""
+    from judge.variants import UnknownVariant, variant, variants_with_help
+
+    listed = [{"name": v.name, "title": v.title} for v in variants_with_help()]
+    if topic:
+        try:
+            found = variant(topic)
+        except UnknownVariant:
+            found = None
+        if found is not None and found.help is not None:
+            return Reply("help", "help_variant", variant_help_context(found))
+    return Reply("help", "help", {"variants": listed, "topic": topic or ""})
+
+
+def variant_help_context(found: Any) -> dict[str, Any]:
+    """What the help_variant template prints of a variant's record: its help, each form's
+    line padded to one column, each example mail's power as the variant writes it."""
+    helped = found.help
+    forms = [{"group": f.group, "line": f.line, "meaning": f.meaning} for f in helped.forms]
+    examples = [
+        {"power": found.power_title(e.power), "when": e.when, "lines": list(e.lines)}
+        for e in helped.examples
+    ]
+    return {
+        "variant_name": found.name,
+        "title": found.title,
+        "intro": helped.intro,
+        "forms": forms,
+        "width": max((len(f["line"]) for f in forms), default=0) + 2,
+        "notes": helped.notes,
+        "examples": examples,
+        "rules_text": found.rules_text,
+        "create_words": helped.create_words,
+    }
+
+
+def help_topic(line: str) -> str | None:
+    """The topic of a HELP line (`HELP mercator` -> "mercator", `HELP` -> ""); None: the line
+    is no HELP line."""
+    words = plain_words(line).split(" ")
+    if not words or words[0] not in HELP_WORDS:
+        return None
+    return " ".join(words[1:]).strip(".?!").lower()
+
+
 def handle(mail: ReadMail, where: Where | None = None) -> list[Reply]:
     """The mails one readable mail calls for: one answer to the sender first (everything the
     mail did, judge.desk.answer), then the mails other people must get, in order.
@@ -98,20 +146,19 @@ def echo_or_help(mail: ReadMail) -> list[Reply]:
     lines = mail.text.split("\n") if mail.text else []
     skipped = max(0, len(lines) - MAX_LINES)
     lines = lines[:MAX_LINES]
-    wants_help = plain_words(mail.subject) in HELP_WORDS
+    topics: list[str] = [""] if plain_words(mail.subject) in HELP_WORDS else []
     order_lines: list[str] = []
     for line in lines:
         word = plain_words(line)
         if word in _STOP_WORDS:
             break
-        if word in HELP_WORDS:
-            wants_help = True
+        topic = help_topic(line)
+        if topic is not None:
+            topics.append(topic)
             order_lines.append("")  # keep line numbers matching the mail's text
         else:
             order_lines.append(line)
-    replies: list[Reply] = []
-    if wants_help:
-        replies.append(Reply("help", "help"))
+    replies: list[Reply] = [help_reply(topic) for topic in dict.fromkeys(topics)]
     order_text = "\n".join(order_lines)
     if order_text.strip():
         replies.append(echo(order_text, mail.subject, skipped))

@@ -14,6 +14,7 @@ from judge.engine.adjudicate import adjudicate
 from judge.engine.calendar import STANDARD as STANDARD_CALENDAR
 from judge.engine.geography import Map
 from judge.variants import ReadOrders, Variant
+from judge.variants.standard.help import HELP
 
 
 def read_standard_orders(game_map: Map, texts: Mapping[str, Sequence[str]]) -> ReadOrders:
@@ -33,8 +34,14 @@ STANDARD = Variant(
     read_orders=read_standard_orders,
     adjudicate=adjudicate,
     rules_text="The 2023 rulebook with the DATC 3.0 preferred readings (docs/RULES.md)",
+    help=HELP,
 )
 
 YOUNGSTOWN = replace(
-    STANDARD, name="youngstown", title="Youngstown", default_map="youngstown", maps=("youngstown",)
+    STANDARD,
+    name="youngstown",
+    title="Youngstown",
+    default_map="youngstown",
+    maps=("youngstown",),
+    help=None,  # the standard game's forms on another board: HELP standard tells them
 )
