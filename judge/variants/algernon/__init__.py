@@ -20,7 +20,7 @@ from judge.variants.algernon.generator import (
     fairness_text,
     generate_maze,
 )
-from judge.variants.algernon.help import HELP
+from judge.variants.algernon.help import HELP, start_notes
 from judge.variants.algernon.knowledge import knowledge_of, starting_knowledge
 from judge.variants.algernon.language import read_desk_line, read_maze_orders
 from judge.variants.algernon.maze import maze_board
@@ -139,6 +139,7 @@ def initials_as_written(power: str) -> str:
 
 ALGERNON = Variant(
     help=HELP,
+    start_notes=start_notes,
     name="algernon",
     title="Algernon",
     default_map="standard",  # never played on: every game and case carries its own maze

@@ -4,7 +4,10 @@ rule 4, its players named by initials as a game's are); rules text: seed 003."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import cache
+from textwrap import fill
+from typing import Any
 
 from judge.engine.geography import Map
 from judge.variants import ExampleMail, OrderForm, VariantHelp
@@ -95,3 +98,29 @@ Press to another player needs his initials, which you learn when you meet him.""
     board=example_maze,
     create_words=f" N (N: the number of players, {MIN_PLAYERS} to {MAX_PLAYERS})",
 )
+
+
+def start_notes(case: Mapping[str, Any], power: str | None) -> str:
+    """What an Algernon game's start mail says: the secret maze and how a player learns it;
+    to a player, his initials and what he already knows is the map the mail carries."""
+    paragraphs = [
+        "Algernon: the maze is secret. Every unit is a maze rat; each space has numbered "
+        "portals. You know how many portals leave each of your home spaces and which lead "
+        "to your other homes; the rest you learn by moving (or trying to move) through "
+        "portals: the first time a rat tries a space you are told its name, whether it is "
+        "a supply centre, the portal you came in by, how many portals leave it, and who "
+        "resisted you. After each build every player's supply-centre count is published, "
+        "nothing more."
+    ]
+    homes = sorted(str(u["loc"]).upper() for u in case.get("units", ()) if u.get("power") == power)
+    if power is not None and homes:
+        first, last = homes[0], homes[-1]
+        paragraphs.append(
+            f"You are {power}, with rats at {', '.join(homes)}. Order a rat by its space and a "
+            f"portal number: {first} to 1 (attack out of portal 1), {first} h (hold), {first} "
+            f"s 2 (support out of portal 2); a retreat list {first}(2,1) for a rat that may be "
+            f"dislodged and, each fall, a build list Build {first}, {last}. The other players' "
+            "initials are yours to learn when your rats meet theirs."
+        )
+    paragraphs.append("HELP algernon shows every order form with example mails.")
+    return "\n\n".join(fill(p, 76) for p in paragraphs) + "\n"

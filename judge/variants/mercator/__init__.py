@@ -9,7 +9,7 @@ from __future__ import annotations
 from judge.engine.calendar import MONTHLY
 from judge.variants import Variant
 from judge.variants.mercator.adjustments import adjustments_due
-from judge.variants.mercator.help import HELP
+from judge.variants.mercator.help import HELP, start_notes
 from judge.variants.mercator.language import (
     GRAMMAR,
     adjustments_used,
@@ -30,6 +30,7 @@ def _results_text(report: object) -> str:
 
 MERCATOR = Variant(
     help=HELP,
+    start_notes=start_notes,
     name="mercator",
     title="Mercator",
     default_map="mercator-world",

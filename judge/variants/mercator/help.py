@@ -3,6 +3,10 @@ and the spare unit, with example mails on the world board (rules text: seed 000)
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from textwrap import fill
+from typing import Any
+
 from judge.variants import ExampleMail, OrderForm, VariantHelp
 
 HELP = VariantHelp(
@@ -68,3 +72,36 @@ A win is claimed with SET CLAIM, alone or shared with one or two partners
         ),
     ),
 )
+
+
+def start_notes(case: Mapping[str, Any], power: str | None) -> str:
+    """What a Mercator game's start mail says to `power` (None: the GM or an observer): the
+    time scales, and the spare unit of a power that has one, with where it may go."""
+    from judge.variants import game_board
+
+    board = game_board("mercator", case)
+    spare = [p.title() for p in sorted(board.powers) if board.powers[p].spare_units]
+    paragraphs = [
+        "Mercator: each month's orders come in time scales, under the headings TS1 (armies "
+        "board fleets and land), TS2 (moves, supports, convoys, the fast ferry) and TS3 "
+        "(armies embark and disembark); retreats follow the month. March, June, September "
+        "and December are build seasons."
+    ]
+    if spare:
+        paragraphs.append(
+            f"{' and '.join(spare)} {'has' if len(spare) == 1 else 'have'} a spare unit, an "
+            "army or a fleet placed secretly with the January orders in a vacant home or "
+            "special province, and shown to everyone with January's results."
+        )
+    info = board.powers.get(power or "")
+    if info is not None and info.spare_units:
+        occupied = {str(u.get("loc", "")).split("/")[0] for u in case.get("units", ())}
+        places = sorted((info.home_centres | info.home_provinces | info.build_only) - occupied)
+        where = ", ".join(f"{board.provinces[p].name} ({p.title()})" for p in places)
+        paragraphs.append(
+            f"Your spare unit: place it with your January orders by a line Place A "
+            f"{places[0].title()} (an army) or Place F ... (a fleet, on a coast), in one of "
+            f"{where}."
+        )
+    paragraphs.append("HELP mercator shows every order form with example mails.")
+    return "\n\n".join(fill(p, 76) for p in paragraphs) + "\n"

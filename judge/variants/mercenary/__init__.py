@@ -15,7 +15,7 @@ from judge.engine.geography import Map
 from judge.engine.results import PhaseResult
 from judge.variants import CaseFields, Variant
 from judge.variants.mercenary.desk import adjust_holding, read_desk_line
-from judge.variants.mercenary.help import HELP
+from judge.variants.mercenary.help import HELP, start_notes
 from judge.variants.mercenary.language import read_mercenary_orders
 from judge.variants.mercenary.money import (
     money_of,
@@ -65,6 +65,7 @@ def _results_text(report: object) -> str:
 
 MERCENARY = Variant(
     help=HELP,
+    start_notes=start_notes,
     name="mercenary",
     title="Mercenary",
     default_map="standard",

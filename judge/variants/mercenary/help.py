@@ -4,6 +4,10 @@ text: seed 001)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from textwrap import fill
+from typing import Any
+
 from judge.variants import ExampleMail, OrderForm, VariantHelp
 
 HELP = VariantHelp(
@@ -70,3 +74,50 @@ offer conditional on an order is paid when that order is given.""",
         ),
     ),
 )
+
+
+def start_notes(case: Mapping[str, Any], power: str | None) -> str:
+    """What a Mercenary game's start mail says: the currencies, what each is worth and every
+    power's holdings (all public), and the reader's own purse."""
+    from judge.variants import game_board
+
+    board = game_board("mercenary", case)
+    money = case.get("money") or {}
+    holdings: Mapping[str, Mapping[str, int]] = money.get("holdings") or {}
+    values: Mapping[str, str] = money.get("values") or {}
+
+    def adjective(currency: str) -> str:
+        found = board.powers.get(currency)
+        return found.adjective if found is not None else currency.title()
+
+    rows = []
+    for holder in sorted(holdings):
+        purse = ", ".join(
+            f"{amount} {adjective(currency)}"
+            for currency, amount in sorted(holdings[holder].items())
+        )
+        rows.append(f"  {holder.title():10}{purse} pounds")
+    worth = ", ".join(
+        f"{adjective(currency)} {value}" for currency, value in sorted(values.items())
+    )
+    text = [
+        fill(
+            "Mercenary Diplomacy II: the standard game with money. Each power has a currency "
+            "of its own (written by its adjective in orders: FRENCH, GERMAN ...). A currency "
+            "is worth its power's supply centres over the strongest power's; the values "
+            "change each fall. Each season a power earns 100 of its own pounds for each home "
+            f"centre it holds. Worth now (the strongest is 1): {worth}.",
+            76,
+        ),
+        "Every power's holdings:\n" + "\n".join(rows),
+    ]
+    if power is not None and power in holdings:
+        text.append(
+            fill(
+                "Bribes, bids, payments and conversions are money lines among your orders "
+                "(BID 100 ON A Par - Bur, PAY 100 FRENCH TO ITALY ...).",
+                76,
+            )
+        )
+    text.append("HELP mercenary shows every money line with example mails.")
+    return "\n\n".join(text) + "\n"

@@ -13,7 +13,7 @@ from __future__ import annotations
 from judge.engine.calendar import MONTHLY
 from judge.variants import Variant
 from judge.variants.v1885.adjustments import adjustments_due
-from judge.variants.v1885.help import HELP
+from judge.variants.v1885.help import HELP, start_notes
 from judge.variants.v1885.language import (
     GRAMMAR,
     read_1885_orders,
@@ -34,6 +34,7 @@ def _results_text(report: object) -> str:
 
 V1885 = Variant(
     help=HELP,
+    start_notes=start_notes,
     name="1885",
     title="1885",
     default_map="1885",

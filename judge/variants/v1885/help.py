@@ -3,6 +3,10 @@ Rome, retreats sent with the move and builds contingent on retreats (rules text:
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from textwrap import fill
+from typing import Any
+
 from judge.variants import ExampleMail, OrderForm, VariantHelp
 
 HELP = VariantHelp(
@@ -64,3 +68,49 @@ removed only when no retreat is left to it.""",
         ),
     ),
 )
+
+
+def start_notes(case: Mapping[str, Any], power: str | None) -> str:
+    """What a 1885 game's start mail says to `power` (None: the GM or an observer): the
+    calendar, Italy's choice in Rome (told to Italy how to make it), the build centres."""
+    from judge.variants import game_board
+
+    board = game_board("1885", case)
+
+    def names(places: frozenset[str]) -> str:
+        return ", ".join(board.provinces[p].name for p in sorted(places))
+
+    extra = [
+        f"{p.title()} in {names(info.build_only | info.reserved_centres)}"
+        for p, info in sorted(board.powers.items())
+        if info.build_only | info.reserved_centres
+    ]
+    paragraphs = [
+        "1885: each move is a month, January 1885 first; March, June, September and "
+        "December are build seasons. 23 units win; two powers with 30 units between them at "
+        "the end of a fall move may claim an alliance victory (SET CLAIM).",
+        "Build centres beyond the home centres: "
+        + "; ".join(extra)
+        + " (each only while owned; Archangel, Levant and Sicily are no supply centres). "
+        "Turkey has no unit in Macedonia at the start, and builds for it in March if she "
+        "still owns it after February.",
+    ]
+    rome = board.powers.get("ITALY")
+    if rome is not None:
+        if power == "ITALY":
+            paragraphs.append(
+                "Rome: your unit in Rome is an army or a fleet, as you choose. Write Rome: "
+                "Fleet (or Rome: Army) with your January orders, then order the unit as that "
+                "kind (F Rom - Tys). Nobody else learns your choice before January's results; "
+                "without the line it is an army."
+            )
+        else:
+            paragraphs.append(
+                "Italy chooses whether its unit in Rome is an army or a fleet; everyone "
+                "learns which with January's results."
+            )
+    paragraphs.append(
+        "Several orders may share a line; a retreat may be sent with the move (A Ser H; if "
+        "dislodged R Alb). HELP 1885 shows every order form with example mails."
+    )
+    return "\n\n".join(fill(p, 76) for p in paragraphs) + "\n"
