@@ -164,6 +164,9 @@ def _create(state: MailState, command: cv.Create) -> None:
                 "rules": list(rule_sets),
                 "powers": [power_title(game, power) for power in game_map.powers],
                 "reply_address": gm_reply_address(state.where.judge_address, game),
+                # A secret board's seats are taken with JOIN alone (a SIGNON for an open seat
+                # is answered as a wrong password, so it tells nobody which initials exist).
+                "secret": chosen.secret_board is not None,
             },
             reply_to=gm_reply_address(state.where.judge_address, game),
         )

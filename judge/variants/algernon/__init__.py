@@ -101,9 +101,16 @@ def known_powers(case: Mapping[str, Any], reader: str) -> frozenset[str]:
     board = case_board(case)
     if reader == MASTER:
         return frozenset(board.powers)
+    state = case.get("state") or {}
     if reader not in board.powers:
-        return frozenset()
-    return frozenset(knowledge_of(board, case.get("state") or {}, reader).players)
+        # An observer (or a stranger): the players the last published counts name (rule 7),
+        # the same for every player's knowledge.
+        return frozenset(
+            name for power in board.powers for name in knowledge_of(board, state, power).centres
+        )
+    known = knowledge_of(board, state, reader)
+    # Those his rats met, and those the counts published after a build name (rule 7).
+    return frozenset(known.players | set(known.centres))
 
 
 def known_places(case: Mapping[str, Any], reader: str) -> frozenset[str]:

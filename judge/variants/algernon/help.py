@@ -14,7 +14,7 @@ from judge.variants import ExampleMail, OrderForm, VariantHelp
 from judge.variants.algernon.generator import MAX_PLAYERS, MIN_PLAYERS
 
 # The demonstration maze of rule 4 (player A's homes DL, MN, PZ; B's PW, QV, WG), its players
-# named TAG and BOB: each space's numbered portals and the space behind each.
+# named TAG and JDB: each space's numbered portals and the space behind each.
 _PORTALS = {
     "dl": ["mn", "pz", "vt", "hb"],
     "mn": ["dl", "jc", "sq"],
@@ -43,7 +43,7 @@ def example_maze() -> Map:
     return maze_board(
         {
             "map": {"name": "help_maze", "title": "HELP's example maze", "victory_centres": 6},
-            "powers": {"TAG": {"homes": ["dl", "mn", "pz"]}, "BOB": {"homes": ["pw", "qv", "wg"]}},
+            "powers": {"TAG": {"homes": ["dl", "mn", "pz"]}, "JDB": {"homes": ["pw", "qv", "wg"]}},
             "provinces": {
                 space: {
                     **({"centre": True} if space in _CENTRES else {}),

@@ -600,8 +600,10 @@ def _next_state(board: Map, position: Position, turn: Turn) -> dict[str, Any]:
         for space in turn.built.get(power, ()):
             known.learn_space(board, space)
         if turn.centres is not None:
+            # The counts name every player (rule 7), but a player has met only those his rats
+            # met: `players` stays the met ones, and the press may reach the published ones too
+            # (known_powers).
             known.centres = dict(turn.centres)
-            known.players.update(turn.centres)
         knowledge[power] = known.as_json()
         reports[power] = player_report(turn, power, known)
     state["knowledge"] = knowledge
