@@ -107,7 +107,9 @@ def _process(state: MailState, command: cv.Process) -> None:
     # before the deadline is no missed deadline unless the GM says so (PROCESS MISSED).
     counted = command.missed or deadline_passed(game)
     settled = settle_missed_turns(state.session, game, judge_address, force=True, counted=counted)
-    # The results lead; the GM's missed-turn notices and the calls for a player follow them.
+    # A seat handed to the one standing by is his before its results reach him; then the
+    # results; the GM's missed-turn notices and the calls for a player follow them.
+    state.replies.extend(settled.handovers)
     state.replies.extend(
         process_phase(state.session, game, judge_address, seats_before=settled.seats_before)
     )

@@ -119,6 +119,7 @@ VIEWS: dict[str, View] = {
             "seat_open",
             "seat_given",
             "standby_takes_seat",
+            "seat_lost",
             "orders_read",
             "draw_vote",
             "concession_vote",

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy.orm import Session
@@ -67,6 +67,9 @@ class Settled:
     # The seats as they stood before this settlement (store.game_queries.seat_snapshot), for
     # the phase's record: ROLLBACK puts them back.
     seats_before: dict[str, Any]
+    # The mails that hand a seat to its new holder: sent before the phase's results, so the new
+    # holder learns the seat is his before he reads its results.
+    handovers: list[Reply] = field(default_factory=list)
 
 
 def settle_missed_turns(
@@ -130,6 +133,7 @@ def settle_missed_turns(
         seat.missed_turns = record.missed
         seat.replacement_sought = record.replacement_sought
     mails: list[Reply] = []
+    handovers: list[Reply] = []
     waiting: list[str] = []
     fallbacks = {e.power: e.fallback for e in settlement.events if isinstance(e, UnitsFallBack)}
     told = [e for e in settlement.events if isinstance(e, TellGM)]
@@ -149,10 +153,12 @@ def settle_missed_turns(
             waiting.append(event.power)
         elif isinstance(event, TakenOver):
             seat = by_power[event.power]
-            mails.extend(_standby_takes_over(session, seat, old_persons[seat.power], judge_address))
+            given, told = _standby_takes_over(session, seat, old_persons[seat.power], judge_address)
+            handovers.extend(given)
+            mails.extend(told)
     if waiting:
         game.settings = {**game.settings, WAITING: {"phase": game.phase, "powers": waiting}}
-    return Settled(mails, tuple(waiting), seats_before)
+    return Settled(mails, tuple(waiting), seats_before, handovers)
 
 
 def _tell_gm(
@@ -227,14 +233,16 @@ def _replacement_sought(
 
 def _standby_takes_over(
     session: Session, seat: Seat, old: Person | None, judge_address: str
-) -> list[Reply]:
+) -> tuple[list[Reply], list[Reply]]:
     """Postal, a second missed move with someone standing by: the seat passes to them, with a
     new reply address and a password nobody knows (they set one with SET PASSWORD), and the
     game is told who plays the power now. No command files stand-by orders yet, so the units
-    stand this phase (UseStandbyOrders finds none)."""
+    stand this phase (UseStandbyOrders finds none). (The mail that hands the seat over, the
+    mails that tell the others): the player who lost the seat is told so, not left to find out.
+    """
     standby = seat.standby
     if standby is None:
-        return []
+        return [], []
     sign_on(session, seat, standby, secrets.token_urlsafe(18))
     game = seat.game
     context = {
@@ -264,12 +272,15 @@ def _standby_takes_over(
                 reply_to=reply_to,
             )
         )
-    mails.extend(
+    told = [
         Reply("seat_taken_over", "standby_replaces", context, to=r.address, reply_to=r.reply_to)
         for r in game_readers(session, game, judge_address)
         if r.power != seat.power
-    )
-    return mails
+    ]
+    gone = old.address_of_record if old is not None else None
+    if gone and gone not in {r.to for r in told}:
+        told.append(Reply("seat_lost", "seat_lost", {**context, "for_holder": True}, to=gone))
+    return mails, told
 
 
 def _seat_open(

@@ -427,6 +427,10 @@ def _turn(
                 )
         elif isinstance(move, Support) and space not in mismatch:
             story.cut = cut(space)
+        elif space in mismatch and not isinstance(order, Stand):
+            # The player reads what the GM's report says of his own order (docs/RULES.md,
+            # Algernon): void, and why, in the words of his order; the rat held.
+            story.outcome = f"void ({mismatch[space]}); held"
         if space not in moved_ok:
             skip = {swap_partner} if swap_partner is not None else set()
             story.at_home = _notes_into(

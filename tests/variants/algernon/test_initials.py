@@ -43,7 +43,5 @@ def test_no_word_of_the_judge_s_mails_can_be_drawn_as_initials() -> None:
     drawable = words_of_the_judge_s_mails()
     assert len(drawable) > 40  # the scan reads the templates and the sources
     # The offensive words are never drawn either (their list names them, so the scan finds them).
-    missing = {
-        w: where for w, where in drawable.items() if w not in _INITIALS_STOP | OFFENSIVE
-    }
+    missing = {w: where for w, where in drawable.items() if w not in _INITIALS_STOP | OFFENSIVE}
     assert missing == {}, "add these to generator._INITIALS_STOP"
