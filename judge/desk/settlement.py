@@ -146,10 +146,13 @@ def settle_missed_turns(
     ]
     if sought:
         mails.extend(_replacement_sought(session, game, sought, judge_address))
+    opened = [
+        e.power for e in settlement.events if isinstance(e, AnnounceOpenSeat) and not e.standby
+    ]
+    if opened:
+        mails.extend(_seat_open(session, game, opened, old_holders, policy, judge_address))
     for event in settlement.events:
-        if isinstance(event, AnnounceOpenSeat) and not event.standby:
-            mails.extend(_seat_open(session, game, event.power, old_holders, policy, judge_address))
-        elif isinstance(event, WaitForTaker):
+        if isinstance(event, WaitForTaker):
             waiting.append(event.power)
         elif isinstance(event, TakenOver):
             seat = by_power[event.power]
@@ -286,32 +289,41 @@ def _standby_takes_over(
 def _seat_open(
     session: Session,
     game: Game,
-    power: str,
+    powers: list[str],
     old_holders: dict[str, str | None],
     policy: Policy,
     judge_address: str,
 ) -> list[Reply]:
-    """njudge: tell the game (players, observers, and the player who lost the seat) that the
-    power is abandoned and how anyone may take it over. The GM has `missed_turn`."""
+    """njudge: tell the game (players and observers, one mail each naming every power the
+    phase abandoned; each player who lost a seat, his own) how anyone may take them over. The
+    GM has `missed_turn`."""
     game_map = board_of_game(game)
-    letter = game_map.powers[power].letter if power in game_map.powers else power[0]
+    secret = secret_board_of(game) is not None
+
+    def signon(power: str) -> str:
+        if secret:  # a secret board's open seats are taken with JOIN
+            return f"JOIN {game.name} <a password of your own>"
+        letter = game_map.powers[power].letter if power in game_map.powers else power[0]
+        return f"SIGNON {letter.upper()}{game.name} <a password of your own>"
+
+    seats = [{"power": power_title(game, p), "signon": signon(p)} for p in powers]
     context = {
         "game": game.name,
         "phase": game.phase,
-        "power": power_title(game, power),
-        "signon": f"SIGNON {letter.upper()}{game.name} <a password of your own>",
+        "seats": seats,
+        "power": seats[0]["power"] if len(seats) == 1 else "",
         "waits": isinstance(policy, NjudgePolicy) and policy.wait_for_takeover,
         "for_holder": False,
     }
-    if secret_board_of(game) is not None:  # a secret board's open seats are taken with JOIN
-        context["signon"] = f"JOIN {game.name} <a password of your own>"
     readers = [r for r in game_readers(session, game, judge_address) if not r.master]
     mails = [
         Reply("seat_open", "seat_open", context, to=r.address, reply_to=r.reply_to) for r in readers
     ]
-    old = old_holders.get(power)
-    if old and old not in {r.address for r in readers}:
-        mails.append(Reply("seat_open", "seat_open", {**context, "for_holder": True}, to=old))
+    for power, seat in zip(powers, seats, strict=True):
+        old = old_holders.get(power)
+        if old and old not in {r.address for r in readers}:
+            own = {**context, "seats": [seat], "power": seat["power"], "for_holder": True}
+            mails.append(Reply("seat_open", "seat_open", own, to=old))
     return mails
 
 

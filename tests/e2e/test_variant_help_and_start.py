@@ -153,3 +153,43 @@ def test_1885_help_start_and_the_gm_s_early_process_by_mail(
         assert "You play Sweden" in sought[script.players["Sweden"].box].body
         assert "You play" not in sought[script.observer].body
         script.take({script.gm: lambda m: "Sweden in FEB1885M" in m.subject}, "the GM's notice")
+
+
+@pytest.mark.e2e
+@pytest.mark.slow
+@on_backend("sqlite")
+def test_algernon_help_and_start_by_mail(
+    scripted: Callable[..., Any], new_account: Callable[[], Any]
+) -> None:
+    """Three players JOIN an Algernon game, as the CREATE reply tells the GM they do; each
+    start mail tells the maze, how it is learned and the player's own initials."""
+    with scripted("helpmaze", "Algernon help and start") as (script, prefix):
+        ident = script.send(script.gm.account, f"CREATE helpmaze {script.gm_password} algernon 3")
+        created = " ".join(script.reply(script.gm, ident, "game_created").body.split())
+        assert "JOIN helpmaze <a password of their own>" in created
+        assert "SIGNON <power>" not in created
+        script.observe()
+        answers = {}
+        for i in range(3):
+            player = script.add_player(f"seat{i}", new_account(), f"{prefix}-maze-{i}")
+            ident = script.send(
+                player.box.account, f"JOIN helpmaze {player.password}", subject="join"
+            )
+            answers[player.power] = script.reply(player.box, ident, f"seat{i}'s JOIN")
+        started = script.take(
+            {
+                box: (lambda m: "the game has started" in m.subject)
+                for box in [script.players["seat0"].box, script.players["seat1"].box]
+                + [script.gm, script.observer]
+            },
+            "the start",
+        )
+        texts = {box.name: " ".join(mail.body.split()) for box, mail in started.items()}
+        texts["seat2"] = " ".join(answers["seat2"].body.split())
+        for seat in ("seat0", "seat1", "seat2"):
+            assert "Algernon: the maze is secret" in texts[seat], seat
+            assert "with rats at" in texts[seat] and "HELP algernon" in texts[seat], seat
+        for reader in ("GM", "observer"):
+            assert "Algernon: the maze is secret" in texts[reader]
+            assert "You are" not in texts[reader]
+        _help_teaches(_help(script, "seat0", "algernon"), "algernon")
