@@ -19,6 +19,8 @@ if TYPE_CHECKING:
 # Lines that end the commands of a mail, as on the classic judges.
 _STOP_WORDS = {"END", "SIGNOFF", "SIGN OFF"}
 HELP_WORDS = {"HELP", "HELP.", "?"}
+# HELP <variant>'s column of order forms, at most this wide (the meanings follow it).
+FORM_COLUMN = 30
 MAP_NAME = "standard"
 # At most this many lines of a mail are read, so one huge mail cannot make a huge reply.
 MAX_LINES = 300
@@ -108,7 +110,9 @@ def variant_help_context(found: Any) -> dict[str, Any]:
         "title": found.title,
         "intro": helped.intro,
         "forms": forms,
-        "width": max((len(f["line"]) for f in forms), default=0) + 2,
+        # The forms' column: as wide as the longest form up to FORM_COLUMN; a longer form has
+        # its meaning on the line below.
+        "width": min(max((len(f["line"]) for f in forms), default=0), FORM_COLUMN) + 2,
         "notes": helped.notes,
         "examples": examples,
         "rules_text": found.rules_text,
