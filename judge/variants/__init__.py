@@ -164,6 +164,13 @@ class VariantHelp:
 StartNotes = Callable[[Mapping[str, Any], str | None], str]
 
 
+def paragraphs_text(paragraphs: Sequence[str], width: int = 76) -> str:
+    """Paragraphs of a mail's plain text, each filled to `width`, a blank line between."""
+    from textwrap import fill
+
+    return "\n\n".join(fill(p, width) for p in paragraphs) + "\n"
+
+
 OBSERVERS = "*observers*"
 MASTER = "*master*"
 # What the desk's sentences call each unit kind ("Army Venice cannot reach Munich").

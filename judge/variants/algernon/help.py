@@ -6,11 +6,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import cache
-from textwrap import fill
 from typing import Any
 
 from judge.engine.geography import Map
-from judge.variants import ExampleMail, OrderForm, VariantHelp
+from judge.variants import ExampleMail, OrderForm, VariantHelp, paragraphs_text
 from judge.variants.algernon.generator import MAX_PLAYERS, MIN_PLAYERS
 
 # The demonstration maze of rule 4 (player A's homes DL, MN, PZ; B's PW, QV, WG), its players
@@ -123,4 +122,4 @@ def start_notes(case: Mapping[str, Any], power: str | None) -> str:
             "initials are yours to learn when your rats meet theirs."
         )
     paragraphs.append("HELP algernon shows every order form with example mails.")
-    return "\n\n".join(fill(p, 76) for p in paragraphs) + "\n"
+    return paragraphs_text(paragraphs)

@@ -4,10 +4,9 @@ and the spare unit, with example mails on the world board (rules text: seed 000)
 from __future__ import annotations
 
 from collections.abc import Mapping
-from textwrap import fill
 from typing import Any
 
-from judge.variants import ExampleMail, OrderForm, VariantHelp
+from judge.variants import ExampleMail, OrderForm, VariantHelp, paragraphs_text
 
 HELP = VariantHelp(
     intro="""\
@@ -104,4 +103,4 @@ def start_notes(case: Mapping[str, Any], power: str | None) -> str:
             f"{where}."
         )
     paragraphs.append("HELP mercator shows every order form with example mails.")
-    return "\n\n".join(fill(p, 76) for p in paragraphs) + "\n"
+    return paragraphs_text(paragraphs)

@@ -4,10 +4,9 @@ Rome, retreats sent with the move and builds contingent on retreats (rules text:
 from __future__ import annotations
 
 from collections.abc import Mapping
-from textwrap import fill
 from typing import Any
 
-from judge.variants import ExampleMail, OrderForm, VariantHelp
+from judge.variants import ExampleMail, OrderForm, VariantHelp, paragraphs_text
 
 HELP = VariantHelp(
     intro="""\
@@ -113,4 +112,4 @@ def start_notes(case: Mapping[str, Any], power: str | None) -> str:
         "Several orders may share a line; a retreat may be sent with the move (A Ser H; if "
         "dislodged R Alb). HELP 1885 shows every order form with example mails."
     )
-    return "\n\n".join(fill(p, 76) for p in paragraphs) + "\n"
+    return paragraphs_text(paragraphs)
