@@ -97,3 +97,39 @@ def test_process_missed_tells_each_reader_once(engine: Engine, nine: dict[str, s
         if r.to_addr == "p0@example.org" and "replacement_sought" in kinds(r)
     )
     assert mail.count("You play") == 1 and "These powers missed the move too" in mail
+
+
+def _seat_address(engine: Engine, power: str) -> tuple[str, str]:
+    """(the address of record, the reply address) of the seat of `power` in game v."""
+    with session_scope(engine) as session:
+        game = find_game(session, "v")
+        assert game is not None
+        seat = next(s for s in game.seats if s.power == power)
+        assert seat.person is not None
+        return seat.person.address_of_record, f"judge+{seat.reply_token}@example.org"
+
+
+@pytest.mark.parametrize(
+    ("words", "first"),
+    [("mercator", ("ENGLAND", "GERMANY")), ("1885", ("ITALY",)), ("mercenary", ("FRANCE",))],
+)
+def test_help_s_opening_examples_are_taken_at_the_desk(
+    engine: Engine, words: str, first: tuple[str, ...]
+) -> None:
+    """The example mails HELP gives for a game's first phase, sent by their powers at the
+    start: every line taken on arrival."""
+    from judge.variants import variant
+
+    start(engine, words)
+    found = variant(words).help
+    assert found is not None
+    sent = 0
+    for example in found.examples:
+        if example.power not in first or not example.when.startswith(("January", "the spring")):
+            continue
+        sent += 1
+        address, reply = _seat_address(engine, example.power)
+        rows = send(engine, "\n".join(example.lines), sender=address, to=reply)
+        text = "\n".join(body_of(r) for r in rows).replace("\r\n", "\n")
+        assert "\n0 of " in text, (example, text)
+    assert sent == len(first)
