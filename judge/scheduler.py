@@ -316,6 +316,7 @@ def check_game(session: Session, game: Game, identity: Identity) -> Checked:
         elif isinstance(action, ProcessPhase):
             late = action.late
             settled = settle_missed_turns(session, game, identity.address, seats)
+            mails.extend(settled.handovers)
             mails.extend(settled.mails)
             waiting = settled.waiting
             if not waiting:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from judge.desk import games
 from judge.desk.answer import one_answer
+from judge.desk.help import help_reply, help_topic
 from judge.desk.replies import HELP_WORDS, MAX_LINES, Reply, Where, plain_words
 from judge.mail.mime import ReadMail
 
@@ -33,20 +34,19 @@ def echo_or_help(mail: ReadMail) -> list[Reply]:
     lines = mail.text.split("\n") if mail.text else []
     skipped = max(0, len(lines) - MAX_LINES)
     lines = lines[:MAX_LINES]
-    wants_help = plain_words(mail.subject) in HELP_WORDS
+    topics: list[str] = [""] if plain_words(mail.subject) in HELP_WORDS else []
     order_lines: list[str] = []
     for line in lines:
         word = plain_words(line)
         if word in _STOP_WORDS:
             break
-        if word in HELP_WORDS:
-            wants_help = True
+        topic = help_topic(line)
+        if topic is not None:
+            topics.append(topic)
             order_lines.append("")  # keep line numbers matching the mail's text
         else:
             order_lines.append(line)
-    replies: list[Reply] = []
-    if wants_help:
-        replies.append(Reply("help", "help"))
+    replies: list[Reply] = [help_reply(topic) for topic in dict.fromkeys(topics)]
     order_text = "\n".join(order_lines)
     if order_text.strip():
         replies.append(echo(order_text, mail.subject, skipped))

@@ -29,6 +29,7 @@ from judge.desk import (
     processing,
     seating,
 )
+from judge.desk.help import help_reply
 from judge.desk.mail_state import (
     MailState,
     master_game,
@@ -163,7 +164,7 @@ def handle(mail: ReadMail, where: Where) -> list[Reply] | None:
         # Ask judge.identity why the sender's own address is not enough, in its words.
         state.refusal = authenticate(mail.sender, None, None, seat_credentials(held[0])).reason
     if plain_words(mail.subject) in HELP_WORDS and not any(isinstance(v, cv.Help) for v in values):
-        state.replies.append(Reply("help", "help"))  # a Subject: of HELP asks for it too
+        state.replies.append(help_reply())  # a Subject: of HELP asks for it too
     for value in values:
         _apply(state, value)
     return _answers(state)
@@ -178,7 +179,7 @@ def _apply(state: MailState, value: cv.CommandLine) -> None:
             return
         value = own
     if isinstance(value, cv.Help):
-        state.replies.append(Reply("help", "help"))
+        state.replies.append(help_reply(value.topic))
         return
     if isinstance(value, cv.SignOff):
         return

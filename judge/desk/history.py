@@ -40,13 +40,14 @@ from judge.desk.phase_records import phase_order, phase_report
 from judge.desk.press import may_read, release_view
 from judge.desk.processing import ENDING
 from judge.desk.replies import Reply
-from judge.desk.secret_boards import board_of_game, secret_board_of, visibility_of
+from judge.desk.secret_boards import board_of_game, powers_known, secret_board_of, visibility_of
 from judge.engine.calendar import ANY, RETREATS, parse_phase
 from judge.games.seats import SeatStatus
 from judge.language import command_values as cv
 from judge.reports import OBSERVER, STYLES, report_text
 from judge.store.game_queries import find_game, history, published_press
 from judge.store.games import Game, GameStatus, Person, PhaseRecord
+from judge.variants import OBSERVERS as SECRET_OBSERVERS
 from judge.variants import variant
 
 # njudge's default for LINES, and the most one HISTORY mail carries whatever LINES asks.
@@ -345,10 +346,15 @@ def summary_context(
         powers = list(board_of_game(game).powers)
     except (FileNotFoundError, KeyError, ValueError):
         powers = sorted(seat.power for seat in game.seats)
+    hidden = 0
+    counted = powers
     if secret_board_of(game) is not None and not master:
-        # A secret board's powers are met, not listed (HISTORY has the counts); its GM, who
-        # sees the whole board, reads them all.
-        powers = []
+        # A secret board's powers are met, not listed: the players are counted, and the
+        # centre counts shown are those published after each build (rule 7), under the
+        # initials the publication names; its GM, who sees the whole board, reads them all.
+        hidden = sum(1 for seat in game.seats if seat.person is not None)
+        published = powers_known(game, SECRET_OBSERVERS)
+        powers, counted = [], [p for p in powers if p in published]
     seats = {seat.power: seat for seat in game.seats}
     players = []
     for power in powers:
@@ -371,7 +377,7 @@ def summary_context(
             }
         )
     table = _year_end_centres(records)
-    columns = _column_labels(game, powers)
+    columns = _column_labels(game, counted)
     width = max((len(label) for label in columns), default=0) + 2
     return {
         "game": game.name,
@@ -389,9 +395,12 @@ def summary_context(
         # Cells right-aligned to the widest heading, so the counts stand under their powers.
         "columns": [label.rjust(width) for label in columns],
         "years": [
-            {"year": label, "cells": [str(counts.get(p, 0)).rjust(width) for p in powers]}
+            {"year": label, "cells": [str(counts.get(p, 0)).rjust(width) for p in counted]}
             for label, counts in table
-        ],
+        ]
+        if counted
+        else [],
+        "hidden_players": hidden,
         "phases": len(records),
         "outcome": _outcome(game, records),
     }

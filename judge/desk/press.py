@@ -106,6 +106,7 @@ from judge.store.game_queries import find_game, observers_of
 from judge.store.games import Game, GameStatus, Person, Press, Seat
 from judge.store.outbox import mails_counted
 from judge.variants import MASTER as SECRET_MASTER
+from judge.variants import OBSERVERS as SECRET_OBSERVERS
 
 # Where the press settings are kept in Game.settings, and their defaults.
 KINDS_KEY = "press"
@@ -351,9 +352,14 @@ def _recipients(
     if secret_board_of(writer.game) is not None:
         # A secret board: only the powers the writer has met, named in full; any other word
         # is unknown to him whether or not such a power exists (before the start he has met
-        # nobody).
-        reader = writer.seat.power if writer.seat is not None else SECRET_MASTER
-        known = powers_known(writer.game, reader)
+        # nobody). An observer knows the powers the published counts name, as the observers'
+        # own results show them, never the GM's list of who exists.
+        if writer.seat is not None:
+            known = powers_known(writer.game, writer.seat.power)
+        elif writer.role == MASTER:
+            known = powers_known(writer.game, SECRET_MASTER)
+        else:
+            known = powers_known(writer.game, SECRET_OBSERVERS)
         letters = {}
     for word in written:
         found = _power_word(game_map, letters, word)

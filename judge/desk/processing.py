@@ -1,7 +1,9 @@
 """PROCESS, PREVIEW's adjudication, and the one way a phase is run: adjudicate the stored
 orders, keep the history, start the next phase's clock, and write the results mail for every
 player, observer and the GM. The GM's PROCESS first settles the missed turns by the game's
-policy exactly as the scheduler does (judge.desk.settlement).
+policy exactly as the scheduler does (judge.desk.settlement); before the deadline a power
+without orders has missed nothing (its units hold or play its general orders) unless the GM
+writes PROCESS MISSED.
 
 The adjudication is one function (`adjudicate_orders`) for the phase that is processed and the
 GM's PREVIEW alike, so a preview shows exactly what PROCESS would do with the same orders; the
@@ -18,6 +20,7 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from judge.adjudicate_json import CaseError, read_variant_case, result_json
+from judge.clock import now
 from judge.desk import endings, general_orders, press
 from judge.desk.endings import Ending
 from judge.desk.mail_state import (
@@ -99,13 +102,22 @@ def _process(state: MailState, command: cv.Process) -> None:
         return
     judge_address = state.where.judge_address
     # The game's missed-turn policy, as the scheduler applies it; `force`: an open seat's
-    # units fall back instead of the phase waiting for a taker (the GM wants it run).
-    settled = settle_missed_turns(state.session, game, judge_address, force=True)
-    # The results lead; the GM's missed-turn notices and the calls for a player follow them.
+    # units fall back instead of the phase waiting for a taker (the GM wants it run). A run
+    # before the deadline is no missed deadline unless the GM says so (PROCESS MISSED).
+    counted = command.missed or deadline_passed(game)
+    settled = settle_missed_turns(state.session, game, judge_address, force=True, counted=counted)
+    # A seat handed to the one standing by is his before its results reach him; then the
+    # results; the GM's missed-turn notices and the calls for a player follow them.
+    state.replies.extend(settled.handovers)
     state.replies.extend(
         process_phase(state.session, game, judge_address, seats_before=settled.seats_before)
     )
     state.replies.extend(settled.mails)
+
+
+def deadline_passed(game: Game) -> bool:
+    """Whether the phase's deadline has come (a game without one has none to miss)."""
+    return game.deadline is not None and game.deadline <= now()
 
 
 def _running(state: MailState, game: Game, where: str, command: cv.Command) -> bool:

@@ -164,6 +164,9 @@ def _create(state: MailState, command: cv.Create) -> None:
                 "rules": list(rule_sets),
                 "powers": [power_title(game, power) for power in game_map.powers],
                 "reply_address": gm_reply_address(state.where.judge_address, game),
+                # A secret board's seats are taken with JOIN alone (a SIGNON for an open seat
+                # is answered as a wrong password, so it tells nobody which initials exist).
+                "secret": chosen.secret_board is not None,
             },
             reply_to=gm_reply_address(state.where.judge_address, game),
         )
@@ -572,6 +575,12 @@ def start_game(state: MailState, game: Game, *, tell_readers: bool = True) -> No
     assert game.deadline is not None
     _, position, _, _ = read_case(game.position, rules=game.rules)
     secret = secret_board_of(game)
+    notes = find_variant(game.variant).desk.start_notes
+
+    def notes_for(power: str | None) -> str:
+        """What the variant's start mail says to this reader (its record's `start_notes`)."""
+        return notes(game.position or {}, power) if notes is not None else ""
+
     context = {
         "game": game.name,
         "phase": game.phase,
@@ -592,7 +601,13 @@ def start_game(state: MailState, game: Game, *, tell_readers: bool = True) -> No
                     Reply(
                         "game_start_notice",
                         "game_started",
-                        {**context, "power": "", "units": [], "reply_address": ""},
+                        {
+                            **context,
+                            "power": "",
+                            "units": [],
+                            "reply_address": "",
+                            "notes": notes_for(None),
+                        },
                         to=reader.address,
                         reply_to=reader.reply_to,
                     )
@@ -613,6 +628,7 @@ def start_game(state: MailState, game: Game, *, tell_readers: bool = True) -> No
                     "reply_address": reader.reply_to,
                     "units": units,
                     "board": secret.board_text(game.position, reader.power) if secret else "",
+                    "notes": notes_for(reader.power),
                 },
                 to=reader.address,
                 reply_to=reader.reply_to,

@@ -100,7 +100,10 @@ def results_visibility(secret: SecretBoard) -> Any:
 
     def view(report: PhaseReport, viewer: Viewer) -> PhaseReport:
         reader = viewer.power if viewer.power is not None else OBSERVERS
-        return replace(report, text_writer=lambda r: secret.results_text(r.result, reader))
+        return replace(
+            report,
+            text_writer=lambda r: secret.results_text(r.result, reader) + agreed_end(r, False),
+        )
 
     return view
 
@@ -109,7 +112,22 @@ def master_writer(secret: SecretBoard) -> Any:
     """The GM's results text of a secret board (the reports give the GM the whole report)."""
     from judge.variants import MASTER
 
-    return lambda report: secret.results_text(report.result, MASTER)
+    return lambda report: secret.results_text(report.result, MASTER) + agreed_end(report, True)
+
+
+def agreed_end(report: Any, master: bool) -> str:
+    """The line that tells every reader of a secret board that a draw or a concession ended
+    the game: the GM with the powers named, the others without the initials of players they
+    may never have met; "" when no vote ended it."""
+    from judge.reports.variant_text import powers_and
+
+    if report.draw:
+        who = f" between {powers_and(report.draw)}" if master else ""
+        return f"\nThe game ends in a draw{who}, agreed by vote of the players in it.\n"
+    if report.concession:
+        who = f" to {report.concession}" if master else " to one player"
+        return f"\nThe game ends: the other players conceded it{who}.\n"
+    return ""
 
 
 def visibility_of(game: Game) -> Any:

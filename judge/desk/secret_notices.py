@@ -116,10 +116,10 @@ VIEWS: dict[str, View] = {
     **dict.fromkeys(
         (
             "reminder",
-            "replacement_sought",
             "seat_open",
             "seat_given",
             "standby_takes_seat",
+            "seat_lost",
             "orders_read",
             "draw_vote",
             "concession_vote",
@@ -129,6 +129,8 @@ VIEWS: dict[str, View] = {
         _own_seat(),
     ),
     "late": _own_seat("others"),
+    # The phase's missed moves, one mail a reader: his own seat's alone, the others taken out.
+    "replacement_sought": _own_seat("others"),
     # The game's progress, every power but the reader's taken out.
     "late_list": _only_own("late"),
     "deadline_restarted": _only_own("powers"),

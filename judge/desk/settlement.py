@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy.orm import Session
@@ -67,6 +67,9 @@ class Settled:
     # The seats as they stood before this settlement (store.game_queries.seat_snapshot), for
     # the phase's record: ROLLBACK puts them back.
     seats_before: dict[str, Any]
+    # The mails that hand a seat to its new holder: sent before the phase's results, so the new
+    # holder learns the seat is his before he reads its results.
+    handovers: list[Reply] = field(default_factory=list)
 
 
 def settle_missed_turns(
@@ -76,6 +79,7 @@ def settle_missed_turns(
     seats: list[SeatOrders] | None = None,
     *,
     force: bool = False,
+    counted: bool = True,
 ) -> Settled:
     """Apply the game's missed-turn policy to every seat before the phase is adjudicated.
 
@@ -83,7 +87,8 @@ def settle_missed_turns(
     defaults for unordered units are the engine's own (units hold, dislodged units without a
     retreat are disbanded, builds are waived, owed removals follow the civil-disorder rule),
     so the fallbacks need no orders written here. `seats` is the seats' state this phase when
-    the caller has it.
+    the caller has it. `counted` False: the phase runs before its deadline (the GM's early
+    PROCESS), so a holder without orders has missed nothing (judge.games.missed_turns).
     """
     assert game.phase is not None and game.position is not None
     seats_before = seat_snapshot(game)
@@ -110,7 +115,12 @@ def settle_missed_turns(
         for seat in game.seats
     ]
     settlement = settle_phase(
-        policy, records, {s.power: s for s in seats}, phase_kind(game.phase), force=force
+        policy,
+        records,
+        {s.power: s for s in seats},
+        phase_kind(game.phase),
+        force=force,
+        counted=counted,
     )
     old_holders = {r.power: r.player for r in records}
     old_persons = {seat.power: seat.person for seat in game.seats}
@@ -123,90 +133,119 @@ def settle_missed_turns(
         seat.missed_turns = record.missed
         seat.replacement_sought = record.replacement_sought
     mails: list[Reply] = []
-    gm = game.gm.address_of_record if game.gm is not None else None
+    handovers: list[Reply] = []
     waiting: list[str] = []
     fallbacks = {e.power: e.fallback for e in settlement.events if isinstance(e, UnitsFallBack)}
+    told = [e for e in settlement.events if isinstance(e, TellGM)]
+    if told:
+        mails.extend(_tell_gm(game, told, fallbacks, judge_address, by_master=force))
+    sought = [
+        by_power[e.power]
+        for e in settlement.events
+        if isinstance(e, AnnounceOpenSeat) and e.standby
+    ]
+    if sought:
+        mails.extend(_replacement_sought(session, game, sought, judge_address))
+    opened = [
+        e.power for e in settlement.events if isinstance(e, AnnounceOpenSeat) and not e.standby
+    ]
+    if opened:
+        mails.extend(_seat_open(session, game, opened, old_holders, policy, judge_address))
     for event in settlement.events:
-        if isinstance(event, TellGM) and gm:
-            context = {
-                "game": game.name,
-                "phase": game.phase,
-                "power": power_title(game, event.power),
-                "player": event.player or "nobody",
-                "reason": event.reason,
-                "general_orders": fallbacks.get(event.power) == Fallback.GENERAL_ORDERS,
-                "by_master": force,  # the GM's PROCESS, which need not wait for grace to end
-            }
-            mails.append(
-                Reply(
-                    "missed_turn",
-                    "missed_turn",
-                    context,
-                    to=gm,
-                    reply_to=gm_reply_address(judge_address, game),
-                )
-            )
-        elif isinstance(event, AnnounceOpenSeat) and event.standby:
-            mails.extend(_replacement_sought(session, by_power[event.power], judge_address))
-        elif isinstance(event, AnnounceOpenSeat):
-            mails.extend(_seat_open(session, game, event.power, old_holders, policy, judge_address))
-        elif isinstance(event, WaitForTaker):
+        if isinstance(event, WaitForTaker):
             waiting.append(event.power)
         elif isinstance(event, TakenOver):
             seat = by_power[event.power]
-            mails.extend(_standby_takes_over(session, seat, old_persons[seat.power], judge_address))
+            given, told = _standby_takes_over(session, seat, old_persons[seat.power], judge_address)
+            handovers.extend(given)
+            mails.extend(told)
     if waiting:
         game.settings = {**game.settings, WAITING: {"phase": game.phase, "powers": waiting}}
-    return Settled(mails, tuple(waiting), seats_before)
+    return Settled(mails, tuple(waiting), seats_before, handovers)
 
 
-def _replacement_sought(session: Session, seat: Seat, judge_address: str) -> list[Reply]:
-    """Postal, a first missed move: the player who missed it is told a replacement is sought
-    and what keeps the seat; the other players and the observers that one is sought (the GM
-    has `missed_turn`)."""
-    game = seat.game
+def _tell_gm(
+    game: Game,
+    told: list[TellGM],
+    fallbacks: Mapping[str, Fallback],
+    judge_address: str,
+    *,
+    by_master: bool,
+) -> list[Reply]:
+    """The GM's one `missed_turn` mail of the phase: every seat the settlement touched, each
+    with its player and what happened to it."""
+    gm = game.gm.address_of_record if game.gm is not None else None
+    if not gm:
+        return []
+    seats = [
+        {
+            "power": power_title(game, event.power),
+            "player": event.player or "nobody",
+            "reason": event.reason,
+            "general_orders": fallbacks.get(event.power) == Fallback.GENERAL_ORDERS,
+        }
+        for event in told
+    ]
     context = {
         "game": game.name,
         "phase": game.phase,
-        "power": power_title(game, seat.power),
-        "for_holder": False,
+        "seats": seats,
+        "by_master": by_master,  # the GM's PROCESS, which need not wait for grace to end
     }
+    return [
+        Reply(
+            "missed_turn",
+            "missed_turn",
+            context,
+            to=gm,
+            reply_to=gm_reply_address(judge_address, game),
+        )
+    ]
+
+
+def _replacement_sought(
+    session: Session, game: Game, seats: list[Seat], judge_address: str
+) -> list[Reply]:
+    """Postal, first missed moves: one mail to each reader of the game but the GM (who has
+    `missed_turn`) naming every power of the phase for which a replacement is sought; a reader
+    whose own seat is among them is told what keeps it (`power`, `for_holder`), the others are
+    listed apart (`others`)."""
+    missing = {seat.power: power_title(game, seat.power) for seat in seats}
+    base = {"game": game.name, "phase": game.phase}
     mails: list[Reply] = []
-    holder = seat.person.address_of_record if seat.person is not None else None
-    if holder and seat.reply_token is not None:
+    readers = [r for r in game_readers(session, game, judge_address) if not r.master]
+    for reader in readers:
+        own = reader.power if reader.power in missing else None
+        context = {
+            **base,
+            "power": missing[own] if own is not None else "",
+            "for_holder": own is not None,
+            "others": [title for power, title in missing.items() if power != own],
+        }
         mails.append(
             Reply(
                 "replacement_sought",
                 "replacement_sought",
-                {**context, "for_holder": True},
-                to=holder,
-                reply_to=seat_reply_address(judge_address, seat),
+                context,
+                to=reader.address,
+                reply_to=reader.reply_to,
             )
         )
-    mails.extend(
-        Reply(
-            "replacement_sought",
-            "replacement_sought",
-            context,
-            to=reader.address,
-            reply_to=reader.reply_to,
-        )
-        for reader in game_readers(session, game, judge_address)
-        if reader.power != seat.power and not reader.master
-    )
     return mails
 
 
 def _standby_takes_over(
     session: Session, seat: Seat, old: Person | None, judge_address: str
-) -> list[Reply]:
+) -> tuple[list[Reply], list[Reply]]:
     """Postal, a second missed move with someone standing by: the seat passes to them, with a
     new reply address and a password nobody knows (they set one with SET PASSWORD), and the
     game is told who plays the power now. No command files stand-by orders yet, so the units
-    stand this phase (UseStandbyOrders finds none)."""
+    stand this phase (UseStandbyOrders finds none). (The mail that hands the seat over, the
+    mails that tell the others): the player who lost the seat is told so, not left to find out.
+    """
     standby = seat.standby
     if standby is None:
-        return []
+        return [], []
     sign_on(session, seat, standby, secrets.token_urlsafe(18))
     game = seat.game
     context = {
@@ -236,43 +275,55 @@ def _standby_takes_over(
                 reply_to=reply_to,
             )
         )
-    mails.extend(
+    told = [
         Reply("seat_taken_over", "standby_replaces", context, to=r.address, reply_to=r.reply_to)
         for r in game_readers(session, game, judge_address)
         if r.power != seat.power
-    )
-    return mails
+    ]
+    gone = old.address_of_record if old is not None else None
+    if gone and gone not in {r.to for r in told}:
+        told.append(Reply("seat_lost", "seat_lost", {**context, "for_holder": True}, to=gone))
+    return mails, told
 
 
 def _seat_open(
     session: Session,
     game: Game,
-    power: str,
+    powers: list[str],
     old_holders: dict[str, str | None],
     policy: Policy,
     judge_address: str,
 ) -> list[Reply]:
-    """njudge: tell the game (players, observers, and the player who lost the seat) that the
-    power is abandoned and how anyone may take it over. The GM has `missed_turn`."""
+    """njudge: tell the game (players and observers, one mail each naming every power the
+    phase abandoned; each player who lost a seat, his own) how anyone may take them over. The
+    GM has `missed_turn`."""
     game_map = board_of_game(game)
-    letter = game_map.powers[power].letter if power in game_map.powers else power[0]
+    secret = secret_board_of(game) is not None
+
+    def signon(power: str) -> str:
+        if secret:  # a secret board's open seats are taken with JOIN
+            return f"JOIN {game.name} <a password of your own>"
+        letter = game_map.powers[power].letter if power in game_map.powers else power[0]
+        return f"SIGNON {letter.upper()}{game.name} <a password of your own>"
+
+    seats = [{"power": power_title(game, p), "signon": signon(p)} for p in powers]
     context = {
         "game": game.name,
         "phase": game.phase,
-        "power": power_title(game, power),
-        "signon": f"SIGNON {letter.upper()}{game.name} <a password of your own>",
+        "seats": seats,
+        "power": seats[0]["power"] if len(seats) == 1 else "",
         "waits": isinstance(policy, NjudgePolicy) and policy.wait_for_takeover,
         "for_holder": False,
     }
-    if secret_board_of(game) is not None:  # a secret board's open seats are taken with JOIN
-        context["signon"] = f"JOIN {game.name} <a password of your own>"
     readers = [r for r in game_readers(session, game, judge_address) if not r.master]
     mails = [
         Reply("seat_open", "seat_open", context, to=r.address, reply_to=r.reply_to) for r in readers
     ]
-    old = old_holders.get(power)
-    if old and old not in {r.address for r in readers}:
-        mails.append(Reply("seat_open", "seat_open", {**context, "for_holder": True}, to=old))
+    for power, seat in zip(powers, seats, strict=True):
+        old = old_holders.get(power)
+        if old and old not in {r.address for r in readers}:
+            own = {**context, "seats": [seat], "power": seat["power"], "for_holder": True}
+            mails.append(Reply("seat_open", "seat_open", own, to=old))
     return mails
 
 

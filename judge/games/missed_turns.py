@@ -225,12 +225,20 @@ def fallback_for(record: SeatRecord, kind: str) -> Fallback:
 
 
 def settle_seat(
-    policy: Policy, record: SeatRecord, orders: SeatOrders, kind: str, *, force: bool = False
+    policy: Policy,
+    record: SeatRecord,
+    orders: SeatOrders,
+    kind: str,
+    *,
+    force: bool = False,
+    counted: bool = True,
 ) -> Transition:
     """Apply the policy to one seat as its phase is processed (or its grace ends).
 
     `force` is the GM's PROCESS despite open seats: an open seat's units fall back instead of
-    the phase waiting for a taker.
+    the phase waiting for a taker. `counted` False is a phase run before its deadline (the GM's
+    early PROCESS): a holder without orders missed no deadline, so his units fall back and
+    nothing is counted, announced or taken from him.
     """
     if orders.power != record.power:
         raise ValueError(f"orders of {orders.power} given for the seat of {record.power}")
@@ -260,6 +268,11 @@ def settle_seat(
         return Transition(record, (UnitsFallBack(record.power, fallback_for(record, kind)),))
     if orders.orders is OrdersState.COMPLETE:
         return Transition(record)
+    if not counted:
+        partial = orders.orders is OrdersState.PARTIAL
+        return Transition(
+            record, (UnitsFallBack(record.power, fallback_for(record, kind), partial=partial),)
+        )
     if isinstance(policy, PostalPolicy):
         return _postal_miss(policy, record, orders, kind)
     return _njudge_miss(policy, record, orders, kind, force=force)
@@ -347,8 +360,11 @@ def settle_phase(
     kind: str,
     *,
     force: bool = False,
+    counted: bool = True,
 ) -> Settlement:
     """Settle every seat as a phase is processed; the phase waits if any seat says so.
+    `counted` False: the phase runs before its deadline, and no missing orders count as missed
+    (settle_seat).
 
     Every seat not eliminated needs its SeatOrders in `orders`, so a seat the desk forgot is an
     error rather than a silent miss.
@@ -361,7 +377,9 @@ def settle_phase(
             continue
         if record.power not in orders:
             raise ValueError(f"no orders state given for {record.power}")
-        transition = settle_seat(policy, record, orders[record.power], kind, force=force)
+        transition = settle_seat(
+            policy, record, orders[record.power], kind, force=force, counted=counted
+        )
         new_records.append(transition.record)
         events.extend(transition.events)
     waiting = any(isinstance(event, WaitForTaker) for event in events)

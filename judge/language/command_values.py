@@ -651,16 +651,18 @@ class ReleasePress(Command):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Process(Command):
-    """PROCESS [phase]: run the phase now (the phase named guards against running the wrong one)."""
+    """PROCESS [phase] [MISSED]: run the phase now (the phase named guards against running the
+    wrong one); MISSED: the powers without orders have missed the deadline, as if it had passed."""
 
     keyword: ClassVar[str] = "PROCESS"
     master_only: ClassVar[bool] = True
     phase: str | None = None
     # A game name where GMs write one (PROCESS alpha): the game the mail acts for as GM.
     game: str | None = None
+    missed: bool = False
 
     def arguments(self) -> list[str]:
-        return _opt(self.game) + _opt(self.phase)
+        return _opt(self.game) + _opt(self.phase) + (["MISSED"] if self.missed else [])
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

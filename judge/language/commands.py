@@ -496,8 +496,9 @@ class _Builder(Transformer[Token, Any]):
         return cv.SignOff()
 
     def process(self, c: list[Any]) -> cv.Command:
-        """PROCESS [phase], and PROCESS game [phase] as GMs write it (the desk checks the game
-        is the one the mail acts for); a word shaped like a phase is no game name."""
+        """PROCESS [phase] [MISSED], and PROCESS game [phase] as GMs write it (the desk checks
+        the game is the one the mail acts for); a word shaped like a phase is no game name.
+        MISSED: the powers without orders count as having missed the deadline."""
         phases = _tokens(c, "PHASE")
         names = _tokens(c, "ARG")
         game = None
@@ -506,7 +507,8 @@ class _Builder(Transformer[Token, Any]):
             if _PHASE_LIKE.fullmatch(str(word)):
                 raise _Fault(_col(word), f"{str(word)!r} is no phase", ("a phase (S1901M)",))
             game = _game(word)
-        return cv.Process(phase=_upper(phases[0]) if phases else None, game=game)
+        missed = bool(_tokens(c, "MISSED"))
+        return cv.Process(phase=_upper(phases[0]) if phases else None, game=game, missed=missed)
 
     def preview(self, c: list[Any]) -> cv.Command:
         return cv.Preview()

@@ -121,6 +121,59 @@ class SecretBoard:
     picture_scene: Callable[[Mapping[str, Any], str], Any] | None = None
 
 
+@dataclass(frozen=True)
+class ExampleMail:
+    """A mail of orders HELP shows: who writes it, when, and its lines. The tests read every
+    line with the variant's own reader (`read_orders`) on the board HELP names, and fail on any
+    line it refuses, so HELP never teaches a wrong form."""
+
+    power: str  # the power who writes it, as the board names it (FRANCE)
+    when: str  # the phase it is for, in words ("January 1901, the first month's moves")
+    lines: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class OrderForm:
+    """One order form HELP lists: a line as a player writes it and what it does; `group`
+    opens a group of forms under its heading ("Retreats")."""
+
+    line: str
+    meaning: str
+    group: str = ""
+
+
+@dataclass(frozen=True)
+class VariantHelp:
+    """What `HELP <variant>` answers: what is particular to the variant (plain text, as the
+    mail prints it), its order forms, notes after them, and example mails. Every form's line
+    and every example's lines are read by the tests with the variant's own reader."""
+
+    intro: str
+    forms: tuple[OrderForm, ...] = ()
+    examples: tuple[ExampleMail, ...] = ()
+    notes: str = ""
+    # Who writes the forms (a power of the board, for the reader).
+    forms_power: str = ""
+    # What CREATE takes after the variant's name (Algernon's number of players), as HELP
+    # writes it: " N (2 to 24 players)".
+    create_words: str = ""
+    # The board the examples are written on (a name in maps/, or a board of the variant's
+    # own given by the package); None: the variant's default board.
+    board: Callable[[], Map] | None = None
+
+
+# (the game's opening case, the power a player holds, or None for the GM and observers) -> what
+# the game's start mail says of the variant to that reader: a paragraph of plain text.
+StartNotes = Callable[[Mapping[str, Any], str | None], str]
+
+
+def paragraphs_text(paragraphs: Sequence[str], width: int = 76) -> str:
+    """Paragraphs of a mail's plain text, each filled to `width`, a blank line between."""
+    from textwrap import fill
+
+    return "\n\n".join(fill(p, width) for p in paragraphs) + "\n"
+
+
 OBSERVERS = "*observers*"
 MASTER = "*master*"
 # What the desk's sentences call each unit kind ("Army Venice cannot reach Munich").
@@ -207,6 +260,11 @@ class Desk:
     # When a claimed win is granted, as the reply to SET CLAIM says it (a sentence that
     # follows "every power of the combine has claimed the same win this season and").
     claim_terms: str = ""
+    # What HELP <variant> answers (its order forms with example mails); None: no help of its
+    # own beyond the judge's HELP.
+    help: VariantHelp | None = None
+    # What a game's start mail says of the variant to each reader; None: nothing.
+    start_notes: StartNotes | None = None
     # A game master's change to a power's holding (Mercenary's rule 11, LEDGER by mail): (the
     # stored case, power, currency, change in whole pounds, why) -> (the case after, the ledger
     # entry as a payment object, the announcement); ValueError: why not. None: no money.
@@ -298,6 +356,11 @@ class UnknownVariant(KeyError):
 
 def variant_names() -> list[str]:
     return sorted(_PACKAGES)
+
+
+def variants_with_help() -> list[Variant]:
+    """Every variant that answers HELP <variant>, by name."""
+    return [found for found in map(variant, variant_names()) if found.desk.help is not None]
 
 
 def variant(name: str) -> Variant:

@@ -147,7 +147,7 @@ def test_a_volunteer_joins_to_stand_by_and_takes_the_seat_at_the_second_miss(
         for power in POWERS:
             if power != "Italy":
                 send(engine, HOLDS[power], sender=player(power), to=started[power])
-        return send(engine, "SIGNON MASTER alpha gmsecret\nPROCESS", sender=GM)
+        return send(engine, "SIGNON MASTER alpha gmsecret\nPROCESS MISSED", sender=GM)
 
     rows = play_without_italy()
     assert "replacement_sought" in [r.kind for r in rows]

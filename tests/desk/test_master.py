@@ -252,7 +252,7 @@ def test_eject_by_address_takes_a_volunteer_off_standing_by(
     for power in POWERS:
         if power != "Italy":  # Italy misses the spring: a replacement is sought
             send(engine, HOLDS[power], sender=player(power), to=started[power])
-    send(engine, f"{GM_SIGNON}\nPROCESS", sender=GM)
+    send(engine, f"{GM_SIGNON}\nPROCESS MISSED", sender=GM)
     send(engine, "JOIN alpha vpw Italy", sender="volunteer@example.org")
     rows = send(engine, f"{GM_SIGNON}\nEJECT volunteer@example.org", sender=GM)
     (told,) = [r for r in rows if r.to_addr == "volunteer@example.org"]
@@ -329,9 +329,9 @@ def test_rollback_returns_to_the_phase_with_its_orders(
     for power in POWERS:
         send(engine, HOLDS[power], sender=player(power), to=started[power])
     send(engine, "A PAR-BUR", sender=player("France"), to=started["France"])
-    send(engine, f"{GM_SIGNON}\nPROCESS", sender=GM)
+    send(engine, f"{GM_SIGNON}\nPROCESS MISSED", sender=GM)
     send(engine, "A BUR-MUN", sender=player("France"), to=started["France"])
-    send(engine, f"{GM_SIGNON}\nPROCESS", sender=GM)
+    send(engine, f"{GM_SIGNON}\nPROCESS MISSED", sender=GM)
     assert alpha(engine).phase == "S1902M"  # nothing to retreat or build
 
     rows = send(engine, f"{GM_SIGNON}\nROLLBACK F1901X", sender=GM)
@@ -358,7 +358,7 @@ def test_rollback_returns_to_the_phase_with_its_orders(
         assert len(orders) == 7
         assert {str(s.orders_state) for s in stored.seats} == {"complete"}
     # PROCESS again gives the same spring.
-    rows = send(engine, f"{GM_SIGNON}\nPROCESS", sender=GM)
+    rows = send(engine, f"{GM_SIGNON}\nPROCESS MISSED", sender=GM)
     assert "France: Army Paris -> Burgundy." in by_kind(rows, "results")[GM]
     assert alpha(engine).phase == "F1901M"
 
@@ -369,12 +369,12 @@ def test_rollback_to_an_adjustment_phase_finds_complete_builds_complete(
     for power in POWERS:
         send(engine, HOLDS[power], sender=player(power), to=started[power])
     send(engine, "F NAP-ION", sender=player("Italy"), to=started["Italy"])
-    send(engine, f"{GM_SIGNON}\nPROCESS", sender=GM)
+    send(engine, f"{GM_SIGNON}\nPROCESS MISSED", sender=GM)
     send(engine, "F ION-TUN", sender=player("Italy"), to=started["Italy"])
-    send(engine, f"{GM_SIGNON}\nPROCESS", sender=GM)
+    send(engine, f"{GM_SIGNON}\nPROCESS MISSED", sender=GM)
     assert alpha(engine).phase == "W1901A"  # Italy is due one build for Tunis
     send(engine, "Build F Naples", sender=player("Italy"), to=started["Italy"])
-    send(engine, f"{GM_SIGNON}\nPROCESS", sender=GM)
+    send(engine, f"{GM_SIGNON}\nPROCESS MISSED", sender=GM)
     assert alpha(engine).phase == "S1902M"
 
     send(engine, f"{GM_SIGNON}\nROLLBACK W1901A", sender=GM)
@@ -399,7 +399,7 @@ def test_rollback_puts_the_seats_back_as_the_phase_found_them(
         for power in POWERS:
             if power != "Italy":
                 send(engine, HOLDS[power], sender=player(power), to=started[power])
-        return send(engine, f"{GM_SIGNON}\nPROCESS", sender=GM)
+        return send(engine, f"{GM_SIGNON}\nPROCESS MISSED", sender=GM)
 
     def italy() -> dict[str, object]:
         with session_scope(engine) as session:
@@ -440,7 +440,7 @@ def test_rollback_puts_the_seats_back_as_the_phase_found_them(
     rows = send(engine, "A ROM H", sender=volunteer, to=f"judge+{taken['token']}@example.org")
     assert "orders_read" not in [r.kind for r in rows]
     # A rollback to a phase whose seats did not change since says nothing of seats.
-    send(engine, f"{GM_SIGNON}\nPROCESS", sender=GM)
+    send(engine, f"{GM_SIGNON}\nPROCESS MISSED", sender=GM)
     rows = send(engine, f"{GM_SIGNON}\nROLLBACK S1901M", sender=GM)
     assert "The seats of" not in by_kind(rows, "rolled_back")[GM]
 
@@ -450,7 +450,7 @@ def test_the_gms_process_settles_missed_turns(engine: Engine, started: dict[str,
         if power != "Italy":
             send(engine, HOLDS[power], sender=player(power), to=started[power])
     observe_by_reply(engine, "watcher@example.org")
-    rows = send(engine, f"{GM_SIGNON}\nPROCESS", sender=GM)
+    rows = send(engine, f"{GM_SIGNON}\nPROCESS MISSED", sender=GM)
     missed = [r for r in rows if r.kind == "missed_turn"]
     assert [r.to_addr for r in missed] == [GM]
     assert "Italy" in missed[0].subject and reply_to(missed[0]) == gm_address(engine)
@@ -466,8 +466,52 @@ def test_the_gms_process_settles_missed_turns(engine: Engine, started: dict[str,
     for power in POWERS:
         if power != "Italy":
             send(engine, HOLDS[power], sender=player(power), to=started[power])
-    send(engine, f"{GM_SIGNON}\nPROCESS", sender=GM)
+    send(engine, f"{GM_SIGNON}\nPROCESS MISSED", sender=GM)
     assert {s.power: str(s.status) for s in alpha(engine).seats}["ITALY"] == "civil disorder"
+
+
+def test_the_gms_early_process_is_no_missed_deadline(
+    engine: Engine, started: dict[str, str]
+) -> None:
+    """PROCESS before the deadline: Italy and France sent nothing, their units hold, nobody is
+    told a replacement is sought and nothing is counted against them."""
+    for power in POWERS:
+        if power not in ("Italy", "France"):
+            send(engine, HOLDS[power], sender=player(power), to=started[power])
+    rows = send(engine, f"{GM_SIGNON}\nPROCESS", sender=GM)
+    assert "results" in {k for r in rows for k in kinds(r)}
+    assert not [r for r in rows if {"missed_turn", "replacement_sought"} & set(kinds(r))]
+    seats = {s.power: s for s in alpha(engine).seats}
+    assert seats["ITALY"].missed_turns == 0 and not seats["ITALY"].replacement_sought
+    assert seats["FRANCE"].missed_turns == 0 and str(seats["FRANCE"].status) == "playing"
+
+
+def test_the_gms_process_after_the_deadline_counts_the_missed_moves_once_per_reader(
+    engine: Engine, started: dict[str, str]
+) -> None:
+    """Past the deadline PROCESS settles the misses as the scheduler would; Italy's and
+    France's misses reach each reader in one mail, each holder told of his own seat."""
+    for power in POWERS:
+        if power not in ("Italy", "France"):
+            send(engine, HOLDS[power], sender=player(power), to=started[power])
+    game = alpha(engine)
+    assert game.deadline is not None
+    clock.set_now(game.deadline + timedelta(minutes=1))
+    try:
+        rows = send(engine, f"{GM_SIGNON}\nPROCESS", sender=GM)
+    finally:
+        clock.reset()
+    sought = [r for r in rows if "replacement_sought" in kinds(r)]
+    readers = [r.to_addr for r in sought]
+    assert sorted(readers) == sorted({player(p) for p in POWERS})  # one each
+    italy = body_of(next(r for r in sought if r.to_addr == player("Italy")))
+    assert "You play Italy" in italy and "These powers missed the move too: France." in italy
+    england = body_of(next(r for r in sought if r.to_addr == player("England")))
+    assert "France, Italy sent no orders" in england and "You play" not in england
+    (to_gm,) = [r for r in rows if "missed_turn" in kinds(r)]
+    assert "France (" in body_of(to_gm) and "Italy (" in body_of(to_gm)
+    seats = {s.power: s for s in alpha(engine).seats}
+    assert seats["ITALY"].missed_turns == 1 and seats["FRANCE"].missed_turns == 1
 
 
 def test_the_gm_is_master_or_gm_and_m_only_where_no_power_has_that_letter(
@@ -497,7 +541,7 @@ def test_the_gm_is_master_or_gm_and_m_only_where_no_power_has_that_letter(
 
 def test_the_gm_observing_gets_the_results_once(engine: Engine, started: dict[str, str]) -> None:
     observe_by_reply(engine, GM)
-    rows = send(engine, f"{GM_SIGNON}\nPROCESS", sender=GM)
+    rows = send(engine, f"{GM_SIGNON}\nPROCESS MISSED", sender=GM)
     results = [r for r in rows if r.kind == "results"]
     assert sorted(r.to_addr for r in results) == sorted([player(p) for p in POWERS] + [GM])
     gm_mail = next(r for r in results if r.to_addr == GM)
@@ -511,7 +555,7 @@ def test_a_seat_abandoned_under_njudges_rule_is_taken_over_by_a_signon(
     for power in POWERS:
         if power != "Italy":
             send(engine, HOLDS[power], sender=player(power), to=started[power])
-    send(engine, f"{GM_SIGNON}\nPROCESS", sender=GM)
+    send(engine, f"{GM_SIGNON}\nPROCESS MISSED", sender=GM)
     italy = next(s for s in alpha(engine).seats if s.power == "ITALY")
     assert italy.person is None and str(italy.status) == "open"
     # The old holder's reply address is dead; a newcomer's SIGNON takes the seat.

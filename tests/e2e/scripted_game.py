@@ -401,9 +401,12 @@ class ScriptedGame:
         got = self.take(boxes, f"the results of {phase}")
         return {box.name: mail for box, mail in got.items()}
 
-    def process(self, phase: str, *, by_token: bool = False) -> dict[str, Received]:
-        """The GM processes `phase` by mail (naming it, so a wrong phase is refused)."""
-        self.gm_mail(f"PROCESS {phase}", by_token=by_token)
+    def process(
+        self, phase: str, *, by_token: bool = False, missed: bool = False
+    ) -> dict[str, Received]:
+        """The GM processes `phase` by mail (naming it, so a wrong phase is refused); `missed`:
+        the powers without orders have missed the deadline (PROCESS MISSED)."""
+        self.gm_mail(f"PROCESS {phase}{' MISSED' if missed else ''}", by_token=by_token)
         return self.take_results(phase)
 
     def outbox_order(self, *mails: Received) -> list[int]:

@@ -626,11 +626,11 @@ def _fall_and_winter_1903(script: ScriptedGame) -> None:
     assert vote.subject == f"{GAME}: France votes for a draw in F1903M"
     script.keep_private("France votes", "France")
     script.keep_private("votes for a draw", "France")
-    results = script.process("F1903M")
+    results = script.process("F1903M", missed=True)
     for name, mail in results.items():
         assert "Austria: Fleet Trieste -> Venice." in mail.body, name
         assert "(* CD *)" in mail.body, name
-    # The GM's PROCESS settles missed turns as the scheduler does: the GM alone is told.
+    # The GM's PROCESS MISSED settles missed turns as the scheduler does: the GM alone is told.
     told = script.take(
         {script.gm: lambda m: m.subject.startswith(f"{GAME}: Turkey in F1903M: ")},
         "the civil disorder told to the GM",

@@ -316,3 +316,15 @@ def test_policies_by_name() -> None:
     assert policy_named("njudge-no-wait") == NjudgePolicy(wait_for_takeover=False)
     with pytest.raises(ValueError, match="not known"):
         policy_named("strict")
+
+
+def test_a_phase_run_before_its_deadline_counts_no_missed_move() -> None:
+    """The GM's early PROCESS (counted=False): the holder who sent nothing has missed nothing,
+    under either policy; his units fall back, nobody is told, the seat stays his."""
+    record = SeatRecord("ITALY", "warnick")
+    for policy in (POSTAL, NJUDGE):
+        early = settle_seat(policy, record, SeatOrders("ITALY"), MOVEMENT, counted=False)
+        assert early.record == record
+        assert early.events == (UnitsFallBack("ITALY", Fallback.HOLD),)
+    counted = settle_seat(POSTAL, record, SeatOrders("ITALY"), MOVEMENT)
+    assert counted.record.missed == 1 and counted.record.replacement_sought

@@ -168,6 +168,8 @@ CASES: list[tuple[str, cv.Command]] = [
     ("PROCESS s1901m", cv.Process(phase="S1901M")),
     ("PROCESS alpha", cv.Process(game="alpha")),
     ("PROCESS Alpha F1901M", cv.Process(game="Alpha", phase="F1901M")),
+    ("PROCESS MISSED", cv.Process(missed=True)),
+    ("process alpha s1901m missed", cv.Process(game="alpha", phase="S1901M", missed=True)),
     ("PREVIEW", cv.Preview()),
     ("PREDICT", cv.Preview()),
     ("PAUSE", cv.Pause()),

@@ -104,7 +104,7 @@ def test_suggestions_come_nearest_first_and_at_most_three() -> None:
         ("SET MOVE", 9, "expected ", "CLOCK"),
         ("SET OBSERVER MAYBE", 14, "expected ANY, WHITE or NO", "ANY"),
         ("PROCESS S1901X", 9, "'S1901X' is no phase", "a phase (S1901M)"),
-        ("PROCESS alpha tomorrow", 15, "expected a phase (S1901M) or end of line", ""),
+        ("PROCESS alpha tomorrow", 15, "expected MISSED, a phase (S1901M) or end of line", ""),
         ("REPLACE Italy somebody", 15, "'somebody' is no mail address", "a mail address"),
         ("PRESS NONE TO F", 7, "a message is GREY or WHITE", "GREY"),
         ("HISTORY FROM S1901M FROM S1902M", 21, "FROM is given twice", ""),

@@ -25,7 +25,7 @@ from judge.resources import data_dir
 JUDGE = {"judge_name": "Helsinki Judge", "judge_address": "judge@example.org"}
 
 KNOWN: dict[str, dict[str, Any]] = {
-    "help": {},
+    "help": {"variants": [{"name": "mercator", "title": "Mercator"}], "topic": ""},
     "echo": {
         "subject": "my orders",
         "lines": [
@@ -53,6 +53,7 @@ KNOWN: dict[str, dict[str, Any]] = {
         "rules": ["postal-1972"],
         "powers": ["Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey"],
         "reply_address": "judge+gmtokenabcdefgh@example.org",
+        "secret": False,
     },
     "signed_on": {
         "game": "alpha",
@@ -72,6 +73,7 @@ KNOWN: dict[str, dict[str, Any]] = {
         "units": ["Fleet Brest", "Army Marseilles", "Army Paris"],
         "deadline": "Sat Apr 04 2026 23:30:00 +0000",
         "board": "",
+        "notes": "",
     },
     "own_map": {"game": "maze", "map": "Your map of the maze (TAG): ...\n"},
     "board_picture": {

@@ -13,13 +13,14 @@ from typing import Any
 from judge.engine.calendar import STANDARD
 from judge.engine.geography import Map, MapError
 from judge.engine.results import PhaseResult
-from judge.variants import MASTER, OBSERVERS, Language, Report, Rulebook, SecretBoard, Variant
+from judge.variants import MASTER, OBSERVERS, Desk, Language, Report, Rulebook, SecretBoard, Variant
 from judge.variants.algernon.generator import (
     MAX_PLAYERS,
     MIN_PLAYERS,
     fairness_text,
     generate_maze,
 )
+from judge.variants.algernon.help import HELP, start_notes
 from judge.variants.algernon.knowledge import knowledge_of, starting_knowledge
 from judge.variants.algernon.language import read_desk_line, read_maze_orders
 from judge.variants.algernon.maze import maze_board
@@ -100,9 +101,16 @@ def known_powers(case: Mapping[str, Any], reader: str) -> frozenset[str]:
     board = case_board(case)
     if reader == MASTER:
         return frozenset(board.powers)
+    state = case.get("state") or {}
     if reader not in board.powers:
-        return frozenset()
-    return frozenset(knowledge_of(board, case.get("state") or {}, reader).players)
+        # An observer (or a stranger): the players the last published counts name (rule 7),
+        # the same for every player's knowledge.
+        return frozenset(
+            name for power in board.powers for name in knowledge_of(board, state, power).centres
+        )
+    known = knowledge_of(board, state, reader)
+    # Those his rats met, and those the counts published after a build name (rule 7).
+    return frozenset(known.players | set(known.centres))
 
 
 def known_places(case: Mapping[str, Any], reader: str) -> frozenset[str]:
@@ -155,6 +163,7 @@ ALGERNON = Variant(
         unit_words={"A": "Rat"},  # the maze's pieces stand on the board as armies (phases.RAT)
         power_title=initials_as_written,
     ),
+    desk=Desk(help=HELP, start_notes=start_notes),
     rules_text="Algernon Diplomacy (um01) by Thomas Galloway, with the readings in docs/RULES.md",
     report=Report(board_summary=fairness_text),
     secret_board=SecretBoard(

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from judge.engine.geography import Map
+from judge.variants.algernon import offensive
 from judge.variants.algernon.maze import maze_board
 
 MIN_PLAYERS = 2
@@ -129,7 +130,7 @@ def space_id(rng: random.Random, taken: set[str]) -> str:
     while True:
         size = 2 if rng.random() < 0.5 else 3
         code = "".join(rng.choice(_CONSONANTS) for _ in range(size))
-        if code not in taken and code not in _SPACE_STOP:
+        if code not in taken and code not in _SPACE_STOP and code not in offensive.OFFENSIVE:
             taken.add(code)
             return code
 
@@ -137,7 +138,7 @@ def space_id(rng: random.Random, taken: set[str]) -> str:
 def initials(rng: random.Random, taken: set[str]) -> str:
     while True:
         word = rng.choice(_CONSONANTS) + rng.choice(_VOWELS) + rng.choice(_CONSONANTS)
-        if word not in taken and word not in _INITIALS_STOP:
+        if word not in taken and word not in _INITIALS_STOP and word not in offensive.OFFENSIVE:
             taken.add(word)
             return word.upper()
 

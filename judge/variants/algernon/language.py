@@ -10,6 +10,7 @@ count is refused with the count he already knows).
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -172,8 +173,25 @@ def read_line(text: str, line_no: int = 1) -> Written:
     try:
         written: Written = _parser().parse(text)
     except UnexpectedInput as exc:
+        standard = _STANDARD_SHAPE.match(text)
+        if standard is not None:  # "A HNS - VQ": the standard game's words, in the maze's
+            space = standard.group(1).upper()
+            raise OrderSyntaxError(
+                OrderError(
+                    line_no,
+                    standard.start(1) + 1,
+                    f"a maze rat is ordered by its space and a portal number, with no A or F "
+                    f"and no place beyond the portal: write {space} to N (N a portal number "
+                    f"of {space}), {space} h, or {space} s N",
+                )
+            ) from None
         raise OrderSyntaxError(syntax_error(text, line_no, exc, WORDS)) from None
     return written
+
+
+# A line in the standard game's shape, a unit kind before the place: `A HNS - VQ` (no space's
+# id is a single letter, so no maze order starts so).
+_STANDARD_SHAPE = re.compile(r"^\s*(?:a|f|army|fleet|rat)\s+([a-z]{2,3})\b", re.I)
 
 
 def read_order(text: str, line_no: int = 1) -> MazeOrder:

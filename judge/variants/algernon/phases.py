@@ -427,6 +427,10 @@ def _turn(
                 )
         elif isinstance(move, Support) and space not in mismatch:
             story.cut = cut(space)
+        elif space in mismatch and not isinstance(order, Stand):
+            # The player reads what the GM's report says of his own order (docs/RULES.md,
+            # Algernon): void, and why, in the words of his order; the rat held.
+            story.outcome = f"void ({mismatch[space]}); held"
         if space not in moved_ok:
             skip = {swap_partner} if swap_partner is not None else set()
             story.at_home = _notes_into(
@@ -600,8 +604,10 @@ def _next_state(board: Map, position: Position, turn: Turn) -> dict[str, Any]:
         for space in turn.built.get(power, ()):
             known.learn_space(board, space)
         if turn.centres is not None:
+            # The counts name every player (rule 7), but a player has met only those his rats
+            # met: `players` stays the met ones, and the press may reach the published ones too
+            # (known_powers).
             known.centres = dict(turn.centres)
-            known.players.update(turn.centres)
         knowledge[power] = known.as_json()
         reports[power] = player_report(turn, power, known)
     state["knowledge"] = knowledge

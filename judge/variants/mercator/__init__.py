@@ -10,6 +10,7 @@ from judge.engine.calendar import MONTHLY
 from judge.variants import Desk, Language, Picture, Report, Rulebook, Variant
 from judge.variants.mercator.adjustments import adjustments_due
 from judge.variants.mercator.checks import check_orders
+from judge.variants.mercator.help import HELP, start_notes
 from judge.variants.mercator.language import (
     GRAMMAR,
     adjustments_used,
@@ -49,6 +50,8 @@ MERCATOR = Variant(
     ),
     rules_text="Mercator Rules (1985 edition), with the readings in docs/RULES.md",
     desk=Desk(
+        help=HELP,
+        start_notes=start_notes,
         adjustments_used=adjustments_used,
         claim_terms=(
             "together they hold the centres the board asks for. A single win on the board comes "

@@ -15,6 +15,7 @@ from judge.engine.geography import Map
 from judge.engine.results import PhaseResult
 from judge.variants import CaseFields, Desk, Language, Report, Rulebook, Variant
 from judge.variants.mercenary.desk import adjust_holding, read_desk_line
+from judge.variants.mercenary.help import HELP, start_notes
 from judge.variants.mercenary.language import read_mercenary_orders
 from judge.variants.mercenary.money import (
     money_of,
@@ -86,6 +87,6 @@ MERCENARY = Variant(
     ),
     rules_text="Mercenary Diplomacy II (re14) on the 1971 rules, with the readings in "
     "docs/RULES.md",
-    desk=Desk(adjust_holding=adjust_holding),
+    desk=Desk(help=HELP, start_notes=start_notes, adjust_holding=adjust_holding),
     report=Report(results_text=_results_text),
 )

@@ -14,6 +14,7 @@ from judge.engine.calendar import MONTHLY
 from judge.variants import Desk, Language, Picture, Report, Rulebook, Variant
 from judge.variants.v1885.adjustments import adjustments_due
 from judge.variants.v1885.checks import check_orders
+from judge.variants.v1885.help import HELP, start_notes
 from judge.variants.v1885.language import (
     GRAMMAR,
     read_1885_orders,
@@ -53,6 +54,8 @@ V1885 = Variant(
     rules_text="1885 (Fred C. Davis, Jr.) with the A/F Rules Module, 1984 revision, and the "
     "readings in docs/RULES.md",
     desk=Desk(
+        help=HELP,
+        start_notes=start_notes,
         retreat_terms=retreat_terms,
         claim_terms=(
             "the season is a fall-type move (March, June, September or December) at whose end "

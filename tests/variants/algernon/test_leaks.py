@@ -286,7 +286,7 @@ def play_and_check(engine: Engine, players: int, seed: int, years: int = YEARS) 
             for who, text in _rows_to(rows, _readers(seats, watchers)):
                 found += leakcheck.leaks(board, allowed[who], text)
             found += _picture_leaks(engine, board, allowed, rows, _readers(seats, watchers), played)
-        rows = mail.send(engine, f"SIGNON MASTER {name} secret\nPROCESS", sender=GM)
+        rows = mail.send(engine, f"SIGNON MASTER {name} secret\nPROCESS MISSED", sender=GM)
         played.name_cased += _name_cased(board, rows)
         with session_scope(engine) as session:
             game = find_game(session, name)

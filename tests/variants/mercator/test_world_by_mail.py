@@ -173,7 +173,7 @@ def test_a_spare_kept_owes_no_removal_at_the_first_build_season(engine: Engine) 
     ).replace("\r\n", "\n")
     assert "  Germany (3): Berlin, Kiel, Munich.\n" in text  # no "removes 1"
     assert "  Italy (4): Naples, Rome, Tunis, Venice.  builds 1\n" in text
-    results = send(engine, "SIGNON M world gmsecret\nPROCESS MAR1901A\n", sender=GM)
+    results = send(engine, "SIGNON M world gmsecret\nPROCESS MAR1901A MISSED\n", sender=GM)
     kinds = [r.kind for r in results]
     assert "results" in kinds
     told = "\n".join(body_of(r) for r in results if r.kind == "missed_turn")

@@ -67,7 +67,7 @@ def test_the_year_1885_by_mail(engine: Engine) -> None:
             for power, text in orders.items():
                 told = echo(send(engine, text, sender=player(power), to=seats[power]))
                 assert "\n0 of " in told.replace("\r\n", "\n"), (between, power, told)
-            rows = send(engine, f"SIGNON M {GAME} gmsecret\nPROCESS {between}\n", sender=GM)
+            rows = send(engine, f"SIGNON M {GAME} gmsecret\nPROCESS {between} MISSED\n", sender=GM)
             results = {r.to_addr: body_of(r) for r in rows if r.kind == "results"}
             _check(between, results)
             # Only Austria, whose retreat was refused, is reported to the GM as owing orders.
