@@ -161,6 +161,8 @@ def process_row(
     mail = read_mail(row.raw)
     where = f"inbox {row.id} from {mail.sender or '(no sender)'} {mail.message_id or ''}".rstrip()
     reason = automated_reason(mail.headers, row.envelope_from, settings.identity.address)
+    if reason is None and mail.only_carries_a_mail:
+        reason = "a mail that is only another mail (a complaint or feedback loop's copy)"
     if reason is None and mail.sender is None:
         reason = "no From: address to answer"
     if reason is not None:

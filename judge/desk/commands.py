@@ -98,6 +98,10 @@ def echo_or_help(mail: ReadMail) -> list[Reply]:
     lines = mail.text.split("\n") if mail.text else []
     skipped = max(0, len(lines) - MAX_LINES)
     lines = lines[:MAX_LINES]
+    from judge.desk.games import reading_names
+    from judge.language.commands import looks_like_a_command
+
+    powers, provinces = reading_names()
     wants_help = plain_words(mail.subject) in HELP_WORDS
     order_lines: list[str] = []
     for line in lines:
@@ -107,8 +111,10 @@ def echo_or_help(mail: ReadMail) -> list[Reply]:
         if word in HELP_WORDS:
             wants_help = True
             order_lines.append("")  # keep line numbers matching the mail's text
-        else:
+        elif looks_like_a_command(line, powers, provinces):
             order_lines.append(line)
+        else:
+            order_lines.append("")  # a person's words: no order, no error
     replies: list[Reply] = []
     if wants_help:
         replies.append(Reply("help", "help"))

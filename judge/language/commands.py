@@ -32,7 +32,13 @@ from judge.language.command_values import CommandError, CommandLine, OrderLine, 
 from judge.language.spelling import MARGIN, nearest, scored_nearest
 from judge.resources import data_dir
 
-__all__ = ["COMMAND_SPELLINGS", "opens_an_order", "read_mail_commands", "suggest_commands"]
+__all__ = [
+    "COMMAND_SPELLINGS",
+    "looks_like_a_command",
+    "opens_an_order",
+    "read_mail_commands",
+    "suggest_commands",
+]
 
 # Every command's canonical spelling, for "did you mean" answers and for HELP.
 COMMAND_SPELLINGS: tuple[str, ...] = (
@@ -947,9 +953,75 @@ def _not_a_command(
         message = f"{word.upper()} ({note}) is not a command of this judge"
         return CommandError(line_no, match.start(1) + 1, message, (), (), word)
     two_words = " ".join(line.split()[:2])
-    if suggest_commands(word) or suggest_commands(two_words):
+    if _could_be_a_command(line, compact) and (
+        suggest_commands(word) or suggest_commands(two_words)
+    ):
         return _unknown_command(line, line_no)
-    return OrderLine(line_no, line.rstrip())
+    if _looks_like_an_order(line, compact, powers, provinces):
+        return OrderLine(line_no, line.rstrip())
+    return cv.Prose(line_no, line.rstrip(), word)
+
+
+# Words a person opens a mail with, near a command's spelling but never a mistyped one.
+_GREETINGS = frozenset({"hello", "hallo", "hullo", "hi", "hey", "dear"})
+# A mistyped command is short: the longest command line has about eight words.
+_COMMAND_WORDS = 8
+# Words shorter than this are compared with the names for a mistyped province or power.
+_NAME_LENGTH = 4
+# Punctuation only orders use between two places: "->", " - ", "Par-Bur".
+# or a line of abbreviations alone ("Mun S Ber", "Par H").
+_ORDER_MARKS = re.compile(
+    r"->|\s-\s|^\s*\S{2,}-\S{2,}(?:\s|$)|^\s*[^\W\d_]{1,3}\s+[^\W\d_]{3}\b"
+    r"|^\s*[^\W\d_]{1,3}(?:\s+[^\W\d_]{1,3}){1,5}\s*$"
+)
+
+
+def _is_greeting(line: str) -> bool:
+    """"Hello", "Hi Ann,": a greeting of at most three words, never a command."""
+    words = line.split()
+    return 0 < len(words) <= 3 and _compact(words[0]) in _GREETINGS
+
+
+def _could_be_a_command(line: str, compact: str) -> bool:
+    """Whether a line opening with no command word may be a mistyped command: not a greeting,
+    not a word of one or two letters (I, In), not a sentence longer than any command."""
+    return (
+        compact not in _GREETINGS
+        and len(compact) >= 3
+        and len(line.split()) <= _COMMAND_WORDS
+    )
+
+
+def _looks_like_an_order(
+    line: str, compact: str, powers: frozenset[str], provinces: frozenset[str]
+) -> bool:
+    """Whether a line whose first word is no order keyword, power or province is still an
+    order, mistyped: its first word is near a power's, a province's or an order keyword's
+    spelling (Galicya, Amry), or it moves something with an order's punctuation. Anything
+    else is a person's words (Prose)."""
+    if _ORDER_MARKS.search(line):
+        return True
+    if len(compact) < _NAME_LENGTH:
+        return False
+    names = {name: name for name in (*powers, *provinces) if len(name) >= _NAME_LENGTH}
+    names.update({word: word for word in ("army", "fleet", "build", "remove", "disband", "waive")})
+    return bool(nearest(compact, names))
+
+
+def looks_like_a_command(
+    line: str, known_powers: Iterable[str] = (), known_provinces: Iterable[str] = ()
+) -> bool:
+    """Whether a line is a command, an order or a mistyped one of either (not a person's
+    words, a blank or a comment): a line a reader must answer wherever it stands."""
+    if _is_comment(line) or _is_stop(line):
+        return False
+    if _is_greeting(line):
+        return False
+    if _command_start().match(line):
+        return True
+    powers = frozenset(_compact(p) for p in known_powers)
+    provinces = frozenset(_compact(p) for p in known_provinces)
+    return not isinstance(_not_a_command(line, 0, powers, provinces), cv.Prose)
 
 
 def read_mail_commands(
@@ -980,6 +1052,9 @@ def read_mail_commands(
         if _is_stop(line):
             break
         if _is_comment(line):
+            continue
+        if _is_greeting(line):
+            out.append(cv.Prose(line_no, line.rstrip(), line.split()[0]))
             continue
         if not _command_start().match(line):
             out.append(_not_a_command(line, line_no, powers, provinces))
