@@ -81,6 +81,20 @@ def raw_header(message: Message, name: str) -> str | None:
     return None
 
 
+# How much of a mail's Subject the judge repeats in its answers: enough to know the mail by,
+# never a header an attacker fills under the judge's name (a 500 KB Subject).
+SUBJECT_REPEATED = 100
+
+
+def repeatable(subject: str) -> str:
+    """A received Subject as the judge may repeat it: one line with no control, format or
+    bidirectional character (one_line), at most SUBJECT_REPEATED characters, cut with "…"."""
+    text = one_line(subject[: SUBJECT_REPEATED * 4])
+    if len(text) <= SUBJECT_REPEATED:
+        return text
+    return text[: SUBJECT_REPEATED - 1].rstrip() + "…"
+
+
 def header_text(message: Message, name: str) -> str:
     """A header decoded from RFC 2047 words into text, or '' where it is missing."""
     value = raw_header(message, name)
@@ -359,7 +373,7 @@ def read_mail(
     usable = _ADDRESS.fullmatch(address) and address.isprintable() and "\ufffd" not in address
     sender = address if usable and "=?" not in address else None
     name = one_line(name)
-    subject = one_line(strip_subject_prefixes(one_line(headers.get("subject", ""))))
+    subject = repeatable(strip_subject_prefixes(one_line(headers.get("subject", ""))))
     message_ids = _ids(raw_values.get("message-id", ""))
     references = _ids(raw_values.get("references", ""))
     in_reply_to = _ids(raw_values.get("in-reply-to", ""))
