@@ -2,12 +2,19 @@
 
 A mail that makes the processor fail is held with its error (and the keeper told) in a second
 transaction, after the first was rolled back: never lost, never retried in a loop. A mail whose
-processing was cut short by the process dying is claimed again, and held after `max_attempts`.
+processing was cut short (its claim taken before and never finished: the process died, was
+killed or restarted) is no poison mail for that: it is run again in a child process of its own
+(`_process_isolated`), and held only when that child dies or overruns the lease while the
+processor lives on, which is the mail's own doing. Interruptions by the processor's own death
+are never counted against a mail (a storm of kills holds nothing).
 """
 
 from __future__ import annotations
 
 import logging
+import os
+import signal
+import time
 import traceback
 from dataclasses import dataclass
 from datetime import timedelta
@@ -114,15 +121,77 @@ def process_claimed(
     claims the next waiting mail, which is returned. A mail that needs passwords verified or
     hashed is rolled back, the argon2 work done with no transaction open, and run again.
     """
-    if claim.attempts > settings.max_attempts:
-        hold(
-            engine,
-            claim.id,
-            f"processing this mail was cut short {claim.attempts - 1} times (the processor "
-            "stopped or the database failed while on it), so it is held rather than tried again",
-            settings,
-        )
+    if claim.attempts > 1 and hasattr(os, "fork"):
+        _process_isolated(engine, settings, claim)
         return None
+    return _process_here(engine, settings, claim, then_claim=then_claim)
+
+
+# Exit codes of an isolated child: done (or held by itself), or the database failed.
+_CHILD_DONE = 0
+_CHILD_DATABASE = 75
+_POLL_SECONDS = 0.02
+
+
+def _process_isolated(engine: Engine, settings: ProcessorSettings, claim: Claim) -> None:
+    """Process a mail whose earlier processing was cut short in a forked child, so that a mail
+    that kills its process (a crash in a library, the memory exhausted) or never ends kills
+    the child alone: the processor, alive, holds it. A processor killed meanwhile (its child
+    with it, or the child finishing alone) is a restart's interruption, not the mail's fault."""
+    pid = os.fork()
+    if pid == 0:  # the child: its own connections, then the ordinary processing
+        code = _CHILD_DONE
+        try:
+            engine.dispose(close=False)
+            _process_here(engine, settings, claim, then_claim=False)
+        except OperationalError:
+            code = _CHILD_DATABASE
+        except BaseException:  # noqa: BLE001 - nothing may escape a forked child
+            code = 70
+        finally:
+            os._exit(code)
+    deadline = time.monotonic() + settings.lease.total_seconds()
+    while True:
+        finished, status = os.waitpid(pid, os.WNOHANG)
+        if finished:
+            break
+        if time.monotonic() > deadline:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+            hold(
+                engine,
+                claim.id,
+                f"processing this mail ran longer than the claim's lease "
+                f"({settings.lease.total_seconds():.0f} s) in a process of its own, which was "
+                "stopped; it is held rather than tried again",
+                settings,
+            )
+            return
+        time.sleep(_POLL_SECONDS)
+    if os.WIFEXITED(status) and os.WEXITSTATUS(status) == _CHILD_DONE:
+        return
+    if os.WIFEXITED(status) and os.WEXITSTATUS(status) == _CHILD_DATABASE:
+        log.warning("inbox %d: database error; the mail waits for another try", claim.id)
+        return
+    how = (
+        f"was killed by signal {os.WTERMSIG(status)}"
+        if os.WIFSIGNALED(status)
+        else f"exited with status {os.WEXITSTATUS(status)}"
+    )
+    hold(
+        engine,
+        claim.id,
+        f"processing this mail cut short the processor before ({claim.attempts - 1} times); run "
+        f"again in a process of its own, that process {how} while the processor lived on, so "
+        "the mail itself stops its processing: it is held rather than tried again",
+        settings,
+    )
+
+
+def _process_here(
+    engine: Engine, settings: ProcessorSettings, claim: Claim, *, then_claim: bool
+) -> Claim | None:
+    """process_claimed's work in this process."""
     passwords = PasswordWork()
     try:
         while True:
@@ -140,7 +209,7 @@ def process_claimed(
                 passwords.work_out(needed)
     except OperationalError:
         # The database itself failed (gone, locked, out of space), not this mail: leave the
-        # claim to expire so the mail is tried again; max_attempts still bounds the tries.
+        # claim to expire so the mail is tried again (in a process of its own: see above).
         log.warning(
             "inbox %d: database error; the mail waits for another try", claim.id, exc_info=True
         )
