@@ -977,7 +977,7 @@ _ORDER_MARKS = re.compile(
 
 
 def _is_greeting(line: str) -> bool:
-    """"Hello", "Hi Ann,": a greeting of at most three words, never a command."""
+    """A greeting of at most three words ("Hello", "Hi Ann,"), never a command."""
     words = line.split()
     return 0 < len(words) <= 3 and _compact(words[0]) in _GREETINGS
 
@@ -985,11 +985,7 @@ def _is_greeting(line: str) -> bool:
 def _could_be_a_command(line: str, compact: str) -> bool:
     """Whether a line opening with no command word may be a mistyped command: not a greeting,
     not a word of one or two letters (I, In), not a sentence longer than any command."""
-    return (
-        compact not in _GREETINGS
-        and len(compact) >= 3
-        and len(line.split()) <= _COMMAND_WORDS
-    )
+    return compact not in _GREETINGS and len(compact) >= 3 and len(line.split()) <= _COMMAND_WORDS
 
 
 def _looks_like_an_order(

@@ -270,7 +270,9 @@ def _disposition(part: Message) -> str:
 
 
 def _filename(part: Message) -> bool:
-    value = f"{raw_header(part, 'Content-Disposition') or ''};{raw_header(part, 'Content-Type') or ''}"
+    value = (
+        f"{raw_header(part, 'Content-Disposition') or ''};{raw_header(part, 'Content-Type') or ''}"
+    )
     return bool(re.search(r"\b(?:file)?name\*?=", value, re.IGNORECASE))
 
 
@@ -346,9 +348,7 @@ def _ids(value: str) -> tuple[str, ...]:
     )
 
 
-def read_mail(
-    raw: bytes, looks_like_a_command: Callable[[str], bool] | None = None
-) -> ReadMail:
+def read_mail(raw: bytes, looks_like_a_command: Callable[[str], bool] | None = None) -> ReadMail:
     """Read one raw mail; never raises: a mail that cannot be read says why in `problem`.
     `looks_like_a_command` (judge.language.commands.looks_like_a_command by default) tells
     which lines below a signature are still read (reply_text.new_text)."""

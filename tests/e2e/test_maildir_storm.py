@@ -204,6 +204,7 @@ def test_a_harsh_storm_of_kills_holds_loses_and_doubles_nothing(
         sender = f"player{n % 50}@storm.test"
         body = f"CREATE harsh{n} secret-{n} standard\n" if n % 10 == 0 else "HELP\nA PAR-BUR\n"
         _put(judge, _mail(sender, body, f"harsh-{n}-{seed}"), sender)
+
     def working() -> bool:
         """A mail claimed and not finished: a kill now cuts its processing short."""
         with session_scope(judge.engine) as session:
