@@ -936,17 +936,19 @@ def _not_a_command(
     from every command spelling. A command of njudge or DPjudge this judge does not have is
     answered so; a first word near a command spelling makes a mistyped command.
     """
+    if _is_a_sentence(line) or _WEB_ADDRESS.match(line):
+        return cv.Prose(line_no, line.rstrip(), line.split()[0])
     match = _FIRST_WORD.match(line)
     if match is None:
-        return OrderLine(line_no, line.rstrip())
+        if line.lstrip().startswith("(") or _ORDER_MARKS.search(line):
+            return OrderLine(line_no, line.rstrip())  # (F) Nth-Bel
+        return cv.Prose(line_no, line.rstrip(), line.split()[0])  # "Halt", [image], 924 38 051
     word = match.group(1)
     compact = _compact(word)
     if match.group(2) or opens_an_order(compact):
         return OrderLine(line_no, line.rstrip())
     for known in (powers, provinces):
-        if compact in known or (
-            len(compact) >= 3 and any(name.startswith(compact) for name in known)
-        ):
+        if compact in known or any(_abbreviates(compact, name) for name in known):
             return OrderLine(line_no, line.rstrip())
     note = _UNSUPPORTED.get(compact)
     if note is not None:
@@ -969,11 +971,38 @@ _COMMAND_WORDS = 8
 # Words shorter than this are compared with the names for a mistyped province or power.
 _NAME_LENGTH = 4
 # Punctuation only orders use between two places: "->", " - ", "Par-Bur".
-# or a line of abbreviations alone ("Mun S Ber", "Par H").
+# or an abbreviation and an order's letter ("Mun S Ber", "Par H").
 _ORDER_MARKS = re.compile(
-    r"->|\s-\s|^\s*\S{2,}-\S{2,}(?:\s|$)|^\s*[^\W\d_]{1,3}\s+[^\W\d_]{3}\b"
-    r"|^\s*[^\W\d_]{1,3}(?:\s+[^\W\d_]{1,3}){1,5}\s*$"
+    r"->|\s-\s|^\s*[^\W\d_]\S+-\S{2,}(?:\s|$)|\b[^\W\d_]{3}-[^\W\d_]{3}\b"
+    r"|^\s*[^\W\d_]{2,3}\s+(?:[SCHRD]|via)(?:\s|$)"
 )
+# A line that opens with a web or mail address (a signature's), whose "http:" is no power.
+_WEB_ADDRESS = re.compile(r"\s*(?:https?://|www\.|mailto:)", re.IGNORECASE)
+# More words than any order has, with none of an order's marks: a sentence of a person's.
+_SENTENCE_WORDS = 12
+
+
+def _is_a_sentence(line: str) -> bool:
+    """A line of more than _SENTENCE_WORDS words and no order's marks ("A HARE one day
+    ridiculed the short feet and slow pace of the Tortoise, who replied, laughing:")."""
+    return len(line.split()) > _SENTENCE_WORDS and not _ORDER_MARKS.search(line)
+
+
+# How much of a name a prefix of three letters must give to stand for it (a longer prefix,
+# half as much): "Pres" Prestwick, "Galic" Galicia; "Bob" no Bobruisk.
+_PREFIX_SHARE = 0.6
+# The farthest a word may be from a name (judge.language.spelling's measure) and still be
+# that name mistyped: Galicya 0.4, Englnd 0.7; Plain (Plains) 1.0 and This (Tunis) 1.2 are
+# a person's words.
+_MISTYPED = 0.8
+
+
+def _abbreviates(compact: str, name: str) -> bool:
+    """Whether a word of at least three letters is a prefix giving most of a name."""
+    if len(compact) < 3 or not name.startswith(compact):
+        return False
+    share = _PREFIX_SHARE if len(compact) == 3 else _PREFIX_SHARE / 2
+    return len(compact) >= share * len(name)
 
 
 def _is_greeting(line: str) -> bool:
@@ -1001,7 +1030,8 @@ def _looks_like_an_order(
         return False
     names = {name: name for name in (*powers, *provinces) if len(name) >= _NAME_LENGTH}
     names.update({word: word for word in ("army", "fleet", "build", "remove", "disband", "waive")})
-    return bool(nearest(compact, names))
+    found = scored_nearest(compact, names)
+    return bool(found) and found[0][0] <= _MISTYPED
 
 
 def looks_like_a_command(

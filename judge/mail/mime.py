@@ -161,18 +161,30 @@ def _charset_label(part: Message) -> str:
 
 def decode_bytes(payload: bytes, label: str) -> str:
     """Bytes as text under a charset label, the label checked against the bytes."""
-    known = _codec(label)
-    if known is not None:
+    native = _native_codec(label)
+    if native is not None:
         try:
-            return payload.decode(known)
+            return payload.decode(native)
         except UnicodeDecodeError:
             pass
     if payload.isascii():
         return payload.decode("ascii")
+    # A label Python does not know (or bytes its codec refuses): the labelled charset as the
+    # alias table names it and UTF-8 weighed on the bytes (a newsletter labelled
+    # x-mac-cyrillic may be written in UTF-8), else whatever charset-normalizer finds.
+    known = native or _codec(label)
     guess = _detected(payload, known)
     if guess is not None:
         return guess
     return payload.decode(known or "utf-8", errors="replace")
+
+
+def _native_codec(label: str) -> str | None:
+    """Python's own codec for a charset label, or None."""
+    try:
+        return codecs.lookup(label.strip().strip("\"'")).name
+    except LookupError:
+        return None
 
 
 def _codec(label: str) -> str | None:
@@ -269,13 +281,6 @@ def _disposition(part: Message) -> str:
     return value.split(";")[0].strip().lower()
 
 
-def _filename(part: Message) -> bool:
-    value = (
-        f"{raw_header(part, 'Content-Disposition') or ''};{raw_header(part, 'Content-Type') or ''}"
-    )
-    return bool(re.search(r"\b(?:file)?name\*?=", value, re.IGNORECASE))
-
-
 def text_parts(message: Message) -> Iterator[tuple[Message, str]]:
     """Every part a person's text is in, in order, with its kind: of an alternative, its plain
     part (else its HTML one); of a signed mail, the signed part; of a mixed or related mail,
@@ -287,9 +292,10 @@ def text_parts(message: Message) -> Iterator[tuple[Message, str]]:
     if message.is_multipart():
         children = [c for c in message.get_payload() if isinstance(c, Message)]
         if kind == "multipart/alternative":
+            # The plain version, unless it is empty (Exchange sends an empty one beside HTML).
             for wanted in ("text/plain", "text/html"):
                 for child in children:
-                    found = [p for p in text_parts(child) if p[1] == wanted]
+                    found = [p for p in text_parts(child) if p[1] == wanted and not _blank(p[0])]
                     if found:
                         yield from found
                         return
@@ -299,10 +305,13 @@ def text_parts(message: Message) -> Iterator[tuple[Message, str]]:
         for child in children:
             yield from text_parts(child)
         return
-    if kind in ("text/plain", "text/html") and not (kind == "text/plain" and _filename(message)):
+    if kind in ("text/plain", "text/html"):
         yield message, kind
-    elif kind == "text/plain" and _filename(message):
-        yield message, "text/plain attachment"
+
+
+def _blank(part: Message) -> bool:
+    payload = part.get_payload(decode=True)
+    return isinstance(payload, bytes) and not payload.strip()
 
 
 def body_text(message: Message) -> tuple[str, str]:
@@ -315,14 +324,12 @@ def body_text(message: Message) -> tuple[str, str]:
 
 
 def _part_texts(message: Message) -> tuple[list[str], list[str]]:
-    found = list(text_parts(message))
-    inline = [(part, kind) for part, kind in found if not kind.endswith("attachment")]
     texts: list[str] = []
     kinds: list[str] = []
-    for part, kind in inline or found[:1]:
+    for part, kind in text_parts(message):
         text = decode_part(part)
         texts.append(html_to_text(text) if kind == "text/html" else text)
-        kinds.append(kind.split()[0])
+        kinds.append(kind)
     return texts, kinds
 
 

@@ -35,6 +35,9 @@ _ATTRIBUTION = re.compile(rf"^.{{0,300}}?(?:{_SAID})\s*:?\s*$", re.IGNORECASE)
 _SAYS_WHO = re.compile(r"\d|@|^\s*(?:-+\s*)?(?:on|am|le|el|il|op|em|den|w dniu)\b", re.IGNORECASE)
 # A line ending with a colon that introduces quotes (Gnus and supercite write their own).
 _INTRODUCES = re.compile(r"^\s*\S.{10,300}:\s*$")
+# A MIME boundary and part headers in a body its program failed to mark as multipart.
+_BOUNDARY = re.compile(r"^--[\w'()+,./:=?-]{8,}\s*$")
+_PART_HEADER = re.compile(r"^content-(?:type|transfer-encoding|disposition)\s*:", re.IGNORECASE)
 # The header block Outlook and Yahoo put above a copy instead of `>` lines.
 _FROM_HEADER = re.compile(r"^\s*\*?(?:from|von|de|от)\s*:\*?\s+\S", re.IGNORECASE)
 _NEXT_HEADER = re.compile(
@@ -55,9 +58,23 @@ _SENT_FROM = re.compile(
     r"enviado desde mi \w+.*|inviato da(?:l mio)? \w+.*|отправлено с \w+.*)$",
     re.IGNORECASE,
 )
+# A closing ("Thanks,", "BR,", "Happy hacking,"), when only a name or two follows it.
+_CLOSING = re.compile(
+    r"^\s*(?:thanks?(?: you| again| a lot)?|many thanks|cheers|regards|best(?: regards| wishes)?|"
+    r"kind regards|warm regards|br|brgds|rgds|yours(?: truly| sincerely)?|sincerely|"
+    r"happy hacking|take care|ciao|gruß|grüße|viele grüße|mfg|cordialement|saludos|"
+    r"с уважением|спасибо)\s*[,.!]?\s*$",
+    re.IGNORECASE,
+)
+_NAME_LINES = 3
+# A name under a closing: a few words of letters, none a unit's letter or word of an order.
+_NAME = re.compile(
+    r"^\s*[-–—~]{0,2}\s*(?!(?:a|f|army|fleet)\b)[^\W\d_][\w.']*(?:\s+[^\W\d_][\w.']*){0,3}\s*$",
+    re.I,
+)
 # Lines a mail gateway adds below the writer's text.
 _GATEWAY = re.compile(
-    r"(?:has been (?:scanned|checked) (?:for|by)|believed to be clean|"
+    r"(?:has been (?:scanned|checked) (?:for|by)|believed to be clean|protects your network|"
     r"virus(?:-| )?(?:free|checked|scanned)|scanned by \w+|"
     r"this (?:e-?mail|message) (?:and any attachments )?(?:is|are|may be) (?:confidential|"
     r"intended))",
@@ -80,7 +97,8 @@ def new_text(body: str, looks_like_a_command: Callable[[str], bool] | None = Non
         stripped = line.rstrip()
         end = _ends_here(lines, index)
         if end is not None:
-            rest = _resumes(lines, end, looks_like_a_command)
+            copy = _COPY_LINES.match(line) or _FROM_HEADER.match(line) or _BOUNDARY.match(line)
+            rest = None if copy else _resumes(lines, end, looks_like_a_command)
             if rest is None:
                 break
             index = rest
@@ -115,12 +133,18 @@ def _ends_here(lines: list[str], index: int) -> int | None:
         return index + 1
     if _COPY_LINES.match(line) or _SENT_FROM.match(line) or _GATEWAY.search(line):
         return index + 1
+    if _BOUNDARY.match(line) and index + 1 < len(lines) and _PART_HEADER.match(lines[index + 1]):
+        return index + 1
     if _FROM_HEADER.match(line) and any(
         _NEXT_HEADER.match(following) for following in lines[index + 1 : index + 4]
     ):
         return index + 1
     if _DASH_NAME.match(line) and not any(s.strip() for s in lines[index + 1 : index + 3]):
         return index + 1
+    if _CLOSING.match(line):
+        rest = [s for s in lines[index + 1 :] if s.strip()]
+        if len(rest) <= _NAME_LINES and all(_NAME.match(s) for s in rest):
+            return index + 1
     return None
 
 
@@ -135,8 +159,10 @@ def _resumes(
         line = lines[index]
         if _QUOTE.match(line) or not line.strip():
             continue
-        if _COPY_LINES.match(line) or _attribution_length(lines, index):
+        if _COPY_LINES.match(line) or _FROM_HEADER.match(line) or _NEXT_HEADER.match(line):
             return None  # a copy of another mail: its orders are not this mail's
+        if _attribution_length(lines, index):
+            return None
         if looks_like_a_command(line):
             return index
     return None
