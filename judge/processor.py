@@ -55,6 +55,8 @@ class ProcessorSettings:
     identity: Identity
     keeper: str = ""
     replies_per_day: int = 100
+    # Read from the configuration still, but no mail is held for its count of interruptions:
+    # one cut short is run again in a process of its own (see the module).
     max_attempts: int = 3
     lease: timedelta = timedelta(minutes=5)
 

@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from email import message_from_bytes
 from email.message import EmailMessage
+from email.policy import default as default_policy
 from pathlib import Path
 
 import pytest
@@ -283,3 +284,27 @@ def test_a_database_failure_leaves_the_mail_for_another_try(
     clock.advance(SETTINGS.lease)
     assert process_next(engine, SETTINGS) == row_id
     assert inbox(engine, row_id).state == InboxState.DONE
+
+
+def test_a_huge_subject_is_repeated_capped_and_without_bidi_or_controls(engine: Engine) -> None:
+    """The answer's Subject repeats at most SUBJECT_REPEATED characters of the incoming one, on
+    one line with no control or bidirectional character: no header an attacker fills goes out
+    under the judge's name (a 500 KB Subject made a 616 KB header)."""
+    from judge.mail.mime import SUBJECT_REPEATED
+
+    forged = "\u202eyour account is closed, call +1 555\u202c \u0007" + "x" * 500_000
+    raw = (
+        f"From: ann@example.org\r\nTo: judge@example.org\r\nSubject: {forged}\r\n"
+        "Message-ID: <huge@example.org>\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n"
+        "A PAR-BUR\r\n"
+    ).encode()
+    deliver(engine, raw)
+    run_all(engine)
+    [reply] = outbox(engine)
+    head = reply.raw.split(b"\r\n\r\n", 1)[0]
+    assert len(head) < 2_000, len(head)
+    subject = str(message_from_bytes(reply.raw, policy=default_policy)["Subject"])
+    assert subject.startswith("Orders read: ") and subject.endswith("…")
+    assert "\u202e" not in subject and "\u202c" not in subject and "\x07" not in subject
+    assert len(subject) <= len("Orders read: ") + SUBJECT_REPEATED
+    assert len(reply.raw) < 5_000  # the body repeats no more of it either

@@ -270,9 +270,7 @@ def _tell_owner_of_guesses(state: MailState, game: Game, seat: Seat, failures: i
     reply_to = (
         reply_to_address(state.where.judge_address, seat.reply_token) if seat.reply_token else None
     )
-    state.replies.append(
-        Reply("password_guessed", "password_guessed", context, owner, reply_to)
-    )
+    state.replies.append(Reply("password_guessed", "password_guessed", context, owner, reply_to))
 
 
 def _signed_on(state: MailState, game: Game, seat: Seat, copy_to: tuple[str, ...]) -> None:

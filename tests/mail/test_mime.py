@@ -314,3 +314,8 @@ def test_an_order_below_a_signature_is_still_read() -> None:
     body = "A PAR-BUR\n-- \nAnn\nF LON-NTH\n"
     assert new_text(body, looks_like_a_command) == "A PAR-BUR\nF LON-NTH"
     assert new_text(body) == "A PAR-BUR"  # with no reader of commands at hand: as before
+
+
+def test_a_short_subject_is_repeated_whole() -> None:
+    mail = read_mail(b"From: ann@example.org\r\nSubject: Re: Spring orders\r\n\r\nHELP\r\n")
+    assert mail.subject == "Spring orders"
