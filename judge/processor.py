@@ -190,7 +190,7 @@ def _process_isolated(engine: Engine, settings: ProcessorSettings, claim: Claim)
         hold(
             engine,
             claim.id,
-            f"processing this mail ran longer than {allowed:.0f} s in a process of its own, "
+            f"processing this mail took longer than {allowed:.0f} s in a process of its own, "
             "which was stopped; it is held rather than tried again",
             settings,
         )
