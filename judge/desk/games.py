@@ -172,7 +172,7 @@ def handle(mail: ReadMail, where: Where) -> list[Reply] | None:
 def _apply(state: MailState, value: cv.CommandLine) -> None:
     """Apply one command, order line or error of the mail; a person's words do nothing."""
     if isinstance(value, cv.Prose):
-        if not _opens_own_order(state, value.word):
+        if not _reads_own_lines(state):
             return
         value = cv.OrderLine(value.line_no, value.text)
     if isinstance(value, cv.CommandError):
@@ -214,6 +214,14 @@ def _opens_own_order(state: MailState, word: str) -> bool:
         return False
     grammar = variant(seat.game.variant).order_grammar
     return grammar is not None and opens_an_order(word, grammar)
+
+
+def _reads_own_lines(state: MailState) -> bool:
+    """Whether the acting seat's variant has an order language of its own (Mercator's time
+    scale headings, TS2): its lines are all handed to its reader, as before prose was told
+    apart, since the standard names do not say what opens its orders."""
+    seat = state.acting
+    return seat is not None and variant(seat.game.variant).order_grammar is not None
 
 
 def _answers(state: MailState) -> list[Reply]:
