@@ -2,12 +2,20 @@
 
 A mail that makes the processor fail is held with its error (and the keeper told) in a second
 transaction, after the first was rolled back: never lost, never retried in a loop. A mail whose
-processing was cut short by the process dying is claimed again, and held after `max_attempts`.
+processing was cut short (its claim taken before and never finished: the process died, was
+killed or restarted) is no poison mail for that: it is run again in a child process of its own
+(`_process_isolated`), and held only when that child dies or overruns the lease while the
+processor lives on, which is the mail's own doing. Interruptions by the processor's own death
+are never counted against a mail (a storm of kills holds nothing).
 """
 
 from __future__ import annotations
 
 import logging
+import multiprocessing
+import multiprocessing.context
+import os
+import threading
 import traceback
 from dataclasses import dataclass
 from datetime import timedelta
@@ -24,7 +32,7 @@ from judge.identity import PasswordsNeeded, PasswordWork, reply_to_address
 from judge.mail.loopguard import ReplyDecision, automated_reason
 from judge.mail.mime import ReadMail, read_mail
 from judge.render import render_mail
-from judge.store.db import session_scope
+from judge.store.db import make_engine, session_scope
 from judge.store.game_queries import observer_leave_token
 from judge.store.inbox import (
     Claim,
@@ -48,6 +56,8 @@ class ProcessorSettings:
     identity: Identity
     keeper: str = ""
     replies_per_day: int = 100
+    # Read from the configuration still, but no mail is held for its count of interruptions:
+    # one cut short is run again in a process of its own (see the module).
     max_attempts: int = 3
     lease: timedelta = timedelta(minutes=5)
 
@@ -115,15 +125,101 @@ def process_claimed(
     claims the next waiting mail, which is returned. A mail that needs passwords verified or
     hashed is rolled back, the argon2 work done with no transaction open, and run again.
     """
-    if claim.attempts > settings.max_attempts:
+    if claim.attempts > 1:
+        _process_isolated(engine, settings, claim)
+        return None
+    return _process_here(engine, settings, claim, then_claim=then_claim)
+
+
+# Exit codes of an isolated child: done (or held by itself), or the database failed.
+_CHILD_DONE = 0
+_CHILD_DATABASE = 75
+_CHILD_BROKEN = 70
+# The least time a mail run alone is given before it counts as never ending: a fresh child
+# may first wait for the database's writer lock and read the grammars and maps, whatever the
+# claim's lease (tests run with leases of two seconds).
+_ISOLATED_SECONDS = 60.0
+_LOG_FORMAT = "%(asctime)s %(name)s %(levelname)s %(message)s"
+
+
+def _isolation() -> multiprocessing.context.BaseContext:
+    """How a child is made: forked directly where this process runs no other thread (nothing
+    can hold a lock the child would need), else from a fork server started clean, since a
+    thread of the daemon (the sender, the scheduler) may hold a lock at any instant."""
+    method = "fork" if threading.active_count() == 1 else "forkserver"
+    context = multiprocessing.get_context(method)
+    if method == "forkserver":
+        context.set_forkserver_preload(["judge.processor"])
+    return context
+
+
+def _isolated_child(url: str, settings: ProcessorSettings, claim: Claim, level: int) -> None:
+    """The child's work: its own engine, then the ordinary processing of the one mail."""
+    logging.basicConfig(level=level, format=_LOG_FORMAT)
+    code = _CHILD_DONE
+    try:
+        engine = make_engine(url)
+        _process_here(engine, settings, claim, then_claim=False)
+        engine.dispose()
+    except OperationalError:
+        code = _CHILD_DATABASE
+    except BaseException:  # noqa: BLE001 - the exit code is all a child can say
+        log.exception("inbox %d: the process of its own failed", claim.id)
+        code = _CHILD_BROKEN
+    finally:
+        logging.shutdown()
+        os._exit(code)
+
+
+def _process_isolated(engine: Engine, settings: ProcessorSettings, claim: Claim) -> None:
+    """Process a mail whose earlier processing was cut short in a child process of its own, so
+    that a mail that kills its process (a crash in a library, the memory exhausted) or never
+    ends kills the child alone: the processor, alive, holds it. A processor killed meanwhile
+    (its child with it, or the child finishing alone) is a restart's interruption, not the
+    mail's fault, and counts for nothing."""
+    url = engine.url.render_as_string(hide_password=False)
+    level = logging.getLogger().getEffectiveLevel()
+    child = _isolation().Process(
+        target=_isolated_child, args=(url, settings, claim, level), daemon=True
+    )
+    child.start()
+    allowed = max(settings.lease.total_seconds(), _ISOLATED_SECONDS)
+    child.join(allowed)
+    if child.exitcode is None:
+        child.kill()
+        child.join()
         hold(
             engine,
             claim.id,
-            f"processing this mail was cut short {claim.attempts - 1} times (the processor "
-            "stopped or the database failed while on it), so it is held rather than tried again",
+            f"processing this mail took longer than {allowed:.0f} s in a process of its own, "
+            "which was stopped; it is held rather than tried again",
             settings,
         )
-        return None
+        return
+    if child.exitcode == _CHILD_DONE:
+        return
+    if child.exitcode == _CHILD_DATABASE:
+        log.warning("inbox %d: database error; the mail waits for another try", claim.id)
+        return
+    how = (
+        f"was killed by signal {-child.exitcode}"
+        if child.exitcode < 0
+        else f"exited with status {child.exitcode}"
+    )
+    hold(
+        engine,
+        claim.id,
+        f"processing this mail was cut short before ({claim.attempts - 1} times); run again "
+        f"in a process of its own, that process {how} while the processor lived on, so the "
+        "mail itself stops its processing: it is held rather than tried again",
+        settings,
+    )
+
+
+def _process_here(
+    engine: Engine, settings: ProcessorSettings, claim: Claim, *, then_claim: bool
+) -> Claim | None:
+    """process_claimed's work in this process."""
     passwords = PasswordWork()
     try:
         while True:
@@ -141,7 +237,7 @@ def process_claimed(
                 passwords.work_out(needed)
     except OperationalError:
         # The database itself failed (gone, locked, out of space), not this mail: leave the
-        # claim to expire so the mail is tried again; max_attempts still bounds the tries.
+        # claim to expire so the mail is tried again (in a process of its own: see above).
         log.warning(
             "inbox %d: database error; the mail waits for another try", claim.id, exc_info=True
         )
@@ -162,6 +258,8 @@ def process_row(
     mail = read_mail(row.raw)
     where = f"inbox {row.id} from {mail.sender or '(no sender)'} {mail.message_id or ''}".rstrip()
     reason = automated_reason(mail.headers, row.envelope_from, settings.identity.address)
+    if reason is None and mail.only_carries_a_mail:
+        reason = "a mail that is only another mail (a complaint or feedback loop's copy)"
     if reason is None and mail.sender is None:
         reason = "no From: address to answer"
     if reason is not None:

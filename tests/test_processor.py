@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from email import message_from_bytes
 from email.message import EmailMessage
+from email.policy import default as default_policy
 from pathlib import Path
 
 import pytest
@@ -188,16 +189,44 @@ def test_failure_holds_the_mail_writes_nothing_and_tells_the_keeper(
     assert [r.kind for r in outbox(engine)] == ["held_notice", "help"]
 
 
-def test_a_mail_that_keeps_killing_the_processor_is_held(engine: Engine) -> None:
+def test_a_mail_cut_short_by_restarts_is_processed_not_held(engine: Engine) -> None:
+    """Three claims never finished (the processor killed each time, as in a storm of kills)
+    say nothing against the mail: it is run again, in a process of its own, and answered."""
     row_id = deliver(engine, mail("HELP"))
     lease = SETTINGS.lease
-    for _ in range(SETTINGS.max_attempts):
+    for _ in range(SETTINGS.max_attempts + 2):
         assert claim_next(engine, lease=lease) is not None  # claimed, then the process "dies"
         clock.advance(lease)
     assert process_next(engine, SETTINGS) == row_id
     row = inbox(engine, row_id)
+    assert row.state == InboxState.DONE, row.error
+    assert [r.kind for r in outbox(engine)] == ["help"]
+
+
+def test_a_mail_that_kills_its_own_process_is_held(
+    engine: Engine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Run again after an interruption, a mail whose processing kills the process that runs
+    it (here: SIGKILL from inside, as a crash in a library would) kills only its child process:
+    the processor lives on and holds it, and tells the keeper."""
+    import os
+    import signal
+
+    def crash(read: object, where: object = None) -> list[Reply]:
+        os.kill(os.getpid(), signal.SIGKILL)
+        raise AssertionError("not reached")
+
+    row_id = deliver(engine, mail("HELP"))
+    assert claim_next(engine, lease=SETTINGS.lease) is not None  # the first run died on it
+    clock.advance(SETTINGS.lease)
+    monkeypatch.setattr(desk, "handle", crash)
+    parent = os.getpid()
+    assert process_next(engine, SETTINGS) == row_id
+    assert os.getpid() == parent
+    row = inbox(engine, row_id)
     assert row.state == InboxState.HELD
-    assert row.error is not None and "cut short 3 times" in row.error
+    assert row.error is not None and "killed by signal 9" in row.error
+    assert [r.kind for r in outbox(engine)] == ["held_notice"]
 
 
 def test_order_echo_lists_each_line_in_full_or_its_error(engine: Engine) -> None:
@@ -256,3 +285,27 @@ def test_a_database_failure_leaves_the_mail_for_another_try(
     clock.advance(SETTINGS.lease)
     assert process_next(engine, SETTINGS) == row_id
     assert inbox(engine, row_id).state == InboxState.DONE
+
+
+def test_a_huge_subject_is_repeated_capped_and_without_bidi_or_controls(engine: Engine) -> None:
+    """The answer's Subject repeats at most SUBJECT_REPEATED characters of the incoming one, on
+    one line with no control or bidirectional character: no header an attacker fills goes out
+    under the judge's name (a 500 KB Subject made a 616 KB header)."""
+    from judge.mail.mime import SUBJECT_REPEATED
+
+    forged = "\u202eyour account is closed, call +1 555\u202c \u0007" + "x" * 500_000
+    raw = (
+        f"From: ann@example.org\r\nTo: judge@example.org\r\nSubject: {forged}\r\n"
+        "Message-ID: <huge@example.org>\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n"
+        "A PAR-BUR\r\n"
+    ).encode()
+    deliver(engine, raw)
+    run_all(engine)
+    [reply] = outbox(engine)
+    head = reply.raw.split(b"\r\n\r\n", 1)[0]
+    assert len(head) < 2_000, len(head)
+    subject = str(message_from_bytes(reply.raw, policy=default_policy)["Subject"])
+    assert subject.startswith("Orders read: ") and subject.endswith("…")
+    assert "\u202e" not in subject and "\u202c" not in subject and "\x07" not in subject
+    assert len(subject) <= len("Orders read: ") + SUBJECT_REPEATED
+    assert len(reply.raw) < 5_000  # the body repeats no more of it either

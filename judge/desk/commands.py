@@ -10,6 +10,7 @@ from judge.desk import games
 from judge.desk.answer import one_answer
 from judge.desk.help import help_reply, help_topic
 from judge.desk.replies import HELP_WORDS, MAX_LINES, Reply, Where, plain_words
+from judge.language.commands import looks_like_a_command
 from judge.mail.mime import ReadMail
 
 # Lines that end the commands of a mail, as on the classic judges.
@@ -35,6 +36,7 @@ def echo_or_help(mail: ReadMail) -> list[Reply]:
     skipped = max(0, len(lines) - MAX_LINES)
     lines = lines[:MAX_LINES]
     topics: list[str] = [""] if plain_words(mail.subject) in HELP_WORDS else []
+    powers, provinces = games.reading_names()
     order_lines: list[str] = []
     for line in lines:
         word = plain_words(line)
@@ -44,8 +46,10 @@ def echo_or_help(mail: ReadMail) -> list[Reply]:
         if topic is not None:
             topics.append(topic)
             order_lines.append("")  # keep line numbers matching the mail's text
-        else:
+        elif looks_like_a_command(line, powers, provinces):
             order_lines.append(line)
+        else:
+            order_lines.append("")  # a person's words: no order, no error
     replies: list[Reply] = [help_reply(topic) for topic in dict.fromkeys(topics)]
     order_text = "\n".join(order_lines)
     if order_text.strip():

@@ -171,7 +171,11 @@ def handle(mail: ReadMail, where: Where) -> list[Reply] | None:
 
 
 def _apply(state: MailState, value: cv.CommandLine) -> None:
-    """Apply one command, order line or error of the mail."""
+    """Apply one command, order line or error of the mail; a person's words do nothing."""
+    if isinstance(value, cv.Prose):
+        if not _reads_own_lines(state):
+            return
+        value = cv.OrderLine(value.line_no, value.text)
     if isinstance(value, cv.CommandError):
         own = _own_order_line(state, value)
         if own is None:
@@ -197,13 +201,28 @@ def _own_order_line(state: MailState, error: cv.CommandError) -> cv.OrderLine | 
     """The line the command reader took for a mistyped command, as an order line after all
     where its first word opens an order of the acting seat's own variant (Mercator's
     `Place A Mun`, near PHASE to a reader that knows no game); None: the error stands."""
-    seat = state.acting
-    if not error.order_word or seat is None or not state.mail.text:
+    if not error.order_word or not state.mail.text:
         return None
-    grammar = variant(seat.game.variant).language.order_grammar
-    if grammar is None or not opens_an_order(error.order_word, grammar):
+    if not _opens_own_order(state, error.order_word):
         return None
     return cv.OrderLine(error.line_no, state.mail.text.splitlines()[error.line_no - 1].rstrip())
+
+
+def _opens_own_order(state: MailState, word: str) -> bool:
+    """Whether an order of the acting seat's own variant opens with `word`."""
+    seat = state.acting
+    if seat is None:
+        return False
+    grammar = variant(seat.game.variant).language.order_grammar
+    return grammar is not None and opens_an_order(word, grammar)
+
+
+def _reads_own_lines(state: MailState) -> bool:
+    """Whether the acting seat's variant has an order language of its own (Mercator's time
+    scale headings, TS2): its lines are all handed to its reader, as before prose was told
+    apart, since the standard names do not say what opens its orders."""
+    seat = state.acting
+    return seat is not None and variant(seat.game.variant).language.order_grammar is not None
 
 
 def _answers(state: MailState) -> list[Reply]:

@@ -11,9 +11,13 @@ player could wash away guesses at other seats with the password of his own). A c
 added to for `FORGET_AFTER` starts again from nothing. Counts live in the store
 (judge.store.models.PasswordFailure), so they hold across mails, restarts and processes.
 
-Since anyone can forge a From: line, anyone can hold back the password of a seat or an
-address this way; the seat's reply address (judge+TOKEN@domain, and the GM's) acts without a
-password, so its holder is never locked out, and every refusal says so.
+A seat's count slows the guessers, not the seat's holder: a password sent from one of the
+holder's own addresses (those on record, with which he signed on) is checked whatever strangers
+gave before (only that address's own count can hold it back), and the holder is told when
+strangers' wrong passwords start to hold his seat's password back (`owner_told`). Since anyone
+can forge a From: line, a guesser writing as the holder is still slowed by that address's own
+count; the seat's reply address (judge+TOKEN@domain, and the GM's) acts without a password, so
+its holder is never locked out, and every refusal says so.
 
 The hashing itself goes through `judge.identity.PasswordWork` (the processor's, on
 `Where.passwords`): a password not verified yet rolls the mail back, the processor verifies it
@@ -32,7 +36,7 @@ from sqlalchemy import Table, case, delete, literal, select
 
 from judge.clock import now
 from judge.desk.mail_state import MailState
-from judge.identity import PasswordWork, hash_password
+from judge.identity import PasswordWork, hash_password, normalise_address
 from judge.mail.loopguard import sender_key
 from judge.store.db import upsert
 from judge.store.games import Game, Seat
@@ -92,17 +96,36 @@ def new_password_hash(state: MailState, password: str) -> str:
     return password_work(state).new_hash(password)
 
 
-def password_refusal(state: MailState, key: str, what: str, reply_address_words: str) -> str:
+def owner_addresses(seat: Seat) -> frozenset[str]:
+    """The addresses of a seat's holder, as `is_owner` compares them."""
+    if seat.person is None:
+        return frozenset()
+    return frozenset(normalise_address(a.address).lower() for a in seat.person.addresses)
+
+
+def is_owner(state: MailState, owners: frozenset[str]) -> bool:
+    """Whether the mail's sender is one of the holder's own addresses."""
+    return bool(state.sender) and normalise_address(state.sender).lower() in owners
+
+
+def password_refusal(
+    state: MailState,
+    key: str,
+    what: str,
+    reply_address_words: str,
+    owners: frozenset[str] = frozenset(),
+) -> str:
     """Why a password for `key` (described as `what`) is not checked now, or "" when it may be.
 
     `reply_address_words` names the address that acts without a password ("the seat's reply
-    address"), which the refusal points to.
+    address"), which the refusal points to. A sender among `owners` (the holder's addresses)
+    is held back only by the count of its own address, never by strangers' guesses at `key`.
     """
     moment = now()
-    for counted, whose in (
-        (key, f"{what} has been given wrongly"),
-        (sender_password_key(state.sender), "this address has given a wrong password"),
-    ):
+    counts = [(sender_password_key(state.sender), "this address has given a wrong password")]
+    if not is_owner(state, owners):
+        counts.insert(0, (key, f"{what} has been given wrongly"))
+    for counted, whose in counts:
         found = _count(state, counted, moment)
         if found is None:
             continue
@@ -126,12 +149,13 @@ def verify_for(state: MailState) -> Callable[[str | None, str | None], bool]:
     return password_work(state).verify
 
 
-def record_password(state: MailState, key: str, right: bool) -> None:
-    """Count a wrong password against `key` and the sender, or clear `key` after a right one."""
+def record_password(state: MailState, key: str, right: bool) -> int:
+    """Count a wrong password against `key` and the sender, or clear `key` after a right one;
+    return the failures now counted against `key` (0 after a right one)."""
     session = state.session
     if right:
         session.execute(delete(_FAILURES).where(_FAILURES.c.key == key))
-        return
+        return 0
     moment = now()
     forget_before = literal(moment - FORGET_AFTER, UTCDateTime())
     for counted in (key, sender_password_key(state.sender)):
@@ -150,6 +174,20 @@ def record_password(state: MailState, key: str, right: bool) -> None:
                 },
             )
         )
+    found = _count(state, key, moment)
+    return found[0] if found else 0
+
+
+def owner_told(failures: int, owner: bool) -> bool:
+    """Whether a stranger's wrong password just made the seat's password wait: the holder is
+    told once, when the wait starts (not at every further guess)."""
+    return not owner and failures == FREE_FAILURES
+
+
+def retry_words(state: MailState, key: str) -> str:
+    """When the next try at `key` is read, in the refusals' words."""
+    found = _count(state, key, now())
+    return _words(found[1]) if found else _words(now())
 
 
 def _count(state: MailState, key: str, moment: datetime) -> tuple[int, datetime] | None:

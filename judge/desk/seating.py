@@ -33,9 +33,13 @@ from judge.desk.orders import unit_name
 from judge.desk.passwords import (
     decoy_hash,
     gm_key,
+    is_owner,
     new_password_hash,
+    owner_addresses,
+    owner_told,
     password_refusal,
     record_password,
+    retry_words,
     seat_key,
     secret_seat_key,
     verify,
@@ -230,11 +234,13 @@ def _sign_on(state: MailState, command: cv.SignOn) -> None:
         else:
             state.problems.append(f"{where}: game {game.name} is over ({game.status})")
         return
+    owners = owner_addresses(seat)
     refusal = password_refusal(
         state,
         seat_key(seat),
         f"the password of {power_title(game, seat.power)} in game {game.name}",
         "the seat's reply address",
+        owners,
     )
     if refusal:
         state.problems.append(f"{where}: {refusal}")
@@ -242,12 +248,32 @@ def _sign_on(state: MailState, command: cv.SignOn) -> None:
     decision = authenticate(
         state.sender, None, command.password, seat_credentials(seat), verify=verify_for(state)
     )
-    record_password(state, seat_key(seat), decision.authorised)
+    failures = record_password(state, seat_key(seat), decision.authorised)
+    if owner_told(failures, is_owner(state, owners)):
+        _tell_owner_of_guesses(state, game, seat, failures)
     if not decision.authorised:
         state.password_failures += 1
         state.problems.append(f"{where}: {_held_refusal(state, game, seat, decision.reason)}")
         return
     _signed_on(state, game, seat, decision.copy_to)
+
+
+def _tell_owner_of_guesses(state: MailState, game: Game, seat: Seat, failures: int) -> None:
+    """Tell a seat's holder that strangers' wrong passwords now hold its password back."""
+    owner = seat.person.address_of_record if seat.person else None
+    if not owner:
+        return
+    context = {
+        "game": game.name,
+        "power": power_title(game, seat.power),
+        "failures": failures,
+        "sender": state.sender,
+        "retry_at": retry_words(state, seat_key(seat)),
+    }
+    reply_to = (
+        reply_to_address(state.where.judge_address, seat.reply_token) if seat.reply_token else None
+    )
+    state.replies.append(Reply("password_guessed", "password_guessed", context, owner, reply_to))
 
 
 def _signed_on(state: MailState, game: Game, seat: Seat, copy_to: tuple[str, ...]) -> None:

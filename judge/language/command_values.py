@@ -772,6 +772,20 @@ class ForceBegin(Command):
 
 # --- what is not a command ------------------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
+class Prose:
+    """A line of a person's words, neither a command nor an order (its first word is far from
+    every command, order keyword, power and province): no error, nothing done; a variant whose
+    orders open with that word (`word`) reads it as an order line after all."""
+
+    line_no: int
+    text: str
+    word: str
+
+    def redacted(self) -> str:
+        return self.text
+
+
+@dataclass(frozen=True, slots=True)
 class OrderLine:
     """A line handed on to the order reader, with its line number in the mail."""
 
@@ -808,7 +822,7 @@ class CommandError:
         return str(self)
 
 
-CommandLine = Command | OrderLine | CommandError
+CommandLine = Command | OrderLine | Prose | CommandError
 
 
 # --- general orders (seed 004, I.C) ---------------------------------------------------------------

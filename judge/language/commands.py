@@ -32,7 +32,13 @@ from judge.language.command_values import CommandError, CommandLine, OrderLine, 
 from judge.language.spelling import MARGIN, nearest, scored_nearest
 from judge.resources import data_dir
 
-__all__ = ["COMMAND_SPELLINGS", "opens_an_order", "read_mail_commands", "suggest_commands"]
+__all__ = [
+    "COMMAND_SPELLINGS",
+    "looks_like_a_command",
+    "opens_an_order",
+    "read_mail_commands",
+    "suggest_commands",
+]
 
 # Every command's canonical spelling, for "did you mean" answers and for HELP.
 COMMAND_SPELLINGS: tuple[str, ...] = (
@@ -938,26 +944,118 @@ def _not_a_command(
     from every command spelling. A command of njudge or DPjudge this judge does not have is
     answered so; a first word near a command spelling makes a mistyped command.
     """
+    if _is_a_sentence(line) or _WEB_ADDRESS.match(line):
+        return cv.Prose(line_no, line.rstrip(), line.split()[0])
     match = _FIRST_WORD.match(line)
     if match is None:
-        return OrderLine(line_no, line.rstrip())
+        if line.lstrip().startswith("(") or _ORDER_MARKS.search(line):
+            return OrderLine(line_no, line.rstrip())  # (F) Nth-Bel
+        return cv.Prose(line_no, line.rstrip(), line.split()[0])  # "Halt", [image], 924 38 051
     word = match.group(1)
     compact = _compact(word)
     if match.group(2) or opens_an_order(compact):
         return OrderLine(line_no, line.rstrip())
     for known in (powers, provinces):
-        if compact in known or (
-            len(compact) >= 3 and any(name.startswith(compact) for name in known)
-        ):
+        if compact in known or any(_abbreviates(compact, name) for name in known):
             return OrderLine(line_no, line.rstrip())
     note = _UNSUPPORTED.get(compact)
     if note is not None:
         message = f"{word.upper()} ({note}) is not a command of this judge"
         return CommandError(line_no, match.start(1) + 1, message, (), (), word)
     two_words = " ".join(line.split()[:2])
-    if suggest_commands(word) or suggest_commands(two_words):
+    if _could_be_a_command(line, compact) and (
+        suggest_commands(word) or suggest_commands(two_words)
+    ):
         return _unknown_command(line, line_no)
-    return OrderLine(line_no, line.rstrip())
+    if _looks_like_an_order(line, compact, powers, provinces):
+        return OrderLine(line_no, line.rstrip())
+    return cv.Prose(line_no, line.rstrip(), word)
+
+
+# Words a person opens a mail with, near a command's spelling but never a mistyped one.
+_GREETINGS = frozenset({"hello", "hallo", "hullo", "hi", "hey", "dear"})
+# A mistyped command is short: the longest command line has about eight words.
+_COMMAND_WORDS = 8
+# Words shorter than this are compared with the names for a mistyped province or power.
+_NAME_LENGTH = 4
+# Punctuation only orders use between two places: "->", " - ", "Par-Bur".
+# or an abbreviation and an order's letter ("Mun S Ber", "Par H").
+_ORDER_MARKS = re.compile(
+    r"->|\s-\s|^\s*[^\W\d_]\S+-\S{2,}(?:\s|$)|\b[^\W\d_]{3}-[^\W\d_]{3}\b"
+    r"|^\s*[^\W\d_]{2,3}\s+(?:[SCHRD]|via)(?:\s|$)"
+)
+# A line that opens with a web or mail address (a signature's), whose "http:" is no power.
+_WEB_ADDRESS = re.compile(r"\s*(?:https?://|www\.|mailto:)", re.IGNORECASE)
+# More words than any order has, with none of an order's marks: a sentence of a person's.
+_SENTENCE_WORDS = 12
+
+
+def _is_a_sentence(line: str) -> bool:
+    """A line of more than _SENTENCE_WORDS words and no order's marks ("A HARE one day
+    ridiculed the short feet and slow pace of the Tortoise, who replied, laughing:")."""
+    return len(line.split()) > _SENTENCE_WORDS and not _ORDER_MARKS.search(line)
+
+
+# How much of a name a prefix of three letters must give to stand for it (a longer prefix,
+# half as much): "Pres" Prestwick, "Galic" Galicia; "Bob" no Bobruisk.
+_PREFIX_SHARE = 0.6
+# The farthest a word may be from a name (judge.language.spelling's measure) and still be
+# that name mistyped: Galicya 0.4, Englnd 0.7; Plain (Plains) 1.0 and This (Tunis) 1.2 are
+# a person's words.
+_MISTYPED = 0.8
+
+
+def _abbreviates(compact: str, name: str) -> bool:
+    """Whether a word of at least three letters is a prefix giving most of a name."""
+    if len(compact) < 3 or not name.startswith(compact):
+        return False
+    share = _PREFIX_SHARE if len(compact) == 3 else _PREFIX_SHARE / 2
+    return len(compact) >= share * len(name)
+
+
+def _is_greeting(line: str) -> bool:
+    """A greeting of at most three words ("Hello", "Hi Ann,"), never a command."""
+    words = line.split()
+    return 0 < len(words) <= 3 and _compact(words[0]) in _GREETINGS
+
+
+def _could_be_a_command(line: str, compact: str) -> bool:
+    """Whether a line opening with no command word may be a mistyped command: not a greeting,
+    not a word of one or two letters (I, In), not a sentence longer than any command."""
+    return compact not in _GREETINGS and len(compact) >= 3 and len(line.split()) <= _COMMAND_WORDS
+
+
+def _looks_like_an_order(
+    line: str, compact: str, powers: frozenset[str], provinces: frozenset[str]
+) -> bool:
+    """Whether a line whose first word is no order keyword, power or province is still an
+    order, mistyped: its first word is near a power's, a province's or an order keyword's
+    spelling (Galicya, Amry), or it moves something with an order's punctuation. Anything
+    else is a person's words (Prose)."""
+    if _ORDER_MARKS.search(line):
+        return True
+    if len(compact) < _NAME_LENGTH:
+        return False
+    names = {name: name for name in (*powers, *provinces) if len(name) >= _NAME_LENGTH}
+    names.update({word: word for word in ("army", "fleet", "build", "remove", "disband", "waive")})
+    found = scored_nearest(compact, names)
+    return bool(found) and found[0][0] <= _MISTYPED
+
+
+def looks_like_a_command(
+    line: str, known_powers: Iterable[str] = (), known_provinces: Iterable[str] = ()
+) -> bool:
+    """Whether a line is a command, an order or a mistyped one of either (not a person's
+    words, a blank or a comment): a line a reader must answer wherever it stands."""
+    if _is_comment(line) or _is_stop(line):
+        return False
+    if _is_greeting(line):
+        return False
+    if _command_start().match(line):
+        return True
+    powers = frozenset(_compact(p) for p in known_powers)
+    provinces = frozenset(_compact(p) for p in known_provinces)
+    return not isinstance(_not_a_command(line, 0, powers, provinces), cv.Prose)
 
 
 def read_mail_commands(
@@ -988,6 +1086,9 @@ def read_mail_commands(
         if _is_stop(line):
             break
         if _is_comment(line):
+            continue
+        if _is_greeting(line):
+            out.append(cv.Prose(line_no, line.rstrip(), line.split()[0]))
             continue
         if not _command_start().match(line):
             out.append(_not_a_command(line, line_no, powers, provinces))

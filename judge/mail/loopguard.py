@@ -15,6 +15,13 @@ from enum import StrEnum
 # The header every mail of the judge carries; its value is the judge's address.
 LOOP_HEADER = "X-Judge-Loop"
 
+# The kinds of multipart/report (RFC 6522) and why each is no person's mail.
+_REPORTS = {
+    "delivery-status": "a delivery status report",
+    "disposition-notification": "a read receipt (disposition notification)",
+    "feedback-report": "an abuse or feedback-loop report (ARF)",
+}
+
 _BOUNCE_LOCALPARTS = {"mailer-daemon", "postmaster", "mail-daemon", "mailerdaemon"}
 
 
@@ -50,8 +57,16 @@ def automated_reason(
     if any(word in suppress for word in ("all", "oof", "autoreply")):
         return "X-Auto-Response-Suppress (an automatic reply)"
     content_type = (headers.get("content-type") or "").lower()
-    if "multipart/report" in content_type and "delivery-status" in content_type:
-        return "a delivery status report"
+    kind = content_type.split(";")[0].strip()
+    if kind == "multipart/report":
+        for report, reason in _REPORTS.items():
+            if report in content_type:
+                return reason
+        return "a report (multipart/report)"
+    if kind == "message/rfc822":
+        return "a mail that is only another mail (a complaint or feedback loop's copy)"
+    if "feedback-type" in headers:
+        return "a feedback report (Feedback-Type)"
     pairs = getaddresses([headers.get("from", "")])
     sender = (pairs[0][1] if pairs else "").strip().lower()
     local = sender.split("@")[0]

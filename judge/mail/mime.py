@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import codecs
 import re
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from email.message import Message
 from email.parser import BytesHeaderParser, BytesParser
@@ -17,6 +18,9 @@ from html import unescape
 from html.parser import HTMLParser
 
 from judge.mail.headers import clean_text, decode_words
+from judge.mail.reply_text import new_text
+
+__all__ = ["ReadMail", "body_text", "decode_part", "html_to_text", "new_text", "read_mail"]
 
 # Subject prefixes of replies and forwards in the languages mail clients commonly use.
 _PREFIX = re.compile(
@@ -25,25 +29,8 @@ _PREFIX = re.compile(
     re.IGNORECASE,
 )
 
-# Lines after which everything is a copy of another mail.
-_CUT_LINES = re.compile(
-    r"^\s*(?:-{2,}\s*(?:original message|forwarded message|ursprüngliche nachricht|"
-    r"weitergeleitete nachricht|message d'origine|message transféré)\s*-{2,}"
-    r"|begin forwarded message:|_{10,})\s*$",
-    re.IGNORECASE,
-)
-# "On Mon, 1 Jan 2024, Ann <a@b> wrote:" and its cousins in other languages.
-_ATTRIBUTION = re.compile(
-    r"^\s*(?:on\b.*\bwrote|am\b.*\bschrieb|le\b.*\ba écrit|el\b.*\bescribió|.*\bwrote)\s*:\s*$",
-    re.IGNORECASE,
-)
-# The header block Outlook puts above a quoted mail instead of `>` lines.
 # A bare address the judge will answer: no spaces, controls, brackets or commas, one @.
 _ADDRESS = re.compile(r"[^\s@<>(),;:\\\"\[\]\x00-\x1f\x7f]+@[^\s@<>(),;:\\\"\[\]\x00-\x1f\x7f]+")
-_OUTLOOK_FROM = re.compile(r"^\s*\*?(?:from|von|de)\s*:\*?\s+\S", re.IGNORECASE)
-_OUTLOOK_NEXT = re.compile(
-    r"^\s*\*?(?:sent|date|to|subject|gesendet|an|betreff|envoyé|à|objet)\s*:", re.IGNORECASE
-)
 
 
 @dataclass(frozen=True)
@@ -59,6 +46,8 @@ class ReadMail:
     text_source: str
     problem: str | None = None
     headers: dict[str, str] = field(default_factory=dict)
+    # Nothing of its own but another mail (a complaint's or a feedback loop's copy).
+    only_carries_a_mail: bool = False
 
 
 def parse_message(raw: bytes) -> Message:
@@ -90,6 +79,20 @@ def raw_header(message: Message, name: str) -> str | None:
             continue
         return _as_sent(value)
     return None
+
+
+# How much of a mail's Subject the judge repeats in its answers: enough to know the mail by,
+# never a header an attacker fills under the judge's name (a 500 KB Subject).
+SUBJECT_REPEATED = 100
+
+
+def repeatable(subject: str) -> str:
+    """A received Subject as the judge may repeat it: one line with no control, format or
+    bidirectional character (one_line), at most SUBJECT_REPEATED characters, cut with "…"."""
+    text = one_line(subject[: SUBJECT_REPEATED * 4])
+    if len(text) <= SUBJECT_REPEATED:
+        return text
+    return text[: SUBJECT_REPEATED - 1].rstrip() + "…"
 
 
 def header_text(message: Message, name: str) -> str:
@@ -137,24 +140,78 @@ def strip_subject_prefixes(subject: str) -> str:
 
 
 def decode_part(part: Message) -> str:
-    """The text of one part in any transfer encoding and charset; unknown bytes become U+FFFD."""
+    """The text of one part in any transfer encoding and charset. A charset label Python does
+    not know (x-mac-cyrillic) or one the bytes do not fit (a mail labelled with one charset and
+    written in another) is settled by charset-normalizer from the bytes; only what no charset
+    reads becomes U+FFFD."""
     payload = part.get_payload(decode=True)
     if payload is None:
         payload = b""
     if not isinstance(payload, bytes):
         payload = str(payload).encode("utf-8", "replace")
-    charset = part.get_content_charset() or "us-ascii"
+    return decode_bytes(payload, _charset_label(part))
+
+
+def _charset_label(part: Message) -> str:
     try:
-        codecs.lookup(charset)
-    except LookupError:
-        charset = "utf-8"
-    try:
-        return payload.decode(charset)
-    except UnicodeDecodeError:
+        return str(part.get_content_charset() or "us-ascii")
+    except Exception:  # a charset parameter in 8-bit bytes or RFC 2231 gone wrong
+        return "unknown-8bit"
+
+
+def decode_bytes(payload: bytes, label: str) -> str:
+    """Bytes as text under a charset label, the label checked against the bytes."""
+    native = _native_codec(label)
+    if native is not None:
         try:
-            return payload.decode("utf-8")
+            return payload.decode(native)
         except UnicodeDecodeError:
-            return payload.decode(charset, errors="replace")
+            pass
+    if payload.isascii():
+        return payload.decode("ascii")
+    # A label Python does not know (or bytes its codec refuses): the labelled charset as the
+    # alias table names it and UTF-8 weighed on the bytes (a newsletter labelled
+    # x-mac-cyrillic may be written in UTF-8), else whatever charset-normalizer finds.
+    known = native or _codec(label)
+    guess = _detected(payload, known)
+    if guess is not None:
+        return guess
+    return payload.decode(known or "utf-8", errors="replace")
+
+
+def _native_codec(label: str) -> str | None:
+    """Python's own codec for a charset label, or None."""
+    try:
+        return codecs.lookup(label.strip().strip("\"'")).name
+    except LookupError:
+        return None
+
+
+def _codec(label: str) -> str | None:
+    """Python's codec for a charset label, through charset-normalizer's table of names where
+    Python's own lookup fails (`x-mac-cyrillic` is `mac_cyrillic`); None if neither knows it."""
+    from charset_normalizer.utils import iana_name
+
+    name = label.strip().strip("\"'").lower()
+    for candidate in (name, re.sub(r"^x-", "", name)):
+        try:
+            return codecs.lookup(candidate).name
+        except LookupError:
+            pass
+        try:
+            return iana_name(candidate, strict=True)
+        except ValueError:
+            pass
+    return None
+
+
+def _detected(payload: bytes, labelled: str | None) -> str | None:
+    """The text charset-normalizer reads the bytes as, the labelled charset and UTF-8 first."""
+    from charset_normalizer import from_bytes
+
+    preferred = [name for name in (labelled, "utf_8") if name]
+    best = from_bytes(payload, cp_isolation=preferred).best() or from_bytes(payload).best()
+    return None if best is None else str(best)
 
 
 class _HTMLText(HTMLParser):
@@ -218,63 +275,74 @@ def html_to_text(html: str) -> str:
     return "\n".join(parser.lines).strip("\n")
 
 
-def _is_attachment(part: Message) -> bool:
-    disposition = (part.get("Content-Disposition") or "").split(";")[0].strip().lower()
-    return disposition == "attachment"
+def _disposition(part: Message) -> str:
+    """The Content-Disposition's kind; a raw 8-bit filename in it (Eudora) reads as any other."""
+    value = raw_header(part, "Content-Disposition") or ""
+    return value.split(";")[0].strip().lower()
+
+
+def text_parts(message: Message) -> Iterator[tuple[Message, str]]:
+    """Every part a person's text is in, in order, with its kind: of an alternative, its plain
+    part (else its HTML one); of a signed mail, the signed part; of a mixed or related mail,
+    every inline text part (an iPhone writes text, image, text). Attachments and mails carried
+    inside this one (message/rfc822, a forward or a report's copy) are no new text."""
+    kind = message.get_content_type()
+    if kind == "message/rfc822" or _disposition(message) == "attachment":
+        return
+    if message.is_multipart():
+        children = [c for c in message.get_payload() if isinstance(c, Message)]
+        if kind == "multipart/alternative":
+            # The plain version, unless it is empty (Exchange sends an empty one beside HTML).
+            for wanted in ("text/plain", "text/html"):
+                for child in children:
+                    found = [p for p in text_parts(child) if p[1] == wanted and not _blank(p[0])]
+                    if found:
+                        yield from found
+                        return
+            return
+        if kind in ("multipart/signed", "multipart/encrypted"):
+            children = children[:1]
+        for child in children:
+            yield from text_parts(child)
+        return
+    if kind in ("text/plain", "text/html"):
+        yield message, kind
+
+
+def _blank(part: Message) -> bool:
+    payload = part.get_payload(decode=True)
+    return isinstance(payload, bytes) and not payload.strip()
 
 
 def body_text(message: Message) -> tuple[str, str]:
-    """The first text/plain part, else the first HTML part as text; with which one it was."""
-    plain: Message | None = None
-    html: Message | None = None
-    for part in message.walk():
-        if part.get_content_type() == "message/rfc822":
-            break  # a mail carried inside this one is a copy, never new text
-        if part.is_multipart() or _is_attachment(part):
-            continue
-        kind = part.get_content_type()
-        if kind == "text/plain" and plain is None:
-            plain = part
-        elif kind == "text/html" and html is None:
-            html = part
-    if plain is not None:
-        return decode_part(plain), "text/plain"
-    if html is not None:
-        return html_to_text(decode_part(html)), "text/html"
-    return "", "none"
+    """The text of every part a person writes in (`text_parts`), each decoded and HTML made
+    plain; with which kind it was ("text/plain", "text/html" or "none")."""
+    texts, kinds = _part_texts(message)
+    if not texts:
+        return "", "none"
+    return "\n".join(texts), kinds[0]
 
 
-def new_text(body: str) -> str:
-    """The lines the sender wrote in this mail: no quotes, signature, or copies of other mails."""
-    lines = body.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-    kept: list[str] = []
-    for index, line in enumerate(lines):
-        stripped = line.rstrip()
-        if stripped in ("--", "-- ") or line == "-- ":
-            break
-        if _CUT_LINES.match(line):
-            break
-        if _OUTLOOK_FROM.match(line) and any(
-            _OUTLOOK_NEXT.match(following) for following in lines[index + 1 : index + 4]
-        ):
-            break
-        if line.lstrip().startswith(">"):
-            continue
-        if _ATTRIBUTION.match(line) and _next_is_quote(lines, index):
-            continue
-        kept.append(stripped)
-    while kept and not kept[-1].strip():
-        kept.pop()
-    while kept and not kept[0].strip():
-        kept.pop(0)
-    return "\n".join(kept)
+def _part_texts(message: Message) -> tuple[list[str], list[str]]:
+    texts: list[str] = []
+    kinds: list[str] = []
+    for part, kind in text_parts(message):
+        text = decode_part(part)
+        texts.append(html_to_text(text) if kind == "text/html" else text)
+        kinds.append(kind)
+    return texts, kinds
 
 
-def _next_is_quote(lines: list[str], index: int) -> bool:
-    for following in lines[index + 1 :]:
-        if following.strip():
-            return following.lstrip().startswith(">")
-    return True
+def body_new_text(
+    message: Message, looks_like_a_command: Callable[[str], bool] | None = None
+) -> tuple[str, str]:
+    """The person's new text of each text part (a signature in the first part ends that
+    part's text, not the next part's), joined; with the first part's kind."""
+    texts, kinds = _part_texts(message)
+    if not texts:
+        return "", "none"
+    parts = [new_text(text, looks_like_a_command) for text in texts]
+    return "\n\n".join(part for part in parts if part.strip()), kinds[0]
 
 
 def _ids(value: str) -> tuple[str, ...]:
@@ -287,8 +355,12 @@ def _ids(value: str) -> tuple[str, ...]:
     )
 
 
-def read_mail(raw: bytes) -> ReadMail:
-    """Read one raw mail; never raises: a mail that cannot be read says why in `problem`."""
+def read_mail(raw: bytes, looks_like_a_command: Callable[[str], bool] | None = None) -> ReadMail:
+    """Read one raw mail; never raises: a mail that cannot be read says why in `problem`.
+    `looks_like_a_command` (judge.language.commands.looks_like_a_command by default) tells
+    which lines below a signature are still read (reply_text.new_text)."""
+    if looks_like_a_command is None:
+        from judge.language.commands import looks_like_a_command
     unparsed: str | None = None
     try:
         message = parse_message(raw)
@@ -308,16 +380,16 @@ def read_mail(raw: bytes) -> ReadMail:
     usable = _ADDRESS.fullmatch(address) and address.isprintable() and "\ufffd" not in address
     sender = address if usable and "=?" not in address else None
     name = one_line(name)
-    subject = one_line(strip_subject_prefixes(one_line(headers.get("subject", ""))))
+    subject = repeatable(strip_subject_prefixes(one_line(headers.get("subject", ""))))
     message_ids = _ids(raw_values.get("message-id", ""))
     references = _ids(raw_values.get("references", ""))
     in_reply_to = _ids(raw_values.get("in-reply-to", ""))
     refs = tuple(dict.fromkeys(references + in_reply_to))
     problem: str | None = unparsed
-    body, source = "", "none"
+    text, source = "", "none"
     if unparsed is None:
         try:
-            body, source = body_text(message)
+            text, source = body_new_text(message, looks_like_a_command)
         except Exception as error:  # a part whose encoding cannot be undone, or nesting too deep
             problem = f"its body could not be decoded ({error})"
     if sender is None:
@@ -330,8 +402,25 @@ def read_mail(raw: bytes) -> ReadMail:
         subject=subject,
         message_id=message_ids[0] if message_ids else None,
         references=refs,
-        text=new_text(body),
+        text=text,
         text_source=source,
         problem=problem,
         headers=headers,
+        only_carries_a_mail=unparsed is None and _only_carries_a_mail(message),
     )
+
+
+def _only_carries_a_mail(message: Message) -> bool:
+    """Whether every part of the mail is a mail carried inside it (message/rfc822)."""
+    if message.get_content_type() == "message/rfc822":
+        return True
+    if not message.is_multipart():
+        return False
+    children = [c for c in message.get_payload() if isinstance(c, Message) and not _empty(c)]
+    return bool(children) and all(_only_carries_a_mail(child) for child in children)
+
+
+def _empty(part: Message) -> bool:
+    """A part with nothing in it (a stray boundary's)."""
+    payload = part.get_payload()
+    return isinstance(payload, str) and not payload.strip()

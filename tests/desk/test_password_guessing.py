@@ -150,9 +150,20 @@ def test_wrong_passwords_for_one_seat_slow_down_whoever_sends_them(
         told = " ".join(body_of(rows[-1]).split())
         assert "Germany in game alpha is taken" in told
         assert "the password given for it is not the right one" in told
+        if n == 2:  # the third stranger's guess makes the seat wait: its holder is told
+            [told_owner] = [r for r in rows if r.kind == "password_guessed"]
+            assert told_owner.to_addr == player("Germany")
+            notice = " ".join(body_of(told_owner).split())
+            assert "guesser2@example.net" in notice and "3 wrong passwords" in notice
+            assert "from 2026-04-01 08:01:00 UTC on" in notice
+        else:
+            assert not [r for r in rows if r.kind == "password_guessed"]
     assert hasher.calls == 3
-    # The fourth try at the seat, from anyone, even with the right password, waits a minute.
-    for sender, password in (("guesser9@example.net", "wrong"), (player("Germany"), "pw-Germany")):
+    # The fourth try at the seat from a stranger, even with the right password, waits a minute.
+    for sender, password in (
+        ("guesser9@example.net", "wrong"),
+        ("guesser8@example.net", "pw-Germany"),
+    ):
         rows = send(engine, f"SIGNON Germany alpha {password}", sender=sender)
         reason = body_of(rows[-1])
         assert (
@@ -164,22 +175,20 @@ def test_wrong_passwords_for_one_seat_slow_down_whoever_sends_them(
     # The seat's reply address needs no password, so its player is never locked out.
     rows = send(engine, "A Mun H", sender=player("Germany"), to=started["Germany"])
     assert [r.kind for r in rows] == ["orders_read"]
-    # After the wait the next guess is read; a wrong one doubles the wait.
-    clock.advance(timedelta(minutes=1))
-    rows = send(engine, "SIGNON Germany alpha wrong3", sender="guesser3@example.net")
-    assert "not the right one" in body_of(rows[-1])
-    assert hasher.calls == 4
-    rows = send(engine, "SIGNON Germany alpha pw-Germany", sender=player("Germany"))
-    assert "from 2026-04-01 08:03:00 UTC on" in body_of(rows[-1])
-    assert hasher.calls == 4
-    # The right password after the wait opens the seat and clears its count.
-    clock.advance(timedelta(minutes=2))
+    # Nor is its holder from his own address: strangers' guesses slow the strangers alone.
     rows = send(engine, "SIGNON Germany alpha pw-Germany\nA Mun H", sender=player("Germany"))
     assert [r.kind for r in rows] == ["signed_on+orders_read"]  # one answer to the mail
+    assert hasher.calls == 4
+    # After the wait the next guess is read; a wrong one doubles the wait (the count was
+    # cleared by the holder's right password, so it starts again).
+    clock.advance(timedelta(minutes=1))
     for n in range(3):
         rows = send(engine, f"SIGNON Germany alpha again{n}", sender=f"other{n}@example.net")
         assert "not the right one" in body_of(rows[-1])
-    assert hasher.calls == 8
+    assert hasher.calls == 7
+    rows = send(engine, "SIGNON Germany alpha wrong3", sender="guesser3@example.net")
+    assert "from 2026-04-01 08:02:00 UTC on" in body_of(rows[-1])
+    assert hasher.calls == 7
 
 
 def test_wrong_passwords_from_one_sender_slow_it_down_at_every_seat(

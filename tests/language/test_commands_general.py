@@ -314,7 +314,7 @@ def test_random_blocks_never_break_the_reader() -> None:
         ]
         text = "\n".join(lines)
         for value in read_mail_commands(text):
-            assert isinstance(value, cv.Command | cv.OrderLine | cv.CommandError), value
+            assert isinstance(value, cv.Command | cv.OrderLine | cv.Prose | cv.CommandError), value
             assert 1 <= value.line_no <= len(lines)
             value.redacted()
             if isinstance(value, cv.CommandError):

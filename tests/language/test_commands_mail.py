@@ -133,10 +133,23 @@ def test_order_lines_are_handed_on_unread() -> None:
         "Par-Bur",
         "Mun S Ber",
         "(F) Nth-Bel",
-        "Xyzzy plugh",  # no order, but nothing like a command: the order reader will say why
+        "Galicya - Vienna",  # a province mistyped: still an order, for the order reader
     ]
     values = read_mail_commands("\n".join(lines), known_powers=STANDARD_POWERS)
     assert values == [cv.OrderLine(i, line) for i, line in enumerate(lines, start=1)]
+
+
+def test_a_persons_words_are_neither_orders_nor_errors() -> None:
+    """A line far from every command, order keyword, power and province is prose: no error."""
+    lines = ["Xyzzy plugh", "Hope it works well!", "Hello", "A PAR-BUR", "Amry Par - Bur"]
+    values = read_mail_commands("\n".join(lines), known_powers=STANDARD_POWERS)
+    assert values == [
+        cv.Prose(1, "Xyzzy plugh", "Xyzzy"),
+        cv.Prose(2, "Hope it works well!", "Hope"),
+        cv.Prose(3, "Hello", "Hello"),
+        cv.OrderLine(4, "A PAR-BUR"),
+        cv.OrderLine(5, "Amry Par - Bur"),
+    ]
 
 
 def test_a_known_power_or_province_opens_an_order_even_near_a_command_word() -> None:

@@ -39,7 +39,7 @@ _PIECES = [
 def _check(values: list[cv.CommandLine], text: str) -> None:
     line_count = max(1, len(text.splitlines()))
     for value in values:
-        assert isinstance(value, cv.Command | cv.OrderLine | cv.CommandError), value
+        assert isinstance(value, cv.Command | cv.OrderLine | cv.Prose | cv.CommandError), value
         assert 1 <= value.line_no <= line_count, (value, text)
         value.redacted()  # every value can be echoed
         if isinstance(value, cv.CommandError):

@@ -103,3 +103,18 @@ def test_plus_addresses_are_one_sender_for_the_cap(engine: Engine) -> None:
     assert got == [ReplyDecision.SEND, ReplyDecision.SEND, ReplyDecision.NOTICE]
     assert sender_key("Ann+x@Example.ORG") == "ann@example.org"
     assert sender_key("+x@example.org") == "+x@example.org"  # no mailbox name before the +
+
+
+@pytest.mark.parametrize(
+    ("content_type", "reason"),
+    [
+        ("multipart/report; report-type=disposition-notification; boundary=x", "read receipt"),
+        ("multipart/report; report-type=feedback-report; boundary=x", "feedback-loop report"),
+        ("multipart/report; report-type=delivery-status; boundary=x", "delivery status"),
+        ("message/rfc822", "only another mail"),
+    ],
+)
+def test_reports_and_carried_mails_are_automated(content_type: str, reason: str) -> None:
+    headers = {"from": "ann@example.org", "content-type": content_type}
+    found = automated_reason(headers, "ann@example.org", "judge@example.org")
+    assert found is not None and reason in found

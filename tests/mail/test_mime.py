@@ -231,3 +231,91 @@ def test_control_characters_in_the_subject_become_spaces() -> None:
         "From: a@example.org\r\nSubject: orders \u2028Bcc: x \x0bend\r\n\r\nHELP".encode()
     )
     assert "\u2028" not in mail.subject and "\x0b" not in mail.subject
+
+
+def test_every_text_part_of_a_mixed_mail_is_read() -> None:
+    """An iPhone writes text, an image, more text: orders in the second text part count."""
+    raw = (
+        b"From: ann@example.org\r\nSubject: x\r\nMIME-Version: 1.0\r\n"
+        b'Content-Type: multipart/mixed; boundary="b"\r\n\r\n'
+        b"--b\r\nContent-Type: text/plain; charset=us-ascii\r\n\r\nA PAR-BUR\r\n"
+        b"--b\r\nContent-Type: image/png\r\nContent-Disposition: inline; filename=a.png\r\n"
+        b"Content-Transfer-Encoding: base64\r\n\r\niVBORw0KGgo=\r\n"
+        b"--b\r\nContent-Type: text/plain; charset=us-ascii\r\n\r\nF LON-NTH\r\n\r\n"
+        b"Sent from my iPhone\r\n--b--\r\n"
+    )
+    assert read_mail(raw).text == "A PAR-BUR\n\nF LON-NTH"
+
+
+def test_a_raw_8bit_attachment_filename_does_not_stop_the_mail_being_read() -> None:
+    raw = (
+        b"From: ann@example.org\r\nSubject: x\r\nMIME-Version: 1.0\r\n"
+        b'Content-Type: multipart/mixed; boundary="b"\r\n\r\n'
+        b"--b\r\nContent-Type: text/plain\r\n\r\nA PAR-BUR\r\n"
+        b'--b\r\nContent-Type: text/plain\r\nContent-Disposition: attachment; filename="Fr\xf6sche.txt"'
+        b"\r\n\r\nF LON-NTH\r\n--b--\r\n"
+    )
+    mail = read_mail(raw)
+    assert (mail.problem, mail.text) == (None, "A PAR-BUR")
+
+
+def test_a_charset_label_python_does_not_know_is_read_by_its_bytes() -> None:
+    """x-mac-cyrillic, as Mac mail programs label it: the password is read as written."""
+    body = "SIGNON Russia alpha Пароль".encode("mac_cyrillic")
+    raw = b"From: ann@example.org\r\nContent-Type: text/plain; charset=x-mac-cyrillic\r\n"
+    raw += b"Content-Transfer-Encoding: 8bit\r\n\r\n" + body + b"\r\n"
+    assert read_mail(raw).text == "SIGNON Russia alpha Пароль"
+
+
+def test_a_uuencoded_file_in_a_plain_body_is_no_orders() -> None:
+    body = "A PAR-BUR\n\nbegin 666 blueball.png\nM(R!4:&ES(&ES(&$@=&5S=`H`\n`\nend\nF LON-NTH\n"
+    assert new_text(body) == "A PAR-BUR\n\nF LON-NTH"
+
+
+@pytest.mark.parametrize(
+    ("body", "kept"),
+    [
+        ("A PAR-BUR\n\nThanks,\nBob", "A PAR-BUR"),
+        ("A PAR-BUR\n\nBR,\nBob", "A PAR-BUR"),
+        ("A PAR-BUR\n\n- Jamis", "A PAR-BUR"),
+        ("A PAR-BUR\n\nHappy hacking,\n-Carl", "A PAR-BUR"),
+        ("A PAR-BUR\n\nSent from my iPhone", "A PAR-BUR"),
+        (
+            "A PAR-BUR\nThis message has been scanned for viruses and\nis believed to be clean.",
+            "A PAR-BUR",
+        ),
+        (
+            "A PAR-BUR\n\n--- On Wed, 4/4/12, x@example.com <x@example.com> wrote:\n\nF LON-NTH",
+            "A PAR-BUR",
+        ),
+        (
+            "A PAR-BUR\nTwas brillig when lars@example.org did gyre and gimble:\n\n LK> F LON-NTH\n",
+            "A PAR-BUR",
+        ),
+        (
+            'A PAR-BUR\n02.04.2012 14:20 пользователь "bob@example.org" <\nbob@example.org> '
+            "написал:\n> F LON-NTH",
+            "A PAR-BUR",
+        ),
+        ("> A MUN-BER\n[...]\n> F KIE-DEN\nA PAR-BUR", "A PAR-BUR"),
+        # A line that looks like an order under a closing is still read, never dropped.
+        ("Thanks,\nA PAR-BUR", "Thanks,\nA PAR-BUR"),
+    ],
+)
+def test_the_persons_new_text_ends_where_mail_programs_end_it(body: str, kept: str) -> None:
+    from judge.language.commands import looks_like_a_command
+
+    assert new_text(body, looks_like_a_command) == kept
+
+
+def test_an_order_below_a_signature_is_still_read() -> None:
+    from judge.language.commands import looks_like_a_command
+
+    body = "A PAR-BUR\n-- \nAnn\nF LON-NTH\n"
+    assert new_text(body, looks_like_a_command) == "A PAR-BUR\nF LON-NTH"
+    assert new_text(body) == "A PAR-BUR"  # with no reader of commands at hand: as before
+
+
+def test_a_short_subject_is_repeated_whole() -> None:
+    mail = read_mail(b"From: ann@example.org\r\nSubject: Re: Spring orders\r\n\r\nHELP\r\n")
+    assert mail.subject == "Spring orders"
