@@ -107,6 +107,7 @@ _INITIALS_STOP = frozenset(
         "tue",
         "tus",
         "was",
+        "web",
         "wed",
         "win",
         "won",
