@@ -240,7 +240,7 @@ class _Month:
                 boarding_orders.setdefault(pair, []).append((key, order))
             elif isinstance(order, SupportLanding) and scale == 1:
                 supports.append((key, order))
-            elif scale == 3 and isinstance(order, Move | Hold):
+            elif scale == 3 and isinstance(order, (Move, Hold)):
                 continue  # the supplementary moves, read after the exchange
             else:
                 self.set_result(key, ILLEGAL, _misplaced(order, scale), scale)
@@ -510,7 +510,8 @@ class _Month:
         standard resolver then gives it the strength, supports and disruption of a convoyed
         army, and the fall-backs of rule 3 (c) put it back aboard where the move fails."""
         handed = self.hand_over(wanted) if scale == 2 else []
-        units = {u.province: _as_fleet(u) for u in self.board.values()}
+        # The board is kept by province; TS3 takes the units its moves concern, below.
+        units = {p: _as_fleet(u) for p, u in self.board.items()} if scale == 2 else {}
         given: dict[str, list[object]] = {}
         keys: dict[str, list[Key]] = {}
         ferries: dict[str, _Ferry] = {}  # by the army's own space
@@ -518,7 +519,7 @@ class _Month:
         if scale == 2:
             for key, scaled in wanted:
                 order = scaled.order
-                if not isinstance(order, FastFerry | ChainConvoy) or key in self.results:
+                if not isinstance(order, (FastFerry, ChainConvoy)) or key in self.results:
                     continue
                 army = self.board.get(province_of(order.army_loc))
                 if isinstance(order, ChainConvoy) and army is not None and army.kind == ARMY:
@@ -527,7 +528,7 @@ class _Month:
                     self.add_ferry(key, order, units, given, keys, ferries)
         aliases = {f.named: f.space for f in ferries.values()}
         for key, scaled in wanted:
-            if key in self.results or isinstance(scaled.order, FastFerry | ChainConvoy):
+            if key in self.results or isinstance(scaled.order, (FastFerry, ChainConvoy)):
                 continue
             why = self.check_standard(scale, scaled)
             if why:
@@ -548,8 +549,11 @@ class _Month:
                 for o in orders
                 if isinstance(o, Move)
             }
-            kept = {p: u for p, u in self.board.items() if p not in relevant}
-            units = {p: u for p, u in units.items() if p in relevant}
+            for p, u in self.board.items():
+                if p in relevant:
+                    units[p] = _as_fleet(u)
+                else:
+                    kept[p] = u
         position = Position(phase="", units=tuple(units.values()))
         outcome = resolve_movement(game_map, position, given, self.rules)  # type: ignore[arg-type]
         for power, power_keys in keys.items():
@@ -773,7 +777,7 @@ class _Month:
 
     def check_standard(self, scale: int, scaled: Scaled) -> tuple[str, str] | None:
         order = scaled.order
-        if not isinstance(order, Hold | Move | Support | Convoy):
+        if not isinstance(order, (Hold, Move, Support, Convoy)):
             return ILLEGAL, _misplaced(order, scale)
         prov = province_of(order.loc)
         unit = self.board.get(prov)
@@ -803,7 +807,7 @@ class _Month:
         if scale == 2 and prov in self.busy:
             return VOID, "the fleet supported a landing in time scale 1: it waits until TS3"
         if scale == 3:
-            if isinstance(order, Support | Convoy):
+            if isinstance(order, (Support, Convoy)):
                 return ILLEGAL, "no supports or convoys in time scale 3 (rule 2.5)"
             if isinstance(order, Move):
                 if prov not in self.ts3_movers:
@@ -835,10 +839,10 @@ class _Month:
         """An army (or fleet) that could meet more than one embarkation or disembarkation order
         of its power, by the places it might be at the start of TS3, hedges its bets: all
         those orders are illegal (rule 2.5 (b))."""
-        if not any(isinstance(s.order, Embark | Disembark) for _k, s in self.scales[3]):
+        if not any(isinstance(s.order, (Embark, Disembark)) for _k, s in self.scales[3]):
             return
         places = self.possible_places(
-            {key[0] for key, s in self.scales[3] if isinstance(s.order, Embark | Disembark)}
+            {key[0] for key, s in self.scales[3] if isinstance(s.order, (Embark, Disembark))}
         )
         by_spot: dict[tuple[str, str, str], list[tuple[str, str, str]]] = {}
         for ident, where in places.items():
@@ -956,7 +960,7 @@ class _Month:
         supplementary = [
             (key, scaled)
             for key, scaled in self.scales[3]
-            if isinstance(scaled.order, Move | Hold) and key not in self.results
+            if isinstance(scaled.order, (Move, Hold)) and key not in self.results
         ]
         self.standard_moves(3, supplementary)
         self.snapshot()
