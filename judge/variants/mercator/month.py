@@ -556,8 +556,12 @@ class _Month:
                     kept[p] = u
         position = Position(phase="", units=tuple(units.values()))
         outcome = resolve_movement(game_map, position, given, self.rules)  # type: ignore[arg-type]
+        # Index loops rather than zip(..., strict=True), which mypyc compiles as a call of the
+        # zip type (the lists are the same length by construction).
         for power, power_keys in keys.items():
-            for key, outcome_result in zip(power_keys, outcome.results[power], strict=True):
+            power_results = outcome.results[power]
+            for i, key in enumerate(power_keys):
+                outcome_result = power_results[i]
                 old = self.results.get(key)
                 if old is not None and old.reason == _FERRY_FLEET:
                     continue  # a ferry's fleet: the ferry's own result is the army's
@@ -572,7 +576,9 @@ class _Month:
                 del self.results[fleet_key]
         self.note_supports(scale, given, keys)
         for power, power_orders in given.items():
-            for order, key in zip(power_orders, keys[power], strict=True):
+            power_keys = keys[power]
+            for i, order in enumerate(power_orders):
+                key = power_keys[i]
                 if isinstance(order, Move) and self.results[key].result == SUCCESS:
                     origin, dest = province_of(order.loc), province_of(order.dest)
                     origin = origin[1:] if origin.startswith("~") else origin
@@ -581,11 +587,11 @@ class _Month:
         board: dict[str, Unit] = dict(kept)
         stranded: dict[str, Unit] = {}
         for unit in outcome.units_after:
-            if unit.province.startswith("~"):
-                stranded[unit.province] = unit
+            prov = unit.province
+            if prov.startswith("~"):
+                stranded[prov] = unit
                 continue
-            restored = _from_fleet(unit)
-            board[restored.province] = restored
+            board[prov] = _from_fleet(unit)
         dislodged_seas = {d.unit.province for d in outcome.dislodged}
         for space, ferry in ferries.items():
             army = stranded.get(space)
@@ -603,7 +609,8 @@ class _Month:
         dislodged_units = [_from_fleet(d.unit) for d in outcome.dislodged]
         for hand in handed:
             self.fall_back_from_hand_over(hand, given, keys, dislodged_units)
-        for d, unit in zip(outcome.dislodged, dislodged_units, strict=True):
+        for i, d in enumerate(outcome.dislodged):
+            unit = dislodged_units[i]
             carried = next((f for f in ferries.values() if f.seas[0] == unit.province), None)
             if (
                 carried is not None
@@ -671,7 +678,8 @@ class _Month:
         last = hand.seas[-1]
         where = last
         for power_orders, power_keys in ((given[p], keys[p]) for p in given):
-            for order, key in zip(power_orders, power_keys, strict=True):
+            for i, order in enumerate(power_orders):
+                key = power_keys[i]
                 if (
                     isinstance(order, Move)
                     and province_of(order.loc) == last
@@ -825,7 +833,9 @@ class _Month:
     ) -> None:
         """Where each successful move was supported from (rule 4 (g) 2)."""
         for power, power_orders in given.items():
-            for order, key in zip(power_orders, keys[power], strict=True):
+            power_keys = keys[power]
+            for i, order in enumerate(power_orders):
+                key = power_keys[i]
                 if (
                     isinstance(order, Support)
                     and order.dest
@@ -839,11 +849,15 @@ class _Month:
         """An army (or fleet) that could meet more than one embarkation or disembarkation order
         of its power, by the places it might be at the start of TS3, hedges its bets: all
         those orders are illegal (rule 2.5 (b))."""
-        if not any(isinstance(s.order, (Embark, Disembark)) for _k, s in self.scales[3]):
+        counts: dict[str, int] = {}
+        for key, s in self.scales[3]:
+            if isinstance(s.order, (Embark, Disembark)):
+                counts[key[0]] = counts.get(key[0], 0) + 1
+        # A unit meets orders of its own power only: a power with one such order hedges none.
+        hedging = {power for power, count in counts.items() if count > 1}
+        if not hedging:
             return
-        places = self.possible_places(
-            {key[0] for key, s in self.scales[3] if isinstance(s.order, (Embark, Disembark))}
-        )
+        places = self.possible_places(set(counts), hedging)
         by_spot: dict[tuple[str, str, str], list[tuple[str, str, str]]] = {}
         for ident, where in places.items():
             for spot in where:
@@ -871,9 +885,13 @@ class _Month:
                         3,
                     )
 
-    def possible_places(self, powers: set[str]) -> dict[tuple[str, str, str], set[str]]:
+    def possible_places(
+        self, powers: set[str], wanted: set[str]
+    ) -> dict[tuple[str, str, str], set[str]]:
         """(kind, power, where it began) -> every province it might be in at the start of TS3,
-        by its own orders of TS1 and TS2, whether they succeed or fail."""
+        by the orders of TS1 and TS2 of `powers`, whether they succeed or fail, for the units
+        of the `wanted` powers; a unit that none of them moves is left out (it has one
+        place)."""
         start = self.moments[0]
         places: dict[tuple[str, str, str], set[str]] = {}
         moves: dict[str, set[str]] = {}
@@ -890,11 +908,15 @@ class _Month:
             elif isinstance(order, Move):
                 moves.setdefault(province_of(order.loc), set()).add(province_of(order.dest))
         for unit in start:
-            if unit.power not in powers and (unit.army_power or unit.power) not in powers:
+            if unit.power not in wanted and (unit.army_power or unit.power) not in wanted:
                 continue
+            if unit.province not in moves:
+                continue  # one place only: it can hedge no bets (double_options asks for two)
             kinds = [ARMY, FLEET] if unit.kind == ARMY_FLEET else [unit.kind]
             for kind in kinds:
                 power = army_owner(unit) if kind == ARMY and unit.kind == ARMY_FLEET else unit.power
+                if power not in wanted:
+                    continue
                 where = {unit.province}
                 frontier = [unit.province]
                 while frontier:  # a landing then a TS2 move, or a move carrying the army

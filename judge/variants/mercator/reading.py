@@ -203,7 +203,8 @@ def read_line(
             except OrderSyntaxError as exc:
                 return LineReading(section, [], [], str(exc))
         parts = _split_texts(piece, len(values))
-        for value, part in zip(values, parts, strict=True):
+        for i, value in enumerate(values):  # not zip(strict=True): mypyc calls the zip type
+            part = parts[i]
             placed = _place(value, section, line_no)
             if isinstance(placed, str):
                 return LineReading(section, [], [], placed)
