@@ -260,6 +260,15 @@ def read_all(
         section: int | None = None
         out: list[Any] = []
         for index, line in enumerate(lines):
+            if _DIGIT.search(line) is None and line[:1] not in "rR":
+                # read_line's commonest line (one order in a common shape), without the
+                # LineReading value it would be handed back in
+                scanned = scan(line.strip(), known)
+                if scanned is not None:
+                    placed = _place(scanned, section, index + 1)
+                    if not isinstance(placed, str):
+                        out.append(placed)
+                        continue
             reading = read_line(line, section, index + 1, known, parse)
             section = reading.section
             if reading.heading_only:
