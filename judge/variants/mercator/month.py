@@ -240,7 +240,7 @@ class _Month:
                 boarding_orders.setdefault(pair, []).append((key, order))
             elif isinstance(order, SupportLanding) and scale == 1:
                 supports.append((key, order))
-            elif scale == 3 and isinstance(order, Move | Hold):
+            elif scale == 3 and isinstance(order, (Move, Hold)):
                 continue  # the supplementary moves, read after the exchange
             else:
                 self.set_result(key, ILLEGAL, _misplaced(order, scale), scale)
@@ -510,7 +510,8 @@ class _Month:
         standard resolver then gives it the strength, supports and disruption of a convoyed
         army, and the fall-backs of rule 3 (c) put it back aboard where the move fails."""
         handed = self.hand_over(wanted) if scale == 2 else []
-        units = {u.province: _as_fleet(u) for u in self.board.values()}
+        # The board is kept by province; TS3 takes the units its moves concern, below.
+        units = {p: _as_fleet(u) for p, u in self.board.items()} if scale == 2 else {}
         given: dict[str, list[object]] = {}
         keys: dict[str, list[Key]] = {}
         ferries: dict[str, _Ferry] = {}  # by the army's own space
@@ -518,7 +519,7 @@ class _Month:
         if scale == 2:
             for key, scaled in wanted:
                 order = scaled.order
-                if not isinstance(order, FastFerry | ChainConvoy) or key in self.results:
+                if not isinstance(order, (FastFerry, ChainConvoy)) or key in self.results:
                     continue
                 army = self.board.get(province_of(order.army_loc))
                 if isinstance(order, ChainConvoy) and army is not None and army.kind == ARMY:
@@ -527,7 +528,7 @@ class _Month:
                     self.add_ferry(key, order, units, given, keys, ferries)
         aliases = {f.named: f.space for f in ferries.values()}
         for key, scaled in wanted:
-            if key in self.results or isinstance(scaled.order, FastFerry | ChainConvoy):
+            if key in self.results or isinstance(scaled.order, (FastFerry, ChainConvoy)):
                 continue
             why = self.check_standard(scale, scaled)
             if why:
@@ -548,12 +549,19 @@ class _Month:
                 for o in orders
                 if isinstance(o, Move)
             }
-            kept = {p: u for p, u in self.board.items() if p not in relevant}
-            units = {p: u for p, u in units.items() if p in relevant}
+            for p, u in self.board.items():
+                if p in relevant:
+                    units[p] = _as_fleet(u)
+                else:
+                    kept[p] = u
         position = Position(phase="", units=tuple(units.values()))
         outcome = resolve_movement(game_map, position, given, self.rules)  # type: ignore[arg-type]
+        # Index loops rather than zip(..., strict=True), which mypyc compiles as a call of the
+        # zip type (the lists are the same length by construction).
         for power, power_keys in keys.items():
-            for key, outcome_result in zip(power_keys, outcome.results[power], strict=True):
+            power_results = outcome.results[power]
+            for i, key in enumerate(power_keys):
+                outcome_result = power_results[i]
                 old = self.results.get(key)
                 if old is not None and old.reason == _FERRY_FLEET:
                     continue  # a ferry's fleet: the ferry's own result is the army's
@@ -570,7 +578,9 @@ class _Month:
                 del self.results[fleet_key]
         self.note_supports(scale, given, keys)
         for power, power_orders in given.items():
-            for order, key in zip(power_orders, keys[power], strict=True):
+            power_keys = keys[power]
+            for i, order in enumerate(power_orders):
+                key = power_keys[i]
                 if isinstance(order, Move) and self.results[key].result == SUCCESS:
                     origin, dest = province_of(order.loc), province_of(order.dest)
                     origin = origin[1:] if origin.startswith("~") else origin
@@ -579,11 +589,11 @@ class _Month:
         board: dict[str, Unit] = dict(kept)
         stranded: dict[str, Unit] = {}
         for unit in outcome.units_after:
-            if unit.province.startswith("~"):
-                stranded[unit.province] = unit
+            prov = unit.province
+            if prov.startswith("~"):
+                stranded[prov] = unit
                 continue
-            restored = _from_fleet(unit)
-            board[restored.province] = restored
+            board[prov] = _from_fleet(unit)
         dislodged_seas = {d.unit.province for d in outcome.dislodged}
         for space, ferry in ferries.items():
             army = stranded.get(space)
@@ -601,7 +611,8 @@ class _Month:
         dislodged_units = [_from_fleet(d.unit) for d in outcome.dislodged]
         for hand in handed:
             self.fall_back_from_hand_over(hand, given, keys, dislodged_units)
-        for d, unit in zip(outcome.dislodged, dislodged_units, strict=True):
+        for i, d in enumerate(outcome.dislodged):
+            unit = dislodged_units[i]
             carried = next((f for f in ferries.values() if f.seas[0] == unit.province), None)
             if (
                 carried is not None
@@ -669,7 +680,8 @@ class _Month:
         last = hand.seas[-1]
         where = last
         for power_orders, power_keys in ((given[p], keys[p]) for p in given):
-            for order, key in zip(power_orders, power_keys, strict=True):
+            for i, order in enumerate(power_orders):
+                key = power_keys[i]
                 if (
                     isinstance(order, Move)
                     and province_of(order.loc) == last
@@ -775,7 +787,7 @@ class _Month:
 
     def check_standard(self, scale: int, scaled: Scaled) -> tuple[str, str] | None:
         order = scaled.order
-        if not isinstance(order, Hold | Move | Support | Convoy):
+        if not isinstance(order, (Hold, Move, Support, Convoy)):
             return ILLEGAL, _misplaced(order, scale)
         prov = province_of(order.loc)
         unit = self.board.get(prov)
@@ -805,7 +817,7 @@ class _Month:
         if scale == 2 and prov in self.busy:
             return VOID, "the fleet supported a landing in time scale 1: it waits until TS3"
         if scale == 3:
-            if isinstance(order, Support | Convoy):
+            if isinstance(order, (Support, Convoy)):
                 return ILLEGAL, "no supports or convoys in time scale 3 (rule 2.5)"
             if isinstance(order, Move):
                 if prov not in self.ts3_movers:
@@ -823,7 +835,9 @@ class _Month:
     ) -> None:
         """Where each successful move was supported from (rule 4 (g) 2)."""
         for power, power_orders in given.items():
-            for order, key in zip(power_orders, keys[power], strict=True):
+            power_keys = keys[power]
+            for i, order in enumerate(power_orders):
+                key = power_keys[i]
                 if (
                     isinstance(order, Support)
                     and order.dest
@@ -837,11 +851,15 @@ class _Month:
         """An army (or fleet) that could meet more than one embarkation or disembarkation order
         of its power, by the places it might be at the start of TS3, hedges its bets: all
         those orders are illegal (rule 2.5 (b))."""
-        if not any(isinstance(s.order, Embark | Disembark) for _k, s in self.scales[3]):
+        counts: dict[str, int] = {}
+        for key, s in self.scales[3]:
+            if isinstance(s.order, (Embark, Disembark)):
+                counts[key[0]] = counts.get(key[0], 0) + 1
+        # A unit meets orders of its own power only: a power with one such order hedges none.
+        hedging = {power for power, count in counts.items() if count > 1}
+        if not hedging:
             return
-        places = self.possible_places(
-            {key[0] for key, s in self.scales[3] if isinstance(s.order, Embark | Disembark)}
-        )
+        places = self.possible_places(set(counts), hedging)
         by_spot: dict[tuple[str, str, str], list[tuple[str, str, str]]] = {}
         for ident, where in places.items():
             for spot in where:
@@ -869,9 +887,13 @@ class _Month:
                         3,
                     )
 
-    def possible_places(self, powers: set[str]) -> dict[tuple[str, str, str], set[str]]:
+    def possible_places(
+        self, powers: set[str], wanted: set[str]
+    ) -> dict[tuple[str, str, str], set[str]]:
         """(kind, power, where it began) -> every province it might be in at the start of TS3,
-        by its own orders of TS1 and TS2, whether they succeed or fail."""
+        by the orders of TS1 and TS2 of `powers`, whether they succeed or fail, for the units
+        of the `wanted` powers; a unit that none of them moves is left out (it has one
+        place)."""
         start = self.moments[0]
         places: dict[tuple[str, str, str], set[str]] = {}
         moves: dict[str, set[str]] = {}
@@ -888,11 +910,15 @@ class _Month:
             elif isinstance(order, Move):
                 moves.setdefault(province_of(order.loc), set()).add(province_of(order.dest))
         for unit in start:
-            if unit.power not in powers and (unit.army_power or unit.power) not in powers:
+            if unit.power not in wanted and (unit.army_power or unit.power) not in wanted:
                 continue
+            if unit.province not in moves:
+                continue  # one place only: it can hedge no bets (double_options asks for two)
             kinds = [ARMY, FLEET] if unit.kind == ARMY_FLEET else [unit.kind]
             for kind in kinds:
                 power = army_owner(unit) if kind == ARMY and unit.kind == ARMY_FLEET else unit.power
+                if power not in wanted:
+                    continue
                 where = {unit.province}
                 frontier = [unit.province]
                 while frontier:  # a landing then a TS2 move, or a move carrying the army
@@ -958,7 +984,7 @@ class _Month:
         supplementary = [
             (key, scaled)
             for key, scaled in self.scales[3]
-            if isinstance(scaled.order, Move | Hold) and key not in self.results
+            if isinstance(scaled.order, (Move, Hold)) and key not in self.results
         ]
         self.standard_moves(3, supplementary)
         self.snapshot()

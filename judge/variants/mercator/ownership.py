@@ -41,6 +41,22 @@ def home_provinces(game_map: Map) -> dict[str, str]:
     )
 
 
+def ownable_provinces(game_map: Map) -> dict[str, str]:
+    """Every province a unit standing there makes its power's (neither a centre nor a sea) ->
+    the one power that may own it where it is a special province, "" where any may (once per
+    board)."""
+
+    def make() -> dict[str, str]:
+        special = special_provinces(game_map)
+        return {
+            prov: special.get(prov, "")
+            for prov, info in game_map.provinces.items()
+            if not info.supply_centre and info.terrain is not Terrain.SEA
+        }
+
+    return _kept(game_map, "_mercator_ownable", make)
+
+
 def _kept(game_map: Map, key: str, make: Callable[[], dict[str, str]]) -> dict[str, str]:
     """A table derived from the board, kept on the board value as the engine keeps its own
     (judge/engine/topology.py): the adjustments ask for it once per province."""
@@ -61,15 +77,12 @@ def owners_after_month(
     game_map: Map, owners: Mapping[str, str], moments: Iterable[Iterable[Unit]]
 ) -> dict[str, str]:
     out = {**home_provinces(game_map), **owners}
-    special = special_provinces(game_map)
-    provinces = game_map.provinces
+    ownable = ownable_provinces(game_map)
     for units in moments:
         for unit in units:
             prov = unit.province
-            info = provinces.get(prov)
-            if info is None or info.supply_centre or info.terrain is Terrain.SEA:
-                continue
-            if prov in special and special[prov] != unit.power:
+            only = ownable.get(prov)
+            if only is None or (only and only != unit.power):
                 continue
             out[prov] = unit.power
     return out

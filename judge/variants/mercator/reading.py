@@ -84,13 +84,14 @@ def unit_kind(token: str) -> str:
 
 # The common shapes of a Mercator line, read without the parser when every name in them has
 # been read before (the map's name table remembers): "A(Lon) B F(NTH)", "A/F(MAO) - NAO",
-# "A(ENC) L Lon", "A(NTH) D Hol", "F(IRI) S F(ENC) - MAO", "A(Ven) H". Anything else, and any
-# name not yet known, goes to the grammar; tests/variants/mercator check both read alike.
+# "A(ENC) L Lon", "A(NTH) D Hol", "F(IRI) S F(ENC) - MAO", "A(Ven) H", "F(ENC) S A(ENC) L Lon",
+# "F(NTH) F/F A(Yor) - Hol". Anything else, and any name not yet known, goes to the grammar;
+# tests/variants/mercator check both read alike.
 _UNIT = r"(a\s*/\s*f|a|f)\s*\(\s*([^\W\d_][\w.']*)\s*\)"
 _DASH = "[-\u2013\u2014\u2212]+>?"
 _SCAN = re.compile(
     rf"^{_UNIT}\s*(?:({_DASH}|l\b|d\b)\s*([^\W\d_][\w.']*)|(h|d)\b"
-    rf"|(b|e|s)\s+{_UNIT}(?:\s*({_DASH})\s*([^\W\d_][\w.']*))?)\s*$",
+    rf"|(b|e|s|f\s*/\s*f)\s+{_UNIT}(?:\s*({_DASH}|l\b)\s*([^\W\d_][\w.']*))?)\s*$",
     re.IGNORECASE,
 )
 
@@ -121,14 +122,21 @@ def scan(text: str, known: Mapping[str, str]) -> Any:
         return None
     kind2 = "AF" if "/" in kind2 else kind2.upper()
     letter = pair.lower()
-    if letter == "s":
-        if dash2 is None:
+    if dash2 is None:
+        if letter == "s":
             return Support(kind, loc, kind2, loc2, None)
-        there = known.get(dest2)
-        return None if there is None else Support(kind, loc, kind2, loc2, there)
-    if dash2 is not None:
-        return None
-    return Board(loc, loc2) if letter == "b" else Embark(loc, loc2)
+        if letter == "b":
+            return Board(loc, loc2)
+        return Embark(loc, loc2) if letter == "e" else None  # a fast ferry goes somewhere
+    there = known.get(dest2)
+    if there is None or letter in ("b", "e"):
+        return None  # "A(Lon) B F(NTH) - Hol": the grammar's error
+    landing = dash2.lower() == "l"
+    if letter == "s":
+        if landing:  # the carrying fleet supports its army's landing (TS1)
+            return SupportLanding(loc, loc2, there, None)
+        return Support(kind, loc, kind2, loc2, there)
+    return None if landing else FastFerry(loc, loc2, there, None)
 
 
 @dataclass(slots=True)
@@ -195,7 +203,8 @@ def read_line(
             except OrderSyntaxError as exc:
                 return LineReading(section, [], [], str(exc))
         parts = _split_texts(piece, len(values))
-        for value, part in zip(values, parts, strict=True):
+        for i, value in enumerate(values):  # not zip(strict=True): mypyc calls the zip type
+            part = parts[i]
             placed = _place(value, section, line_no)
             if isinstance(placed, str):
                 return LineReading(section, [], [], placed)
@@ -215,7 +224,7 @@ def _split_texts(piece: str, count: int) -> list[str]:
 
 def _place(value: Any, section: int | None, line_no: int) -> Scaled | str:
     """The value with its time scale, or why it cannot stand in this section."""
-    if isinstance(value, Build | Waive | PlaceSpare):
+    if isinstance(value, (Build, Waive, PlaceSpare)):
         return Scaled(0, value, getattr(value, "unit_type", None))
     allowed = _SCALES.get(type(value), (2,))
     if section is None:
@@ -251,6 +260,15 @@ def read_all(
         section: int | None = None
         out: list[Any] = []
         for index, line in enumerate(lines):
+            if _DIGIT.search(line) is None and line[:1] not in "rR":
+                # read_line's commonest line (one order in a common shape), without the
+                # LineReading value it would be handed back in
+                scanned = scan(line.strip(), known)
+                if scanned is not None:
+                    placed = _place(scanned, section, index + 1)
+                    if not isinstance(placed, str):
+                        out.append(placed)
+                        continue
             reading = read_line(line, section, index + 1, known, parse)
             section = reading.section
             if reading.heading_only:

@@ -54,7 +54,7 @@ def resolve_mercator_retreats(
         for index, scaled in enumerate(power_orders):
             key = (power, index)
             order = scaled.order
-            if not isinstance(order, Retreat | Move | Disband):
+            if not isinstance(order, (Retreat, Move, Disband)):
                 results[key] = OrderResult(ILLEGAL, "not an order for a retreat phase", 4)
                 continue
             prov = province_of(order.loc)
