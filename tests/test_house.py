@@ -20,10 +20,10 @@ PACKAGE = ROOT / "judge"
 # Bottom to top. A module belongs to the floor of the longest prefix that names it.
 FLOORS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("foundation", ("judge", "judge.compiled", "judge.clock", "judge.resources", "judge.config")),
-    # Mail as text: reading a mail, the header gate, the loop guard's rules, credentials' rules.
-    ("mail text", ("judge.mail",)),
     ("engine", ("judge.engine",)),
     ("reading", ("judge.map_files", "judge.language")),
+    # Mail as text (its reader knows what looks like a command): reading a mail, the header gate, the loop guard's rules, credentials' rules.
+    ("mail text", ("judge.mail",)),
     (
         "writing",
         (

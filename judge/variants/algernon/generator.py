@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from judge.engine.geography import Map
-from judge.variants.algernon import offensive
 from judge.variants.algernon.maze import maze_board
+from judge.variants.algernon.offensive import OFFENSIVE
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 24
@@ -131,7 +131,7 @@ def space_id(rng: random.Random, taken: set[str]) -> str:
     while True:
         size = 2 if rng.random() < 0.5 else 3
         code = "".join(rng.choice(_CONSONANTS) for _ in range(size))
-        if code not in taken and code not in _SPACE_STOP and code not in offensive.OFFENSIVE:
+        if code not in taken and code not in _SPACE_STOP and code not in OFFENSIVE:
             taken.add(code)
             return code
 
@@ -139,7 +139,7 @@ def space_id(rng: random.Random, taken: set[str]) -> str:
 def initials(rng: random.Random, taken: set[str]) -> str:
     while True:
         word = rng.choice(_CONSONANTS) + rng.choice(_VOWELS) + rng.choice(_CONSONANTS)
-        if word not in taken and word not in _INITIALS_STOP and word not in offensive.OFFENSIVE:
+        if word not in taken and word not in _INITIALS_STOP and word not in OFFENSIVE:
             taken.add(word)
             return word.upper()
 

@@ -13,7 +13,7 @@ def words_of(maze: dict) -> set[str]:  # type: ignore[type-arg]
 
 
 def test_seed_17_drew_fuk_without_the_list(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(offensive, "OFFENSIVE", frozenset())
+    monkeypatch.setattr(generator, "OFFENSIVE", frozenset())
     assert "FUK" in generator.generate_maze(7, 17)["powers"]
 
 
