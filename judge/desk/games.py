@@ -26,6 +26,8 @@ from judge.desk import (
     orders,
     player_settings,
     press,
+    press_release,
+    press_settings,
     processing,
     seating,
 )
@@ -88,6 +90,8 @@ HANDLERS = _handlers(
     game_settings,
     player_settings,
     press,
+    press_settings,
+    press_release,
     history,
     general_orders,
     ledger,

@@ -37,7 +37,7 @@ from judge.desk.endings import Ending
 from judge.desk.mail_state import MailState, master_game, power_title
 from judge.desk.phase_clock import deadline_words
 from judge.desk.phase_records import phase_order, phase_report
-from judge.desk.press import may_read, release_view
+from judge.desk.press_release import may_read, release_view
 from judge.desk.processing import ENDING
 from judge.desk.replies import Reply
 from judge.desk.secret_boards import board_of_game, powers_known, secret_board_of, visibility_of

@@ -1,6 +1,7 @@
 """Press: PRESS and BROADCAST by players, observers and the GM, datelines checked against the
-board, the GM's press settings (SET PRESS, PARTIAL, OBSERVER, PUBLISH), and press kept for the
-results that the GM may WITHHOLD or RELEASE (seed 004, section II; njudge's press options).
+board; the GM's press settings are in press_settings.py (SET PRESS, PARTIAL, OBSERVER, PUBLISH,
+LIMIT, read through press_rules.py), and press kept for the results that the GM may WITHHOLD or
+RELEASE in press_release.py (seed 004, section II; njudge's press options).
 
 Who writes, and for which game (the first that applies):
   1. the GM, after `SIGNON M game password` earlier in the mail or by mail to the game's GM
@@ -76,18 +77,15 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
-from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from judge.clock import now
 from judge.desk.mail_state import (
     MailState,
-    Reader,
     game_readers,
     gm_reply_address,
-    gm_required,
     is_master_word,
     master_game,
     power_title,
@@ -95,6 +93,17 @@ from judge.desk.mail_state import (
     sender_person,
 )
 from judge.desk.orders import game_position
+
+# Where the press settings are kept in Game.settings, and their defaults.
+from judge.desk.press_release import (
+    master_copy,
+    may_read,
+    press_number,
+    readers_words,
+    release_mails,
+    release_view,
+)
+from judge.desk.press_rules import GREY, MASTER, OBSERVER, TO_ALL, TO_MASTER, Writer, press_rules
 from judge.desk.replies import Reply
 from judge.desk.secret_boards import board_of_game, powers_known, secret_board_of
 from judge.engine.geography import Map
@@ -103,143 +112,21 @@ from judge.language import command_values as cv
 from judge.language.commands import read_mail_commands
 from judge.language.names import NameLookupError, name_table
 from judge.store.game_queries import find_game, observers_of
-from judge.store.games import Game, GameStatus, Person, Press, Seat
+from judge.store.games import Game, GameStatus, Press
 from judge.store.outbox import mails_counted
 from judge.variants import MASTER as SECRET_MASTER
 from judge.variants import OBSERVERS as SECRET_OBSERVERS
 
-# Where the press settings are kept in Game.settings, and their defaults.
-KINDS_KEY = "press"
-PARTIAL_KEY = "press_partial"
-OBSERVERS_KEY = "press_observers"
-PUBLISH_KEY = "press_publish"
-LIMIT_KEY = "press_limit"
-DEFAULT_KINDS = "white/grey"
-DEFAULT_OBSERVERS = "white"
-DEFAULT_PUBLISH = "now"
-
-# Markers stored in Press.from_power and Press.to_powers beside power names.
-MASTER = "MASTER"
-OBSERVER = "OBSERVER"
-TO_ALL = "+ALL"
-TO_MASTER = "+MASTER"
-GREY = "+GREY"
-
-# An opening in parentheses longer than this is prose, not a dateline.
 DATELINE_WORDS = 4
+
 DATELINE_CHARS = 40
+
 _DATELINE = re.compile(r"^[ \t]*\(+[ \t]*(?P<name>[^()\n]*?)[ \t]*\)+")
+
 _CLOSED = (GameStatus.FINISHED, GameStatus.TERMINATED)
 
 
 # --- settings ------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class PressRules:
-    """A game's press settings, read from Game.settings with the defaults filled in."""
-
-    kinds: str = DEFAULT_KINDS  # none, white, grey, white/grey or grey/white
-    partial: bool = True
-    observers: str = DEFAULT_OBSERVERS  # any, white or no
-    publish: str = DEFAULT_PUBLISH  # now or results
-    limit: int | None = None  # releases a day from each player and observer; None: no limit
-
-    @property
-    def allowed(self) -> tuple[str, ...]:
-        """The kinds of press allowed, the default first: ("grey", "white") for GREY/WHITE."""
-        return () if self.kinds == "none" else tuple(self.kinds.split("/"))
-
-    def words(self) -> dict[str, Any]:
-        """The settings as a template shows them."""
-        return {
-            "kinds": self.kinds.upper(),
-            "partial": self.partial,
-            "observers": self.observers.upper(),
-            "publish": self.publish.upper(),
-            "limit": self.limit,
-        }
-
-
-def press_rules(game: Game) -> PressRules:
-    settings = game.settings or {}
-    return PressRules(
-        kinds=str(settings.get(KINDS_KEY, DEFAULT_KINDS)),
-        partial=bool(settings.get(PARTIAL_KEY, True)),
-        observers=str(settings.get(OBSERVERS_KEY, DEFAULT_OBSERVERS)),
-        publish=str(settings.get(PUBLISH_KEY, DEFAULT_PUBLISH)),
-        limit=_limit(settings.get(LIMIT_KEY)),
-    )
-
-
-def _limit(value: Any) -> int | None:
-    return value if isinstance(value, int) and value > 0 else None
-
-
-def _set(state: MailState, command: cv.Command, key: str, value: Any) -> None:
-    game = gm_required(state, command)
-    if game is None:
-        return
-    game.settings = {**(game.settings or {}), key: value}
-    _announce_settings(state, game)
-
-
-def _set_press(state: MailState, command: cv.SetPress) -> None:
-    _set(state, command, KINDS_KEY, command.kind.lower())
-
-
-def _set_partial(state: MailState, command: cv.SetPartialPress) -> None:
-    _set(state, command, PARTIAL_KEY, command.allowed)
-
-
-def _set_observers(state: MailState, command: cv.SetObserverPress) -> None:
-    _set(state, command, OBSERVERS_KEY, command.level.lower())
-
-
-def _set_publish(state: MailState, command: cv.SetPublish) -> None:
-    _set(state, command, PUBLISH_KEY, command.when.lower())
-
-
-def _set_press_limit(state: MailState, command: cv.SetPressLimit) -> None:
-    _set(state, command, LIMIT_KEY, command.limit)
-
-
-def _announce_settings(state: MailState, game: Game) -> None:
-    """Confirm the game's press settings to the GM and tell every player and observer; several
-    SET lines in one mail make one mail each, with the settings as the mail leaves them."""
-    state.replies[:] = [
-        r
-        for r in state.replies
-        if not (r.kind == "press_settings" and r.context.get("game") == game.name)
-    ]
-    words = press_rules(game).words()
-    state.replies.append(
-        Reply("press_settings", "press_settings", {"game": game.name, "announce": False, **words})
-    )
-    gm_address = game.gm.address_of_record if game.gm is not None else None
-    for reader in _readers(state.session, game, state.where.judge_address):
-        if reader.master or reader.address in (gm_address, state.sender):
-            continue
-        state.replies.append(
-            Reply(
-                "press_settings",
-                "press_settings",
-                {"game": game.name, "announce": True, **words},
-                to=reader.address,
-                reply_to=reader.reply_to,
-            )
-        )
-
-
-# --- writers -------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Writer:
-    """Who writes a press release, in which game, and as what."""
-
-    game: Game
-    person: Person
-    role: str  # MASTER, OBSERVER, or the seat's power
-    seat: Seat | None = None
-    reply_to: str | None = None  # the Reply-To of the confirmation: the seat's or the GM's
-
 
 def _writer(state: MailState, command: cv.Press | cv.Broadcast) -> Writer | None:
     where = f"line {command.line_no}"
@@ -263,7 +150,6 @@ def _writer(state: MailState, command: cv.Press | cv.Broadcast) -> Writer | None
     )
     return None
 
-
 def _observed_game(state: MailState, line_no: int) -> Game | None:
     """The game of the last OBSERVE line before `line_no` in this mail, if the sender now
     observes it (the OBSERVE handler has run: the mail is applied in order)."""
@@ -281,6 +167,7 @@ def _observed_game(state: MailState, line_no: int) -> Game | None:
 
 
 # --- datelines -----------------------------------------------------------------------------------
+
 @dataclass(frozen=True)
 class Dateline:
     """A dateline as printed, the text after it, and what the writer should be told about it."""
@@ -288,7 +175,6 @@ class Dateline:
     printed: str | None  # "(Ankara)", "((Ankara))", or None: the press has no dateline
     text: str
     note: str | None = None
-
 
 def read_dateline(
     text: str, game_map: Map, position: Position | None, power: str | None
@@ -328,7 +214,6 @@ def read_dateline(
         holder = "no unit of yours stands there" if power else "only a power with a unit there may"
     return Dateline(f"(({name}))", rest, f"the dateline is printed (({name})): {holder}")
 
-
 def _presides(game_map: Map, position: Position, code: str, power: str) -> bool:
     """Whether `power` presides over the province now: owns the centre, or has a unit there."""
     if game_map.provinces[code].supply_centre:
@@ -338,6 +223,7 @@ def _presides(game_map: Map, position: Position, code: str, power: str) -> bool:
 
 
 # --- sending -------------------------------------------------------------------------------------
+
 def _recipients(
     state: MailState, writer: Writer, command: cv.Press | cv.Broadcast, game_map: Map
 ) -> list[str] | None:
@@ -391,7 +277,6 @@ def _recipients(
         return None
     return chosen
 
-
 def _power_word(game_map: Map, letters: dict[str, str], word: str) -> list[str] | None:
     upper = word.strip(" ,").upper()
     if is_master_word(upper, game_map):
@@ -403,7 +288,6 @@ def _power_word(game_map: Map, letters: dict[str, str], word: str) -> list[str] 
     if len(upper) > 1 and all(letter in letters for letter in upper):
         return [letters[letter] for letter in upper]  # njudge's glued letters: TO FRG
     return None
-
 
 def _kind(
     state: MailState, writer: Writer, command: cv.Press | cv.Broadcast, only_gm: bool
@@ -446,7 +330,6 @@ def _kind(
         )
         return None
     return kind
-
 
 def _press(state: MailState, command: cv.Press | cv.Broadcast) -> None:
     """A press release or broadcast: checked against the game's settings and the board, then
@@ -512,9 +395,9 @@ def _press(state: MailState, command: cv.Press | cv.Broadcast) -> None:
     state.session.flush()
     number = press_number(state.session, row)
     if not pending:
-        state.replies.extend(_release_mails(state.session, game, row, judge_address, writer))
+        state.replies.extend(release_mails(state.session, game, row, judge_address, writer))
     elif writer.role != MASTER:
-        state.replies.extend(_master_copy(game, row, number, judge_address, pending=True))
+        state.replies.extend(master_copy(game, row, number, judge_address, pending=True))
     state.replies.append(
         Reply(
             "press_sent",
@@ -523,7 +406,7 @@ def _press(state: MailState, command: cv.Press | cv.Broadcast) -> None:
                 "game": game.name,
                 "phase": game.phase or "",
                 "release": release_view(game, row, number, master=False, writer_view=True),
-                "readers": _readers_words(game, row),
+                "readers": readers_words(game, row),
                 "pending": pending,
                 "note": dateline.note,
             },
@@ -533,18 +416,18 @@ def _press(state: MailState, command: cv.Press | cv.Broadcast) -> None:
 
 
 # --- how much press -----------------------------------------------------------------------------
+
 def _reader_count(
     session: Session, game: Game, to_powers: list[str], judge_address: str, writer: Writer
 ) -> int:
-    """How many mails a release to `to_powers` makes when published now (_release_mails)."""
+    """How many mails a release to `to_powers` makes when published now (release_mails)."""
     row = Press(to_powers=None if to_powers == [TO_ALL] else to_powers)
     writer_address = writer.person.address_of_record
     return sum(
         1
-        for reader in _readers(session, game, judge_address)
+        for reader in game_readers(session, game, judge_address)
         if reader.address != writer_address and may_read(row, reader.power, master=reader.master)
     )
-
 
 def _over_press_limit(state: MailState, writer: Writer, only_gm: bool) -> str:
     """Why the game's press limit (SET PRESS LIMIT) refuses one more release from the writer
@@ -577,7 +460,6 @@ def _over_press_limit(state: MailState, writer: Writer, only_gm: bool) -> str:
         f"may be sent from {tomorrow:%Y-%m-%d} 00:00 UTC (press to the GM alone is not limited)"
     )
 
-
 def _over_daily_cap(state: MailState, readers: int) -> str:
     """Why the sender's daily cap (the mails one sender makes the judge send a day, counted by
     the processor) leaves no room for a release that makes `readers` mails and a confirmation,
@@ -599,7 +481,6 @@ def _over_daily_cap(state: MailState, readers: int) -> str:
         f"again at {tomorrow:%Y-%m-%d} 00:00 UTC"
     )
 
-
 def _utc_day() -> tuple[datetime, date]:
     """The start of today (UTC), as the daily counts go, and tomorrow's date."""
     moment = now().astimezone(UTC)
@@ -608,240 +489,9 @@ def _utc_day() -> tuple[datetime, date]:
 
 
 # --- who reads what ------------------------------------------------------------------------------
-def press_number(session: Session, row: Press) -> int:
-    """The release's number in its game: 1 for the game's first press, and so on."""
-    count = session.scalar(
-        select(func.count(Press.id)).where(Press.game_id == row.game_id, Press.id <= row.id)
-    )
-    return int(count or 0)
-
-
-def _to_all(row: Press) -> bool:
-    return row.to_powers is None or TO_ALL in row.to_powers
-
-
-def may_read(row: Press, power: str | None, *, master: bool = False) -> bool:
-    """Whether a reader (a power's player, an observer with power None, or the GM) may read the
-    release: the GM reads everything, partial press only its powers."""
-    if master or _to_all(row):
-        return True
-    return power is not None and power in (row.to_powers or [])
-
-
-def _writer_words(game: Game, row: Press) -> str:
-    if row.from_power == MASTER:
-        return "the GM"
-    if row.from_power == OBSERVER:
-        return "an observer"
-    return power_title(game, row.from_power) if row.from_power else "Someone"
-
-
-def _readers_words(game: Game, row: Press) -> str:
-    if _to_all(row):
-        return "everyone in the game (players, observers and the GM)"
-    names = [power_title(game, p) for p in row.to_powers or [] if not p.startswith("+")]
-    return ", ".join(names) + " and the GM" if names else "the GM alone"
-
-
-def release_view(
-    game: Game, row: Press, number: int, *, master: bool, writer_view: bool = False
-) -> dict[str, Any]:
-    """One release as a reader may see it: the writer is named only for white press (and to the
-    GM, who also sees an observer's address); partial press names its recipients."""
-    grey = GREY in (row.to_powers or [])
-    shown = master or writer_view or not grey
-    to = (
-        []
-        if _to_all(row)
-        else [power_title(game, p) for p in row.to_powers or [] if not p.startswith("+")]
-    )
-    if not _to_all(row) and TO_MASTER in (row.to_powers or []):
-        to.append("the GM")
-    writer = _writer_words(game, row)
-    if master and row.from_power == OBSERVER and row.author is not None:
-        writer = f"an observer (From: {row.author.address_of_record}, unproven)"
-    body = f"{row.dateline}{row.text}" if row.dateline else row.text
-    return {
-        "number": number if master else None,
-        "sender": writer if shown else None,
-        "grey": grey,
-        "to": to,
-        "text": body.strip("\n"),
-    }
-
-
-def _readers(session: Session, game: Game, judge_address: str) -> list[Reader]:
-    return game_readers(session, game, judge_address)
-
-
-def _release_mails(
-    session: Session, game: Game, row: Press, judge_address: str, writer: Writer | None
-) -> list[Reply]:
-    """The mails that publish one release now: one to each reader who may read it, the GM's
-    copy with the number and the writer; nothing to the writer (who gets a confirmation)."""
-    number = press_number(session, row)
-    writer_address = writer.person.address_of_record if writer is not None else None
-    mails: list[Reply] = []
-    for reader in _readers(session, game, judge_address):
-        if reader.address == writer_address or not may_read(
-            row, reader.power, master=reader.master
-        ):
-            continue
-        view = release_view(game, row, number, master=reader.master)
-        context = {
-            "game": game.name,
-            "phase": game.phase or "",
-            "release": view,
-            "master": reader.master,
-            "pending": False,
-        }
-        mails.append(
-            Reply("press", "press_release", context, to=reader.address, reply_to=reader.reply_to)
-        )
-    return mails
-
-
-def _master_copy(
-    game: Game, row: Press, number: int, judge_address: str, *, pending: bool
-) -> list[Reply]:
-    if game.gm is None or not game.gm.address_of_record:
-        return []
-    context = {
-        "game": game.name,
-        "phase": game.phase or "",
-        "release": release_view(game, row, number, master=True),
-        "master": True,
-        "pending": pending,
-    }
-    return [
-        Reply(
-            "press",
-            "press_release",
-            context,
-            to=game.gm.address_of_record,
-            reply_to=gm_reply_address(judge_address, game),
-        )
-    ]
-
-
-# --- WITHHOLD and RELEASE ------------------------------------------------------------------------
-def _numbered(
-    state: MailState, game: Game, command: cv.WithholdPress | cv.ReleasePress
-) -> Press | None:
-    rows = list(
-        state.session.scalars(
-            select(Press)
-            .where(Press.game_id == game.id)
-            .order_by(Press.id)
-            .offset(max(command.number - 1, 0))
-            .limit(1)
-        )
-    )
-    if command.number < 1 or not rows:
-        state.problems.append(
-            f"line {command.line_no}: game {game.name} has no press #{command.number}"
-        )
-        return None
-    row = rows[0]
-    if row.published_at is not None:
-        state.problems.append(
-            f"line {command.line_no}: press #{command.number} of game {game.name} was published "
-            f"already ({row.published_at:%Y-%m-%d %H:%M} UTC); nothing was changed"
-        )
-        return None
-    return row
-
-
-def _withhold(state: MailState, command: cv.WithholdPress) -> None:
-    """WITHHOLD n: a release kept for the results does not go out with them."""
-    game = gm_required(state, command)
-    if game is None:
-        return
-    row = _numbered(state, game, command)
-    if row is None:
-        return
-    row.held = True
-    state.replies.append(_held_reply(game, row, command.number, published=False))
-
-
-def _release(state: MailState, command: cv.ReleasePress) -> None:
-    """RELEASE n: a withheld release goes out with the next results, or at once in a game that
-    publishes press NOW."""
-    game = gm_required(state, command)
-    if game is None:
-        return
-    row = _numbered(state, game, command)
-    if row is None:
-        return
-    row.held = False
-    published = press_rules(game).publish == "now"
-    if published:
-        row.published_at = now()
-        state.replies.extend(
-            _release_mails(state.session, game, row, state.where.judge_address, None)
-        )
-    state.replies.append(_held_reply(game, row, command.number, published=published))
-
-
-def _held_reply(game: Game, row: Press, number: int, *, published: bool) -> Reply:
-    return Reply(
-        "press_held",
-        "press_held",
-        {
-            "game": game.name,
-            "phase": game.phase or "",
-            "number": number,
-            "held": row.held,
-            "published": published,
-        },
-    )
-
-
-# --- with the results ----------------------------------------------------------------------------
-def press_with_results(session: Session, game: Game, judge_address: str) -> list[Reply]:
-    """The press releases kept for the results (SET PUBLISH RESULTS), as mails to their readers:
-    one mail per reader with every kept, not withheld release that reader may read, in the
-    order written. The releases are marked published."""
-    rows = list(
-        session.scalars(
-            select(Press)
-            .where(Press.game_id == game.id, Press.published_at.is_(None), Press.held.is_(False))
-            .order_by(Press.id)
-        )
-    )
-    if not rows:
-        return []
-    numbers = {row.id: press_number(session, row) for row in rows}
-    mails: list[Reply] = []
-    for reader in _readers(session, game, judge_address):
-        readable = [r for r in rows if may_read(r, reader.power, master=reader.master)]
-        if not readable:
-            continue
-        context = {
-            "game": game.name,
-            "phase": game.phase or "",
-            "master": reader.master,
-            "releases": [
-                release_view(game, r, numbers[r.id], master=reader.master) for r in readable
-            ],
-        }
-        mails.append(
-            Reply("press", "press_digest", context, to=reader.address, reply_to=reader.reply_to)
-        )
-    published = now()
-    for row in rows:
-        row.published_at = published
-    return mails
 
 
 HANDLERS = {
     cv.Press: _press,
     cv.Broadcast: _press,
-    cv.SetPress: _set_press,
-    cv.SetPartialPress: _set_partial,
-    cv.SetObserverPress: _set_observers,
-    cv.SetPublish: _set_publish,
-    cv.SetPressLimit: _set_press_limit,
-    cv.WithholdPress: _withhold,
-    cv.ReleasePress: _release,
 }

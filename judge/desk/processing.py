@@ -21,7 +21,7 @@ from sqlalchemy.orm import Session
 
 from judge.adjudicate_json import CaseError, read_variant_case, result_json
 from judge.clock import now
-from judge.desk import endings, general_orders, press
+from judge.desk import endings, general_orders, press_release
 from judge.desk.endings import Ending
 from judge.desk.mail_state import (
     MailState,
@@ -320,7 +320,7 @@ def process_phase(
         )
         for address, viewer, to in _results_readers(session, game, judge_address)
     ]
-    replies.extend(press.press_with_results(session, game, judge_address))
+    replies.extend(press_release.press_with_results(session, game, judge_address))
     return replies
 
 
