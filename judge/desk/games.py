@@ -23,6 +23,7 @@ from judge.desk import (
     history,
     ledger,
     master,
+    observing,
     orders,
     player_settings,
     press,
@@ -30,6 +31,7 @@ from judge.desk import (
     press_settings,
     processing,
     seating,
+    votes,
 )
 from judge.desk.help import help_reply
 from judge.desk.mail_state import (
@@ -84,11 +86,13 @@ def _handlers(*modules: Any) -> Mapping[type, Handler]:
 HANDLERS = _handlers(
     board_views,
     seating,
+    observing,
     orders,
     processing,
     master,
     game_settings,
     player_settings,
+    votes,
     press,
     press_settings,
     press_release,
@@ -144,7 +148,7 @@ def handle(mail: ReadMail, where: Where) -> list[Reply] | None:
         # An observer's token address does one thing, whatever the mail says (a quoted
         # confirmation is no command): before confirmation it confirms; after, it is the
         # List-Unsubscribe address of the game's mails and stops the observing.
-        seating.observer_token_mail(state, observer)
+        observing.observer_token_mail(state, observer)
         return _answers(state)
     if token is not None:
         seat = seat_for_token(session, token)
