@@ -27,6 +27,7 @@ from judge.desk.replies import Reply
 from judge.desk.secret_boards import board_of_game, game_case, secret_board_of
 from judge.engine.geography import Map
 from judge.engine.position import Position
+from judge.engine.rules import rules_from_names
 from judge.games import general_orders as go
 from judge.games.seats import SeatStatus
 from judge.language import command_values as cv
@@ -34,6 +35,7 @@ from judge.language.commands import read_mail_commands
 from judge.store.game_queries import add_general_order, general_orders
 from judge.store.games import Game, GameStatus, GeneralOrder, Seat
 from judge.variants import DeskLineReader, variant
+from judge.variants.order_checks import standard_order_problems
 
 log = logging.getLogger(__name__)
 
@@ -306,10 +308,19 @@ def standing_orders(
     game_map, position = _board(game)
     assert position is not None
     out: dict[str, list[str]] = {}
+    found = variant(game.variant)
+    arrival_check = found.rules.check_orders or standard_order_problems
+    rules = rules_from_names(list(game.rules))
     for power in waiting:
         filed = filed_orders(session, game, power, game_map)
+
+        def check(values: Sequence[Any], power: str = power) -> list[str | None]:
+            return arrival_check(game_map, position, rules, power, list(values))
+
         texts = (
-            go.orders_for(filed, position, game.phase, game_map, _reader(game)) if filed else None
+            go.orders_for(filed, position, game.phase, game_map, _reader(game), check)
+            if filed
+            else None
         )
         if texts:  # nothing left to play: the power is left out, as one that sent nothing
             out[power] = texts

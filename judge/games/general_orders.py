@@ -40,7 +40,7 @@ order texts a phase plays. The readings chosen where seed 004 and njudge are sil
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -563,10 +563,13 @@ def play(
     phase: str,
     read_line: DeskLineReader | None = None,
     game_map: Map | None = None,
+    check: Callable[[Sequence[Any]], list[str | None]] | None = None,
 ) -> list[StandingOrder | VariantLine] | None:
     """The orders the power's general orders play in `phase`, or None when no general order
     covers it. Orders the power cannot give are dropped (a line of the variant's own language:
-    one `read_line` refuses in the phase's context); of two for one unit the later wins."""
+    one `read_line` refuses in the phase's context, or one of its orders `check`, the
+    variant's arrival check, finds can never be carried out); of two for one unit the later
+    wins."""
     general = applicable(filed, phase)
     if general is None:
         return None
@@ -579,7 +582,7 @@ def play(
     by_unit: dict[str, StandingOrder | VariantLine] = {}
     for number, standing in enumerate(chosen(general.items, position, phase), start=1):
         if isinstance(standing, VariantLine):
-            for line in _replayed(standing, number, read_line, game_map, context):
+            for line in _replayed(standing, number, read_line, game_map, context, check):
                 key = line.key if line.key is not None else f"heading{number}"
                 by_unit.pop(key, None)
                 by_unit[key] = line
@@ -599,9 +602,11 @@ def _replayed(
     read_line: DeskLineReader | None,
     game_map: Map | None,
     context: dict[str, Any],
+    check: Callable[[Sequence[Any]], list[str | None]] | None = None,
 ) -> list[VariantLine]:
     """A line of the variant's own language read again in the phase's context, as an orders
-    mail's would be: nothing where the variant refuses it now."""
+    mail's would be: nothing where the variant refuses it now, and none of its orders that
+    the arrival check refuses."""
     if read_line is None or game_map is None:
         return [line]
     read = read_line(game_map, line.stored, number, context)
@@ -609,7 +614,11 @@ def _replayed(
         return []
     if read.heading is not None:
         return [line]
-    return [VariantLine(key, stored, full) for key, stored, full in read.orders]
+    orders = read.orders
+    if check is not None and read.values:
+        reasons = check(read.values)
+        orders = [o for o, why in zip(orders, reasons, strict=True) if why is None]
+    return [VariantLine(key, stored, full) for key, stored, full in orders]
 
 
 def orders_for(
@@ -618,7 +627,8 @@ def orders_for(
     phase: str,
     game_map: Map,
     read_line: DeskLineReader | None = None,
+    check: Callable[[Sequence[Any]], list[str | None]] | None = None,
 ) -> list[str] | None:
     """`play` as order texts in short form, as the desk hands them to the adjudicator."""
-    played = play(filed, position, phase, read_line, game_map)
+    played = play(filed, position, phase, read_line, game_map, check)
     return None if played is None else [standing.short(game_map) for standing in played]

@@ -655,18 +655,20 @@ def _free_along(
     label: str,
     taken: list[Box],
 ) -> tuple[float, float, Box]:
-    """The first point along a ray from `start` (on it, or a little to either side) where
-    `label` (10 px) overlaps nothing taken; else the first point."""
+    """The first point along a ray from `start` (on it, or a little to either side, then
+    further to either side where a crowded maze leaves no room near the line) where `label`
+    (10 px) overlaps nothing taken; else the first point."""
     first: tuple[float, float, Box] | None = None
-    for d in distances:
-        for side in (0.0, 7.0, -7.0, 12.0, -12.0):  # on the line, or just beside it
-            x = start[0] + direction[0] * d - direction[1] * side
-            y = start[1] + direction[1] * d + direction[0] * side
-            box = text_box(x, y + 3.5, 10, label)
-            if first is None:
-                first = (x, y, box)
-            if not _overlaps(box, taken):
-                return x, y, box
+    for sides in ((0.0, 7.0, -7.0, 12.0, -12.0), (18.0, -18.0, 24.0, -24.0, 30.0, -30.0)):
+        for d in distances:
+            for side in sides:
+                x = start[0] + direction[0] * d - direction[1] * side
+                y = start[1] + direction[1] * d + direction[0] * side
+                box = text_box(x, y + 3.5, 10, label)
+                if first is None:
+                    first = (x, y, box)
+                if not _overlaps(box, taken):
+                    return x, y, box
     assert first is not None
     return first
 

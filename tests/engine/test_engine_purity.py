@@ -83,10 +83,18 @@ def test_youngstown_plays_through_the_same_interface() -> None:
 # A variant's rule modules are as pure as the engine: they may import the engine, their own
 # variant's rule modules, the rule modules variants share (below) and the plain standard
 # library; reading text (language.py, reading.py, desk.py: the desk's lines), writing results
-# (report.py), drawing them (picture.py, with judge.pictures) and the record (__init__.py) may
-# use more.
+# (report.py), drawing them (picture.py, with judge.pictures), explaining them to players
+# (help.py: HELP <variant> and the start mail) and the record (__init__.py) may use more.
 VARIANTS = ENGINE.parent / "variants"
-NOT_RULES = {"__init__.py", "language.py", "reading.py", "report.py", "desk.py", "picture.py"}
+NOT_RULES = {
+    "__init__.py",
+    "language.py",
+    "reading.py",
+    "report.py",
+    "desk.py",
+    "picture.py",
+    "help.py",
+}
 # Algernon draws its random builds and mazes from a random.Random seeded by the case (never the
 # module's shared generator): deterministic, so still pure.
 VARIANT_STDLIB = ALLOWED_STDLIB | {"random"}

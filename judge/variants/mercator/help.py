@@ -67,7 +67,7 @@ A win is claimed with SET CLAIM, alone or shared with one or two partners
         ExampleMail(
             "GERMANY",
             "January 1901, with the spare army placed in Silesia",
-            ("Place A Sil", "TS2", "A(Ber) - Pru", "A(Mun) - Ruh", "F(Kie) - Den"),
+            ("Place A Sil", "TS2", "A(Ber) - Pru", "A(Mun) - Ruh", "F(Kie) - Bal"),
         ),
     ),
 )
