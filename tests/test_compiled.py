@@ -110,6 +110,8 @@ LEFT_AS_PYTHON = {
     "judge.variants": "the variant records, asked a few times a phase",
     "judge.variants.mercator.language": "Lark's transformer (untyped): the lines the quick "
     "reader leaves",
+    "judge.variants.af_language": "the army/fleet grammars' shared transformer callbacks "
+    "(untyped, as Lark's): the lines the quick reader leaves",
 }
 
 
