@@ -831,14 +831,16 @@ def never_succeeds(
 
 
 def never_succeeding(
-    game_map: Map, position: Position, power: str, orders: Sequence[Order], rules: Rules
+    game_map: Map, position: Position, power: str, orders: Sequence[object], rules: Rules
 ) -> list[str | None]:
     """`never_succeeds` for each of a power's orders, the position read once for them all (what
-    checking a whole power's orders on arrival costs)."""
+    checking a whole power's orders on arrival costs). A variant's own order values (Mercenary's
+    bids and second orders) may stand among them: they are none of this check's, so typed as
+    any object, which the compiled build then lets through."""
     r: _Resolver | None = None
     out: list[str | None] = []
     for order in orders:
-        if not isinstance(order, Move | Support | Convoy):
+        if not isinstance(order, (Move, Support, Convoy)):
             out.append(None)
             continue
         if r is None:
