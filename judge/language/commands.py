@@ -946,6 +946,7 @@ def _not_a_command(
     """
     if _is_a_sentence(line) or _WEB_ADDRESS.match(line):
         return cv.Prose(line_no, line.rstrip(), line.split()[0])
+    names = (powers, provinces)
     match = _FIRST_WORD.match(line)
     if match is None:
         if line.lstrip().startswith("(") or _ORDER_MARKS.search(line):
@@ -953,11 +954,17 @@ def _not_a_command(
         return cv.Prose(line_no, line.rstrip(), line.split()[0])  # "Halt", [image], 924 38 051
     word = match.group(1)
     compact = _compact(word)
-    if match.group(2) or opens_an_order(compact):
-        return OrderLine(line_no, line.rstrip())
-    for known in (powers, provinces):
-        if compact in known or any(_abbreviates(compact, name) for name in known):
+    if match.group(2):
+        if _names_a_power(compact, powers) or not _names_nothing(line[match.end() :], *names):
             return OrderLine(line_no, line.rstrip())
+        return cv.Prose(line_no, line.rstrip(), word)  # Date: 2016-07-19, Cause : The file ...
+    opens = opens_an_order(compact) or any(
+        compact in known or any(_abbreviates(compact, name) for name in known) for known in names
+    )
+    if opens:
+        if _prose_after_all(line, powers, provinces):
+            return cv.Prose(line_no, line.rstrip(), word)  # And obviously I forget ...
+        return OrderLine(line_no, line.rstrip())
     note = _UNSUPPORTED.get(compact)
     if note is not None:
         message = f"{word.upper()} ({note}) is not a command of this judge"
@@ -966,7 +973,9 @@ def _not_a_command(
     if _could_be_a_command(line, compact) and (
         suggest_commands(word) or suggest_commands(two_words)
     ):
-        return _unknown_command(line, line_no)
+        if not (_SENTENCE_END.search(line) and _prose_after_all(line, powers, provinces)):
+            return _unknown_command(line, line_no)
+        return cv.Prose(line_no, line.rstrip(), word)  # Det här är ett flerdelat meddelande.
     if _looks_like_an_order(line, compact, powers, provinces):
         return OrderLine(line_no, line.rstrip())
     return cv.Prose(line_no, line.rstrip(), word)
@@ -1013,6 +1022,120 @@ def _abbreviates(compact: str, name: str) -> bool:
     return len(compact) >= share * len(name)
 
 
+# A word of letters (a number, "28th" or "+0200", is neither an order's word nor prose).
+_LETTER_WORD = re.compile(r"(?<![\w'])[^\W\d_][^\W\d_'’.]*(?:['’][^\W\d_]+)*")
+# What ends a sentence: a full stop, ! or ?, at the end of the line or before its last word.
+_SENTENCE_END = re.compile(r"[.!?]\s*(?:\S+\s*)?$")
+# A line whose words are none of an order's must have this many besides its first to be a
+# person's words ("Holland stays put" is answered as an order; "kan glatt meddela att ..." not).
+_PROSE_WORDS = 3
+# With an order's punctuation (" - ", "->"), this many words, the first too, none of an order's
+# ("Ingenieur Recherche - Dept INF", "Ecology & Safety ... (28 June - 2 July)").
+_MARKED_PROSE_WORDS = 4
+
+
+# A command word written as a label: "Status       : File Name violation".
+_LABEL = re.compile(r"\s*[^\W\d_]+\s*:")
+
+
+def _is_a_label(line: str, powers: frozenset[str], provinces: frozenset[str]) -> bool:
+    """Whether a line that opens with a command word but cannot be read as the command is a
+    label and its value (a table's row in a forwarded notice): the word is followed by a
+    colon, and what follows has no word of an order's (a word near a name does not count:
+    the line is no order whatever it holds)."""
+    label = _LABEL.match(line)
+    return label is not None and _names_nothing(
+        line[label.end() :], powers, provinces, near=False
+    )
+
+
+def _names_a_power(compact: str, powers: frozenset[str]) -> bool:
+    """Whether a word is a power's name, a prefix of one, or one mistyped (Englnd)."""
+    if compact in powers or any(_abbreviates(compact, name) for name in powers):
+        return True
+    found = scored_nearest(compact, powers) if len(compact) >= _NAME_LENGTH else []
+    return bool(found) and found[0][0] <= _MISTYPED
+
+
+_EXACT, _MISTYPED_NAME, _NOT_AN_ORDERS = "exact", "mistyped", "no"
+
+
+def _orders_word(word: str, powers: frozenset[str], provinces: frozenset[str]) -> str:
+    """Whether a word could be part of an order of any board: _EXACT for a keyword of any
+    order grammar (A, holds, to, and, if, board), a power or a province or a prefix of one;
+    _MISTYPED_NAME for a power or province mistyped; _NOT_AN_ORDERS for anything else."""
+    if _order_vocabulary().fullmatch(word):
+        return _EXACT
+    compact = _compact(word)
+    for known in (powers, provinces):
+        if compact in known or any(_abbreviates(compact, name) for name in known):
+            return _EXACT
+    if len(compact) < _NAME_LENGTH:
+        return _NOT_AN_ORDERS
+    names = [name for name in (*powers, *provinces) if len(name) >= _NAME_LENGTH]
+    found = scored_nearest(compact, names)
+    return _MISTYPED_NAME if found and found[0][0] <= _MISTYPED else _NOT_AN_ORDERS
+
+
+def _names_nothing(
+    text: str, powers: frozenset[str], provinces: frozenset[str], *, near: bool = True
+) -> bool:
+    """Whether a text has no order's punctuation and none of an order's words (nor, when
+    `near`, a word near a power's or province's name)."""
+    found = {_orders_word(w, powers, provinces) for w in _LETTER_WORD.findall(text)}
+    unwanted = {_EXACT, _MISTYPED_NAME} if near else {_EXACT}
+    return not _ORDER_MARKS.search(text) and not found & unwanted
+
+
+def _prose_after_all(
+    line: str, powers: frozenset[str], provinces: frozenset[str], *, marked: bool = False
+) -> bool:
+    """Whether a line taken for an order by its first word (a province's abbreviation, "And";
+    a keyword, "A") or its punctuation is a person's words after all: no other word of it is
+    an order's and it has words enough for a sentence, or ends like one ("Plain email.").
+    A line with an order's punctuation (`marked`) must have no order's word at all and four
+    words. A word near a province's name is chance in a long line (Swedish "inom", IMON) but
+    not in a short one: one such word in four makes the line an order. Anything shorter, or
+    with one order's word, is still answered as an order."""
+    words = _LETTER_WORD.findall(line)
+    if marked:
+        considered = words
+        enough = len(words) >= _MARKED_PROSE_WORDS
+    else:
+        considered = words[1:]
+        enough = len(considered) >= _PROSE_WORDS or (
+            bool(considered) and _SENTENCE_END.search(line) is not None
+        )
+    if not enough:
+        return False
+    kinds = [_orders_word(w, powers, provinces) for w in considered]
+    return _EXACT not in kinds and 4 * kinds.count(_MISTYPED_NAME) < len(considered)
+
+
+_VOCABULARY: re.Pattern[str] | None = None
+
+
+def _order_vocabulary() -> re.Pattern[str]:
+    """The keywords of every order grammar (grammar/*.lark but the commands'), one pattern:
+    a word that fully matches it may be part of some board's order."""
+    global _VOCABULARY
+    if _VOCABULARY is None:
+        folder = data_dir("grammar")
+        patterns: dict[str, None] = {}
+        for path in sorted(folder.glob("*.lark")):
+            if path.stem == "commands":
+                continue
+            lark = Lark(
+                path.read_text(encoding="utf-8"),
+                parser="lalr",
+                lexer="basic",
+                import_paths=[str(folder)],
+            )
+            patterns.update({t.pattern.to_regexp(): None for t in lark.terminals if t.priority > 0})
+        _VOCABULARY = re.compile("|".join(f"(?:{p})" for p in patterns))
+    return _VOCABULARY
+
+
 def _is_greeting(line: str) -> bool:
     """A greeting of at most three words ("Hello", "Hi Ann,"), never a command."""
     words = line.split()
@@ -1033,7 +1156,7 @@ def _looks_like_an_order(
     spelling (Galicya, Amry), or it moves something with an order's punctuation. Anything
     else is a person's words (Prose)."""
     if _ORDER_MARKS.search(line):
-        return True
+        return not _prose_after_all(line, powers, provinces, marked=True)
     if len(compact) < _NAME_LENGTH:
         return False
     names = {name: name for name in (*powers, *provinces) if len(name) >= _NAME_LENGTH}
@@ -1051,10 +1174,11 @@ def looks_like_a_command(
         return False
     if _is_greeting(line):
         return False
-    if _command_start().match(line):
-        return True
     powers = frozenset(_compact(p) for p in known_powers)
     provinces = frozenset(_compact(p) for p in known_provinces)
+    if _command_start().match(line):
+        label = isinstance(_read_line(line.rstrip(), 0), CommandError)
+        return not (label and _is_a_label(line, powers, provinces))
     return not isinstance(_not_a_command(line, 0, powers, provinces), cv.Prose)
 
 
@@ -1094,6 +1218,9 @@ def read_mail_commands(
             out.append(_not_a_command(line, line_no, powers, provinces))
             continue
         value = _read_line(line.rstrip(), line_no)
+        if isinstance(value, CommandError) and _is_a_label(line, powers, provinces):
+            out.append(cv.Prose(line_no, line.rstrip(), line.split()[0]))
+            continue
         if isinstance(value, cv.SignOn) and powers and value.game.lower() not in secret:
             value = _checked_power(value, line, powers, secret)
         if _block_head(line) in ("GENERAL", "PHASE") and not _NOT_A_BLOCK.match(line):

@@ -152,6 +152,49 @@ def test_a_persons_words_are_neither_orders_nor_errors() -> None:
     ]
 
 
+def _kinds(lines: list[str]) -> list[str]:
+    board = load_map("standard")
+    values = read_mail_commands(
+        "\n".join(lines), known_powers=STANDARD_POWERS, known_provinces=province_words(board)
+    )
+    return [type(value).__name__ for value in values]
+
+
+def test_a_line_none_of_whose_other_words_is_an_orders_is_prose() -> None:
+    """Opened by a province's abbreviation (And, Den), a keyword (A), a label ("Word:"), a word
+    near a command (Det, SET) or with an order's dash, a line whose other words name nothing
+    of an order is a person's words; the real mails of tests/mail/test_corpus.py decided it."""
+    prose = [
+        "And obviously I forget the frigging attachment.",
+        "Den gamla vägen är stängd idag",  # no full stop, but three words besides the first
+        "Plain email.",
+        "A nice day.",
+        "Cause : The file type may not be safe.",
+        "Date: 2016-07-19 11:54:24 +0200",
+        "Status       : File Name violation",
+        "Det här är ett flerdelat meddelande i MIME-format.",
+        "Ingenieur Recherche - Dept INF",
+    ]
+    assert _kinds(prose) == ["Prose"] * len(prose)
+
+
+def test_a_line_with_one_word_of_an_order_is_still_answered() -> None:
+    """Short lines and lines with a keyword, a power or a province (even mistyped) stay
+    orders or mistyped commands: nothing order-like is dropped unanswered."""
+    answered = [
+        "Holland stays put",  # two words besides the first, no full stop
+        "Galicya holds.",  # a keyword
+        "Den moves Kiell.",  # a keyword and a province mistyped
+        "Holland will mvoe Kiell",  # a province mistyped in a short line
+        "Gremany: hold everything",  # a power mistyped as the label
+        "Ber-Kie",
+        "Xyzz - Abc Def",  # an order's dash and too few words for a sentence
+        "Sigon France mygame secret",  # a mistyped command without a sentence's end
+        "Status: Ber-Kie",  # a label whose value is an order
+    ]
+    assert "Prose" not in _kinds(answered), list(zip(answered, _kinds(answered)))
+
+
 def test_a_known_power_or_province_opens_an_order_even_near_a_command_word() -> None:
     """'Pres' would be a mistyped PRESS, unless the map has a province that starts so."""
     assert isinstance(read_mail_commands("Pres - Bur")[0], cv.CommandError)

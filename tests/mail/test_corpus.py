@@ -39,19 +39,11 @@ BLOCK = ("HELP", "A PAR-BUR", "F LON-NTH", "A MUN H")
 ORDERS_READ = ("= Army Paris -> Burgundy", "= Fleet London -> North Sea", "= Army Munich holds")
 # Categories (MANIFEST.md) of mail no program should answer.
 AUTOMATED = ("bounce", "read receipt", "abuse report", "complaint", "bulk", "mailing list (")
-# The writer's own prose in these reads as orders or a mistyped command by the judge's rule
-# that nothing order-like is dropped unanswered (its first word is a province's, a power-like
-# "Word:", or near a command), so their answers rightly name those lines. Strict: a change that
-# reads one of them cleanly must take it off this list.
-PROSE_READ_AS_ORDERS = {
-    "mikel-apple-flowed": "'Plain email.': Plain is near the province Plains",
-    "mp-outlook-ios": "a firewall's 'Cause : ...' table, read as power-prefixed lines",
-    "php-wlm-qp": "Swedish 'Det här är', Det near SET",
-    "php-newsletter-mac-cyrillic": "a newsletter's 'Ecology & ...' lines open with a province",
-    "nm-notmuch-qp-sig": "a signature without '-- ': 'Ingenieur Recherche - Dept INF'",
-    "nm-rss-html-alt": "Swedish prose opening with 'kan', a province's abbreviation",
-    "nm-two-text-parts": "'And obviously I forget ...': AND is a province's abbreviation",
-}
+# The writer's own prose in these read as orders once (a line opening with a province's
+# abbreviation, a "Word:" label, a word near a command): each is a person's words by
+# judge.language.commands' rule that a line none of whose other words is an order's is prose.
+# Strict: a mail that must still be answered with an error is named here with the reason.
+PROSE_READ_AS_ORDERS: dict[str, str] = {}
 SETTINGS = ProcessorSettings(
     identity=Identity("judge@example.org", "Test Judge"), replies_per_day=0
 )
