@@ -8,6 +8,7 @@ Environment variables are named JUDGE_<SECTION>_<OPTION>, e.g. JUDGE_DATABASE_UR
 from __future__ import annotations
 
 import dataclasses
+import logging
 import os
 import ssl
 import tomllib
@@ -107,7 +108,6 @@ class ProcessorSection:
     # Mails one sender's mail may make the judge send a day: replies, and press and notices
     # to others (judge.mail.loopguard).
     replies_per_day: int = 100
-    max_attempts: int = 3
     claim_seconds: float = 300.0
     poll_seconds: float = 1.0
 
@@ -253,6 +253,14 @@ def _convert(value: Any, default: Any, where: str) -> Any:
     return value
 
 
+log = logging.getLogger(__name__)
+# Options older files name that nothing reads any more: loaded with a warning, not refused.
+RETIRED = {
+    ("processor", "max_attempts"): "a mail cut short by the process dying is run again in a "
+    "process of its own and held only if it kills that one (judge/processor.py)",
+}
+
+
 def from_mapping(
     data: Mapping[str, Any], env: Mapping[str, str] | None = None, *, source: str = ""
 ) -> Config:
@@ -267,6 +275,10 @@ def from_mapping(
         section = getattr(config, name)
         known = {f.name for f in fields(section)}
         for key, value in values.items():
+            retired = RETIRED.get((name, key))
+            if retired is not None:
+                log.warning("[%s] %s is no longer read: %s", name, key, retired)
+                continue
             if key not in known:
                 raise ConfigError(f"unknown option {key!r} in [{name}]")
             _set(section, name, key, value, f"[{name}] {key}")

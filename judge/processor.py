@@ -56,9 +56,6 @@ class ProcessorSettings:
     identity: Identity
     keeper: str = ""
     replies_per_day: int = 100
-    # Read from the configuration still, but no mail is held for its count of interruptions:
-    # one cut short is run again in a process of its own (see the module).
-    max_attempts: int = 3
     lease: timedelta = timedelta(minutes=5)
 
     @classmethod
@@ -68,7 +65,6 @@ class ProcessorSettings:
             identity=Identity(config.judge.address, config.judge.name),
             keeper=config.judge.keeper,
             replies_per_day=p.replies_per_day,
-            max_attempts=p.max_attempts,
             lease=timedelta(seconds=p.claim_seconds),
         )
 

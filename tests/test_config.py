@@ -80,6 +80,16 @@ def test_mistakes_are_reported(data: dict) -> None:
         from_mapping(data)
 
 
+def test_a_retired_option_loads_with_a_warning(caplog: pytest.LogCaptureFixture) -> None:
+    """[processor] max_attempts is read by nothing now: an older file naming it still loads,
+    and the log says the option is no longer read and why."""
+    with caplog.at_level("WARNING"):
+        config = from_mapping({"processor": {"max_attempts": 3, "replies_per_day": 7}})
+    assert config.processor.replies_per_day == 7
+    assert not hasattr(config.processor, "max_attempts")
+    assert "[processor] max_attempts is no longer read" in caplog.text
+
+
 def test_missing_file_is_an_error(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="not found"):
         load(tmp_path / "absent.toml", env={})

@@ -11,8 +11,8 @@ player could wash away guesses at other seats with the password of his own). A c
 added to for `FORGET_AFTER` starts again from nothing. Counts live in the store
 (judge.store.models.PasswordFailure), so they hold across mails, restarts and processes.
 
-A seat's count slows the guessers, not the seat's holder: a password sent from one of the
-holder's own addresses (those on record, with which he signed on) is checked whatever strangers
+A seat's count (and a GM password's) slows the guessers, not the seat's holder (nor the
+game's GM): a password sent from one of the holder's own addresses (those on record, with which he signed on) is checked whatever strangers
 gave before (only that address's own count can hold it back), and the holder is told when
 strangers' wrong passwords start to hold his seat's password back (`owner_told`). Since anyone
 can forge a From: line, a guesser writing as the holder is still slowed by that address's own
@@ -39,7 +39,7 @@ from judge.desk.mail_state import MailState
 from judge.identity import PasswordWork, hash_password, normalise_address
 from judge.mail.loopguard import sender_key
 from judge.store.db import upsert
-from judge.store.games import Game, Seat
+from judge.store.games import Game, Person, Seat
 from judge.store.models import PasswordFailure, UTCDateTime
 
 # Wrong passwords allowed against one key before attempts have to wait.
@@ -96,11 +96,11 @@ def new_password_hash(state: MailState, password: str) -> str:
     return password_work(state).new_hash(password)
 
 
-def owner_addresses(seat: Seat) -> frozenset[str]:
-    """The addresses of a seat's holder, as `is_owner` compares them."""
-    if seat.person is None:
+def owner_addresses(holder: Person | None) -> frozenset[str]:
+    """The addresses of a seat's holder or a game's GM, as `is_owner` compares them."""
+    if holder is None:
         return frozenset()
-    return frozenset(normalise_address(a.address).lower() for a in seat.person.addresses)
+    return frozenset(normalise_address(a.address).lower() for a in holder.addresses)
 
 
 def is_owner(state: MailState, owners: frozenset[str]) -> bool:

@@ -188,14 +188,21 @@ def _sign_on(state: MailState, command: cv.SignOn) -> None:
         return
     game_map = board_of_game(game)
     if is_master_word(command.power, game_map):
+        owners = owner_addresses(game.gm)
         refusal = password_refusal(
-            state, gm_key(game), f"the GM password of game {game.name}", "the GM reply address"
+            state,
+            gm_key(game),
+            f"the GM password of game {game.name}",
+            "the GM reply address",
+            owners,
         )
         if refusal:
             state.problems.append(f"{where}: {refusal}")
             return
         right = verify(state, game.settings.get(GM_PASSWORD), command.password)
-        record_password(state, gm_key(game), right)
+        failures = record_password(state, gm_key(game), right)
+        if owner_told(failures, is_owner(state, owners)):
+            _tell_gm_of_guesses(state, game, failures)
         if right:
             state.gm_game = game
         else:
@@ -228,7 +235,7 @@ def _sign_on(state: MailState, command: cv.SignOn) -> None:
         else:
             state.problems.append(f"{where}: game {game.name} is over ({game.status})")
         return
-    owners = owner_addresses(seat)
+    owners = owner_addresses(seat.person)
     refusal = password_refusal(
         state,
         seat_key(seat),
@@ -260,6 +267,7 @@ def _tell_owner_of_guesses(state: MailState, game: Game, seat: Seat, failures: i
     context = {
         "game": game.name,
         "power": power_title(game, seat.power),
+        "gm": False,
         "failures": failures,
         "sender": state.sender,
         "retry_at": retry_words(state, seat_key(seat)),
@@ -267,6 +275,22 @@ def _tell_owner_of_guesses(state: MailState, game: Game, seat: Seat, failures: i
     reply_to = (
         reply_to_address(state.where.judge_address, seat.reply_token) if seat.reply_token else None
     )
+    state.replies.append(Reply("password_guessed", "password_guessed", context, owner, reply_to))
+
+
+def _tell_gm_of_guesses(state: MailState, game: Game, failures: int) -> None:
+    """Tell a game's GM that strangers' wrong passwords now hold the GM password back."""
+    owner = game.gm.address_of_record if game.gm else None
+    if not owner:
+        return
+    context = {
+        "game": game.name,
+        "gm": True,
+        "failures": failures,
+        "sender": state.sender,
+        "retry_at": retry_words(state, gm_key(game)),
+    }
+    reply_to = gm_reply_address(state.where.judge_address, game)
     state.replies.append(Reply("password_guessed", "password_guessed", context, owner, reply_to))
 
 

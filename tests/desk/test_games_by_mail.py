@@ -29,7 +29,6 @@ SETTINGS = ProcessorSettings(
     identity=Identity("judge@example.org", "Test Judge"),
     keeper="keeper@example.org",
     replies_per_day=100,
-    max_attempts=3,
     lease=timedelta(minutes=5),
 )
 POWERS = ("Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey")

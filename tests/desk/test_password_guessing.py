@@ -191,6 +191,35 @@ def test_wrong_passwords_for_one_seat_slow_down_whoever_sends_them(
     assert hasher.calls == 7
 
 
+def test_strangers_wrong_gm_passwords_slow_the_strangers_not_the_gm(
+    engine: Engine, started: dict[str, str], hasher: CountingHasher
+) -> None:
+    """Three strangers' wrong GM passwords make the GM password wait for strangers; the GM,
+    from his own address, signs on at once, and is told once when the wait starts."""
+    for n in range(3):
+        rows = send(engine, f"SIGNON M alpha wrong{n}", sender=f"guesser{n}@example.net")
+        assert "the GM password of game alpha is not right" in body_of(rows[-1])
+        told = [r for r in rows if r.kind == "password_guessed"]
+        if n < 2:
+            assert not told
+            continue
+        [notice] = told
+        assert notice.to_addr == GM
+        words = " ".join(body_of(notice).split())
+        assert "guesser2@example.net" in words and "3 wrong GM passwords" in words
+        assert "the GM password sent from any other address is read only from" in words
+        assert "wrong GM password for game alpha" in words
+        assert "2026-04-01 08:01:00 UTC" in words and "SET PASSWORD" not in words
+    rows = send(engine, "SIGNON M alpha gmsecret", sender="guesser9@example.net")
+    assert "not checked: the GM password of game alpha has been given wrongly 3 times" in (
+        body_of(rows[-1])
+    )
+    assert hasher.calls == 3
+    rows = send(engine, "SIGNON M alpha gmsecret\nPAUSE", sender=GM)
+    assert "desk_problems" not in [r.kind for r in rows]
+    assert hasher.calls == 4
+
+
 def test_wrong_passwords_from_one_sender_slow_it_down_at_every_seat(
     engine: Engine, started: dict[str, str], hasher: CountingHasher
 ) -> None:

@@ -92,7 +92,7 @@ def test_every_results_mail_lands_once_with_its_picture_through_a_sigkill_storm(
     rng = random.Random(seed)
     context = f"seed {seed} (rerun with STORM_SEED={seed})"
     sections = judge_sections(tmp_path, database_url, JUDGE)  # no relay: the Maildir sender
-    sections["processor"].update(max_attempts=1000, claim_seconds=2.0)
+    sections["processor"].update(claim_seconds=2.0)
     sections["outbound"]["claim_seconds"] = 2.0
     judge = judge_process(sections)
     box = tmp_path / "data" / "outbox-maildir"
