@@ -192,7 +192,7 @@ def test_a_line_with_one_word_of_an_order_is_still_answered() -> None:
         "Sigon France mygame secret",  # a mistyped command without a sentence's end
         "Status: Ber-Kie",  # a label whose value is an order
     ]
-    assert "Prose" not in _kinds(answered), list(zip(answered, _kinds(answered)))
+    assert "Prose" not in _kinds(answered), list(zip(answered, _kinds(answered), strict=True))
 
 
 def test_a_known_power_or_province_opens_an_order_even_near_a_command_word() -> None:
