@@ -319,10 +319,13 @@ class ImapPoller:
             waited = 0.0
             limit = min(IDLE_RENEW_SECONDS, self.settings.poll_seconds)
             while not self.stopping and waited < limit:
-                responses = client.idle_check(timeout=STOP_CHECK_SECONDS)
+                # Never past the poll: a server that announces mail late (Dovecot waits half a
+                # second after a change) is still looked at every poll_seconds.
+                step = min(STOP_CHECK_SECONDS, limit - waited)
+                responses = client.idle_check(timeout=step)
                 if any(_is_news(r) for r in responses):
                     return
-                waited += STOP_CHECK_SECONDS
+                waited += step
         finally:
             client.idle_done()
 

@@ -530,13 +530,13 @@ def _late_spring_1903(script: ScriptedGame) -> None:
         assert f"Every unit of {power} has an order." in echo.body, echo.body
     turkey = script.players["Turkey"]
     # The GM brings the deadline to seconds from now, and the end of grace after it.
-    script.short_reminders(8)
+    script.short_reminders(5)
     # The deadline must still be ahead when the judge reads the GM's mail: on a loaded machine
     # it may not be, and then the GM, told it has passed, sets a later one, as a GM would.
-    for ahead in (16, 45, 90):
+    for ahead in (10, 20, 45, 90):
         start = datetime.now(UTC)
         deadline = start + timedelta(seconds=ahead)
-        grace = deadline + timedelta(seconds=10)
+        grace = deadline + timedelta(seconds=6)
         ident = script.gm_mail(
             f"SET DEADLINE {_njudge_date(deadline)}\nSET GRACE {_njudge_date(grace)}"
         )
@@ -556,7 +556,7 @@ def _late_spring_1903(script: ScriptedGame) -> None:
     assert f"at the latest at the deadline, {_njudge_date(deadline)}" in said
     assert (
         "With orders missing at the deadline: it waits for them until grace ends, "
-        f"{_njudge_date(grace)} (10 seconds after the deadline)" in said
+        f"{_njudge_date(grace)} (6 seconds after the deadline)" in said
     )
     assert "the units of a power that sent nothing stand" in said
     assert "SET GRACE <date> ends this phase's grace sooner" in said

@@ -367,6 +367,33 @@ def test_mail_landing_just_before_idle_starts_is_not_left_waiting(
     assert delivered and not thread.is_alive()
 
 
+def test_idle_never_waits_past_a_poll(
+    engine: Engine, mail_account: Any, wait_until: Callable[..., Any]
+) -> None:
+    """With IDLE in use the folder is still looked at every poll_seconds: each wait for the
+    server's news is at most what is left of the poll (Dovecot announces a new mail half a
+    second after it lands, so a short poll finds it sooner)."""
+    timeouts: list[float] = []
+
+    class Recording(IMAPClient):
+        def idle_check(self, timeout: float | None = None) -> Any:
+            timeouts.append(float(timeout or 0))
+            return super().idle_check(timeout=timeout)
+
+    def factory(settings: ImapSettings) -> IMAPClient:
+        return Recording(settings.host, port=settings.port, ssl=False, timeout=10)
+
+    poller = ImapPoller(engine, _settings(mail_account, poll_seconds=0.2), client_factory=factory)
+    thread = threading.Thread(target=poller.run, daemon=True)
+    thread.start()
+    try:
+        wait_until(lambda: len(timeouts) >= 3, what="three waits in IDLE")
+    finally:
+        poller.stop()
+        thread.join(timeout=10)
+    assert timeouts and max(timeouts) <= 0.2 + 1e-9, timeouts
+
+
 class LoginRecorder(IMAPClient):
     """An IMAPClient that notes every LOGIN it sends."""
 
