@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from judge.engine.geography import Map
 from judge.engine.orders import ARMY, FLEET, Convoy, Hold, Move, Order, Support
@@ -26,9 +26,12 @@ from judge.engine.results import FAILURE, ILLEGAL, SUCCESS, VOID, OrderResult
 from judge.engine.rules import Rules
 from judge.engine.topology import Topology, topology
 
+if TYPE_CHECKING:  # the weights are compared, never made here: fractions (and decimal, which it
+    from fractions import Fraction  # imports) would cost every start of the judge 1.5 ms
+
 HOLD, MOVE, SUPPORT, CONVOY = "hold", "move", "support", "convoy"
 _MOVEMENT_ORDERS = (Hold, Move, Support, Convoy)
-_NO_WEIGHT = Fraction(0)
+_NO_WEIGHT = 0  # no weight: equal to Fraction(0)
 _UNRESOLVED, _GUESSING, _RESOLVED = 0, 1, 2
 
 
