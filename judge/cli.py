@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-import argparse
 import importlib
-import os
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import argparse
 
 # Modules that add subcommands, with the subcommands each adds; each defines
 # register(subparsers) and sets `func` on its parsers.
@@ -29,46 +30,10 @@ def _modules_for(argv: list[str] | None) -> list[str]:
     return list(COMMAND_MODULES)
 
 
-class _HelpFormatter(argparse.HelpFormatter):
-    """argparse's formatter, the width found as shutil.get_terminal_size finds it without
-    importing shutil (and the archive modules it imports): every add_argument makes one to check
-    its metavar, which cost each start of `judge adjudicate` 2 ms."""
-
-    def __init__(
-        self,
-        prog: str,
-        indent_increment: int = 2,
-        max_help_position: int = 24,
-        width: int | None = None,
-    ) -> None:
-        if width is None:
-            width = _terminal_columns() - 2
-        super().__init__(prog, indent_increment, max_help_position, width)
-
-
-def _terminal_columns() -> int:
-    try:
-        columns = int(os.environ["COLUMNS"])
-    except (KeyError, ValueError):
-        columns = 0
-    if columns > 0:
-        return columns
-    try:
-        return os.get_terminal_size(sys.__stdout__.fileno()).columns or 80
-    except (AttributeError, ValueError, OSError):
-        return 80
-
-
-class _Parser(argparse.ArgumentParser):
-    """The judge's parsers, the subcommands' too (add_subparsers makes them of this class)."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        kwargs.setdefault("formatter_class", _HelpFormatter)
-        super().__init__(*args, **kwargs)
-
-
 def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
-    parser = _Parser(prog="judge", description="A play-by-email Diplomacy judge.")
+    from judge.cli_parser import JudgeParser
+
+    parser = JudgeParser(prog="judge", description="A play-by-email Diplomacy judge.")
     # prog given: argparse would otherwise build a help formatter to find it.
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", prog="judge")
     for name in _modules_for(argv):
@@ -76,12 +41,25 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+def _quick_args(argv: list[str] | None) -> Any:
+    """The arguments of the command line, where the subcommand's module reads it itself
+    (`quick_args`: `judge adjudicate --batch FILE`, whose runs are many and short); else None."""
+    words = sys.argv[1:] if argv is None else argv
+    modules = _modules_for(words)
+    if len(modules) != 1:
+        return None
+    quick = getattr(importlib.import_module(modules[0]), "quick_args", None)
+    return quick(words) if quick is not None else None
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser(argv)
-    args = parser.parse_args(argv)
-    if not getattr(args, "func", None):
-        parser.print_help()
-        return 2
+    args = _quick_args(argv)
+    if args is None:
+        parser = build_parser(argv)
+        args = parser.parse_args(argv)
+        if not getattr(args, "func", None):
+            parser.print_help()
+            return 2
     try:
         return int(args.func(args) or 0)
     except BrokenPipeError:

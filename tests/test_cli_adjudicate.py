@@ -254,8 +254,10 @@ def test_the_standard_game_on_a_board_of_another_calendar() -> None:
 
 # What a start of `judge adjudicate --batch` need not import: the daemon's libraries, and what
 # only other paths of the judge need (a map's TOML once its reading is kept, paths as objects,
-# the terminal's width through shutil, threads, the fractions of Mercenary's bids).
+# the terminal's width through shutil, threads, the fractions of Mercenary's bids, argparse
+# for a command line read by `quick_args`).
 NOT_AT_START = (
+    "argparse",
     "sqlalchemy",
     "jinja2",
     "lark",
@@ -301,11 +303,49 @@ def test_the_help_is_as_wide_as_argparse_would_make_it(
 ) -> None:
     import argparse
 
-    from judge.cli import _HelpFormatter
+    from judge.cli_parser import HelpFormatter
 
     if columns is None:
         monkeypatch.delenv("COLUMNS", raising=False)
     else:
         monkeypatch.setenv("COLUMNS", columns)
-    ours, theirs = _HelpFormatter("judge"), argparse.HelpFormatter("judge")
+    ours, theirs = HelpFormatter("judge"), argparse.HelpFormatter("judge")
     assert (ours._width, ours._max_help_position) == (theirs._width, theirs._max_help_position)
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        ["adjudicate", "--batch"],
+        ["adjudicate", "--batch", "-"],
+        ["adjudicate", "--batch", "cases.jsonl"],
+        ["adjudicate", "--batch", "--jobs", "3", "cases.jsonl"],
+        ["adjudicate", "--batch", "--jobs", "0"],
+    ],
+)
+def test_a_batch_command_line_is_read_as_argparse_reads_it(words: list[str]) -> None:
+    from judge.cli import build_parser
+    from judge.cli_adjudicate import quick_args
+
+    quick = quick_args(words)
+    assert quick is not None
+    assert vars(quick) == vars(build_parser(words).parse_args(words))
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        ["adjudicate", "cases.json"],
+        ["adjudicate", "--batch", "--variant", "mercator", "cases.jsonl"],
+        ["adjudicate", "--batch", "--jobs", "-1", "cases.jsonl"],
+        ["adjudicate", "--batch", "--jobs=2", "cases.jsonl"],
+        ["adjudicate", "--batch", "a.jsonl", "b.jsonl"],
+        ["adjudicate", "--batch", "--picture", "x.svg"],
+        ["adjudicate", "--jobs", "2", "--batch"],
+        ["map", "standard"],
+    ],
+)
+def test_any_other_command_line_is_left_to_argparse(words: list[str]) -> None:
+    from judge.cli_adjudicate import quick_args
+
+    assert quick_args(words) is None
