@@ -180,16 +180,31 @@ def _province(game_map: Map, raw: Any, field: str) -> str:
     return code
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class Case:
     """A checked case: the variant, its board, the position, the order texts (unread) and the
-    rules (the variant's own rule sets and the case's)."""
+    rules (the variant's own rule sets and the case's). Its `__init__` is written out, as the
+    order values' (engine/orders.py says why)."""
 
     variant: Variant
     game_map: Map
     position: Position
     orders: dict[str, list[str]]
     rules: Rules
+
+    def __init__(
+        self,
+        variant: Variant,
+        game_map: Map,
+        position: Position,
+        orders: dict[str, list[str]],
+        rules: Rules,
+    ) -> None:
+        self.variant = variant
+        self.game_map = game_map
+        self.position = position
+        self.orders = orders
+        self.rules = rules
 
 
 def read_case(

@@ -51,13 +51,19 @@ class PhaseError(ValueError):
     """A phase name that the map's calendar does not know."""
 
 
-@dataclass(slots=True, unsafe_hash=True)
+@dataclass(slots=True, unsafe_hash=True, init=False)
 class Phase:
-    """Never changed once made (not frozen for speed, as the order values: engine/orders.py)."""
+    """Never changed once made (not frozen for speed, as the order values: engine/orders.py,
+    which also says why the `__init__` is written out)."""
 
     season: str  # "S", "F" or "W"; a month ("JAN" ... "DEC") in the monthly calendar
     year: int
     kind: str  # "M", "R" or "A"
+
+    def __init__(self, season: str, year: int, kind: str) -> None:
+        self.season = season
+        self.year = year
+        self.kind = kind
 
     @property
     def name(self) -> str:

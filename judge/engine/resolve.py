@@ -80,8 +80,10 @@ class _Order:
         self.result = False
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class MovementOutcome:
+    """Its `__init__` written out, as the order values' (engine/orders.py says why)."""
+
     results: Mapping[str, tuple[OrderResult, ...]]
     units_after: tuple[Unit, ...]
     dislodged: tuple[Dislodged, ...]
@@ -89,6 +91,20 @@ class MovementOutcome:
     # With tie weights: the orders, by (power, index), that met an opposing strength equal to
     # their own and none greater (Mercenary's rule 6 a: where a bid is paid). Empty otherwise.
     evenly_opposed: frozenset[tuple[str, int]] = frozenset()
+
+    def __init__(
+        self,
+        results: Mapping[str, tuple[OrderResult, ...]],
+        units_after: tuple[Unit, ...],
+        dislodged: tuple[Dislodged, ...],
+        contested: frozenset[str],
+        evenly_opposed: frozenset[tuple[str, int]] = frozenset(),
+    ) -> None:
+        self.results = results
+        self.units_after = units_after
+        self.dislodged = dislodged
+        self.contested = contested
+        self.evenly_opposed = evenly_opposed
 
 
 def _unit_name(unit: Unit) -> str:
