@@ -392,6 +392,13 @@ def _unit_json(unit: Unit) -> dict[str, Any]:
     return out
 
 
+def _result_entry(text: str, r: OrderResult) -> dict[str, Any]:
+    entry: dict[str, Any] = {"order": text, "result": r.result, "reason": r.reason}
+    if r.time_scale:
+        entry["time_scale"] = r.time_scale
+    return entry
+
+
 def result_json(
     result: PhaseResult,
     orders: Mapping[str, list[str]],
@@ -401,20 +408,24 @@ def result_json(
     case_fields: CaseFields | None = None,
 ) -> dict[str, Any]:
     results: dict[str, list[dict[str, Any]]] = {}
+    # Every line read as one order (the common case): each line's result in turn, no line
+    # looked up by its (power, index).
+    one_each = not unreadable and not headings and not parts
     for power, lines in orders.items():
         engine_results = iter(result.results.get(power, ()))
         out: list[dict[str, Any]] = []
+        if one_each:
+            for line in lines:
+                out.append(_result_entry(line, next(engine_results)))
+            results[power] = out
+            continue
         for index, line in enumerate(lines):
             if headings and (power, index) in headings:
                 continue
             failed = unreadable.get((power, index))
             texts = parts.get((power, index), [line]) if parts and not failed else [line]
             for text in texts:
-                r = failed or next(engine_results)
-                entry: dict[str, Any] = {"order": text, "result": r.result, "reason": r.reason}
-                if r.time_scale:
-                    entry["time_scale"] = r.time_scale
-                out.append(entry)
+                out.append(_result_entry(text, failed or next(engine_results)))
         results[power] = out
     out_json: dict[str, Any] = {
         "phase": result.phase,

@@ -728,8 +728,22 @@ def _outcome(
             )
         )
 
-    by_key = {key: o for o, _order, key in pending}
     results: dict[str, tuple[OrderResult, ...]] = {}
+    if not static:
+        # Every order stands (none illegal, void or doubled): `pending` holds them all, in the
+        # order given, so each power's results are the next of it in turn.
+        remaining = iter(pending)
+        for power, power_orders in orders.items():
+            results[power] = tuple(
+                [_result_of(r, next(remaining)[0], dislodged_by) for _ in power_orders]
+            )
+        return MovementOutcome(
+            results=results,
+            units_after=tuple(units_after),
+            dislodged=tuple(dislodged),
+            contested=frozenset(contested),
+        )
+    by_key = {key: o for o, _order, key in pending}
     for power, power_orders in orders.items():
         out = []
         for index in range(len(power_orders)):
