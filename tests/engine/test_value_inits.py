@@ -1,6 +1,6 @@
-"""The engine's values whose `__init__` is written out rather than made by `dataclass`
-(judge/engine/orders.py says why): each takes its fields in order, by position or by name,
-with the dataclass's defaults, and still compares and hashes by value."""
+"""The values whose `__init__` is written out rather than made by `dataclass` (the engine's,
+Mercator's: judge/engine/orders.py says why): each takes its fields in order, by position or
+by name, with the dataclass's defaults, and still compares and hashes by value."""
 
 from __future__ import annotations
 
@@ -18,6 +18,17 @@ from judge.engine.results import BANK, OrderResult, Payment, PhaseResult
 from judge.engine.rules import rules_from_names
 from judge.map_files import load_map
 from judge.variants import variant
+from judge.variants.mercator.month import _Boarding, _Landing
+from judge.variants.mercator.orders import (
+    Board,
+    Disembark,
+    Embark,
+    FastFerry,
+    Land,
+    Scaled,
+    SupportLanding,
+)
+from judge.variants.mercator.reading import LineReading
 
 WRITTEN_OUT = [
     Hold,
@@ -33,11 +44,23 @@ WRITTEN_OUT = [
     MovementOutcome,
     PhaseResult,
     Case,
+    # Mercator's, which a month makes by the hundred
+    Board,
+    Embark,
+    Land,
+    SupportLanding,
+    Disembark,
+    FastFerry,
+    Scaled,
+    LineReading,
+    _Landing,
+    _Boarding,
 ]
 
 
 # A value of each field's type unlike its default (the compiled classes check the types; the
-# fields' declared types differ between the source and the compiled build, their names do not).
+# fields' declared types differ between the source and the compiled build, their names do not;
+# CLASS.field where two classes give one name to fields of different types).
 _SAMPLES: dict[str, Any] = {
     "via_convoy": True,
     "attacker_convoyed": True,
@@ -62,11 +85,24 @@ _SAMPLES: dict[str, Any] = {
     "position": Position("S1901M", ()),
     "orders": {"FRANCE": ["A Par - Bur"]},
     "rules": rules_from_names([]),
+    "strength": 2,
+    "state": 1,
+    "_Landing.result": True,
+    "_Boarding.result": True,
+    "LineReading.orders": [Scaled(2, Hold("A", "par"))],
+    "heading_only": True,
+    "section": 2,
+    "keys": [("FRANCE", 0)],
+    "key": ("FRANCE", 1),
+    "texts": ["A Par - Bur"],
 }
 
 
 def _values(cls: type) -> tuple[Any, ...]:
-    return tuple(_SAMPLES.get(f.name, f"{cls.__name__}.{f.name}") for f in dataclasses.fields(cls))
+    return tuple(
+        _SAMPLES.get(f"{cls.__name__}.{f.name}", _SAMPLES.get(f.name, f"{cls.__name__}.{f.name}"))
+        for f in dataclasses.fields(cls)
+    )
 
 
 @pytest.mark.parametrize("cls", WRITTEN_OUT, ids=lambda cls: cls.__name__)
