@@ -180,16 +180,31 @@ def _province(game_map: Map, raw: Any, field: str) -> str:
     return code
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class Case:
     """A checked case: the variant, its board, the position, the order texts (unread) and the
-    rules (the variant's own rule sets and the case's)."""
+    rules (the variant's own rule sets and the case's). Its `__init__` is written out, as the
+    order values' (engine/orders.py says why)."""
 
     variant: Variant
     game_map: Map
     position: Position
     orders: dict[str, list[str]]
     rules: Rules
+
+    def __init__(
+        self,
+        variant: Variant,
+        game_map: Map,
+        position: Position,
+        orders: dict[str, list[str]],
+        rules: Rules,
+    ) -> None:
+        self.variant = variant
+        self.game_map = game_map
+        self.position = position
+        self.orders = orders
+        self.rules = rules
 
 
 def read_case(
@@ -377,6 +392,13 @@ def _unit_json(unit: Unit) -> dict[str, Any]:
     return out
 
 
+def _result_entry(text: str, r: OrderResult) -> dict[str, Any]:
+    entry: dict[str, Any] = {"order": text, "result": r.result, "reason": r.reason}
+    if r.time_scale:
+        entry["time_scale"] = r.time_scale
+    return entry
+
+
 def result_json(
     result: PhaseResult,
     orders: Mapping[str, list[str]],
@@ -386,20 +408,24 @@ def result_json(
     case_fields: CaseFields | None = None,
 ) -> dict[str, Any]:
     results: dict[str, list[dict[str, Any]]] = {}
+    # Every line read as one order (the common case): each line's result in turn, no line
+    # looked up by its (power, index).
+    one_each = not unreadable and not headings and not parts
     for power, lines in orders.items():
         engine_results = iter(result.results.get(power, ()))
         out: list[dict[str, Any]] = []
+        if one_each:
+            for line in lines:
+                out.append(_result_entry(line, next(engine_results)))
+            results[power] = out
+            continue
         for index, line in enumerate(lines):
             if headings and (power, index) in headings:
                 continue
             failed = unreadable.get((power, index))
             texts = parts.get((power, index), [line]) if parts and not failed else [line]
             for text in texts:
-                r = failed or next(engine_results)
-                entry: dict[str, Any] = {"order": text, "result": r.result, "reason": r.reason}
-                if r.time_scale:
-                    entry["time_scale"] = r.time_scale
-                out.append(entry)
+                out.append(_result_entry(text, failed or next(engine_results)))
         results[power] = out
     out_json: dict[str, Any] = {
         "phase": result.phase,

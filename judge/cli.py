@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-import argparse
 import importlib
 import sys
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import argparse
 
 # Modules that add subcommands, with the subcommands each adds; each defines
 # register(subparsers) and sets `func` on its parsers.
@@ -28,20 +31,35 @@ def _modules_for(argv: list[str] | None) -> list[str]:
 
 
 def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="judge", description="A play-by-email Diplomacy judge.")
-    # prog given: argparse would otherwise build a help formatter (and import shutil) to find it.
+    from judge.cli_parser import JudgeParser
+
+    parser = JudgeParser(prog="judge", description="A play-by-email Diplomacy judge.")
+    # prog given: argparse would otherwise build a help formatter to find it.
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", prog="judge")
     for name in _modules_for(argv):
         importlib.import_module(name).register(subparsers)
     return parser
 
 
+def _quick_args(argv: list[str] | None) -> Any:
+    """The arguments of the command line, where the subcommand's module reads it itself
+    (`quick_args`: `judge adjudicate --batch FILE`, whose runs are many and short); else None."""
+    words = sys.argv[1:] if argv is None else argv
+    modules = _modules_for(words)
+    if len(modules) != 1:
+        return None
+    quick = getattr(importlib.import_module(modules[0]), "quick_args", None)
+    return quick(words) if quick is not None else None
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser(argv)
-    args = parser.parse_args(argv)
-    if not getattr(args, "func", None):
-        parser.print_help()
-        return 2
+    args = _quick_args(argv)
+    if args is None:
+        parser = build_parser(argv)
+        args = parser.parse_args(argv)
+        if not getattr(args, "func", None):
+            parser.print_help()
+            return 2
     try:
         return int(args.func(args) or 0)
     except BrokenPipeError:

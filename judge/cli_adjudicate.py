@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import sys
-from typing import IO, Any
+from types import SimpleNamespace
+from typing import IO, TYPE_CHECKING, Any
 
 from judge.adjudicate_json import CaseError, dumps_line, loads_case, run_case
 from judge.engine.geography import MapError
 from judge.language.orders import OrderSyntaxError, parse_order
 from judge.map_files import available_maps, load_map, map_summary, start_case
+
+if TYPE_CHECKING:
+    import argparse
 
 
 def _open_input(name: str) -> IO[str]:
@@ -248,6 +251,29 @@ def _map(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(map_summary(game_map).rstrip("\n") + "\n")
     return 0
+
+
+def quick_args(words: list[str]) -> SimpleNamespace | None:
+    """`adjudicate --batch [--jobs N] [FILE]` read as argparse reads it (`register` below),
+    without argparse: its import and its parsers cost each start 3 ms, and a batch run is often
+    short. None for any other command line, which argparse reads and words the faults of."""
+    if words[:2] != ["adjudicate", "--batch"]:
+        return None
+    rest, jobs = words[2:], 1
+    if rest[:1] == ["--jobs"] and len(rest) > 1 and rest[1].isascii() and rest[1].isdigit():
+        rest, jobs = rest[2:], int(rest[1])
+    if len(rest) > 1 or (rest and rest[0] != "-" and rest[0].startswith("-")):
+        return None
+    return SimpleNamespace(
+        command="adjudicate",
+        file=rest[0] if rest else "-",
+        batch=True,
+        jobs=jobs,
+        variant=None,
+        rules=None,
+        picture=None,
+        func=_adjudicate,
+    )
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

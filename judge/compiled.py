@@ -16,9 +16,12 @@ import importlib.machinery
 import os
 import sys
 from collections.abc import Iterable, Sequence
-from importlib.machinery import ModuleSpec
-from pathlib import Path
-from types import ModuleType
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from importlib.machinery import ModuleSpec
+    from pathlib import Path
+    from types import ModuleType
 
 # Dotted names, each a module of this package. Only modules on the adjudication path belong here:
 # each must type-check under mypy (mypyc refuses code that does not).
@@ -52,11 +55,18 @@ SHARED_LIBRARY = "judge_native__mypyc"
 
 PURE_ENV = "JUDGE_PURE_PYTHON"
 
-_PACKAGE_PARENT = Path(__file__).resolve().parent.parent
+# The folder above the package, as a plain string: the check at every start of the judge runs on
+# os.path alone (pathlib, and what it imports, costs a `judge adjudicate` 3 ms).
+_PACKAGE_PARENT = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
 
 
 def source_path(root: Path, module: str) -> Path:
     return root.joinpath(*module.split(".")).with_suffix(".py")
+
+
+def _source_file(root: str | os.PathLike[str], module: str) -> str:
+    """source_path on os.path: the file name as a string."""
+    return os.path.join(root, *module.split(".")) + ".py"
 
 
 # What an install of a checkout is made from, beside the compiled modules' sources: a change to
@@ -64,13 +74,15 @@ def source_path(root: Path, module: str) -> Path:
 INSTALL_INPUTS = ("pyproject.toml", "hatch_build.py", "judge/compiled.py")
 
 
-def install_fingerprint(root: Path = _PACKAGE_PARENT) -> str:
+def install_fingerprint(root: Path | None = None) -> str:
     """A hash of everything an editable install of the checkout at `root` is built from: the
     files of INSTALL_INPUTS, the source of every compiled module and whether JUDGE_PURE_PYTHON
     is set (the build then compiles nothing). Another Python source needs no install: an
     editable install imports it in place."""
     import hashlib  # run.sh's question only: every other start of the judge goes without
+    from pathlib import Path
 
+    root = Path(root or _PACKAGE_PARENT)
     digest = hashlib.sha256(f"{PURE_ENV}={bool(os.environ.get(PURE_ENV))}\n".encode())
     paths = [root / name for name in INSTALL_INPUTS]
     paths += [source_path(root, module) for module in COMPILED_MODULES]
@@ -84,12 +96,11 @@ def install_fingerprint(root: Path = _PACKAGE_PARENT) -> str:
 
 
 def compiled_paths(
-    root: Path, module: str, listed: dict[Path, list[str]] | None = None
-) -> list[Path]:
+    root: str | os.PathLike[str], module: str, listed: dict[str, list[str]] | None = None
+) -> list[str]:
     """The extension files of `module` under `root` (none where it was not compiled);
     `listed` keeps each folder's listing for the next module of the same folder."""
-    source = source_path(root, module)
-    folder = source.parent
+    folder, name = os.path.split(_source_file(root, module))
     names = None if listed is None else listed.get(folder)
     if names is None:
         try:
@@ -98,19 +109,22 @@ def compiled_paths(
             names = []
         if listed is not None:
             listed[folder] = names
-    wanted = {source.stem + suffix for suffix in importlib.machinery.EXTENSION_SUFFIXES}
-    return [folder / name for name in names if name in wanted]
+    stem = name.removesuffix(".py")
+    wanted = {stem + suffix for suffix in importlib.machinery.EXTENSION_SUFFIXES}
+    return [os.path.join(folder, found) for found in names if found in wanted]
 
 
-def stale_modules(root: Path, modules: Iterable[str] = COMPILED_MODULES) -> list[str]:
+def stale_modules(
+    root: str | os.PathLike[str], modules: Iterable[str] = COMPILED_MODULES
+) -> list[str]:
     """Modules whose compiled file is older than their source (edited since the build)."""
     stale = []
-    listed: dict[Path, list[str]] = {}  # three folders for the whole group, each read once
+    listed: dict[str, list[str]] = {}  # three folders for the whole group, each read once
     for module in modules:
-        source = source_path(root, module)
+        source = _source_file(root, module)
         for compiled in compiled_paths(root, module, listed):
             try:
-                if source.stat().st_mtime > compiled.stat().st_mtime:
+                if os.stat(source).st_mtime > os.stat(compiled).st_mtime:
                     stale.append(module)
                     break
             except OSError:
@@ -128,7 +142,7 @@ def is_compiled(module: str) -> bool:
 class _SourceFirst:
     """A finder that imports the named modules from their .py files, compiled copies or not."""
 
-    def __init__(self, root: Path, modules: Sequence[str]) -> None:
+    def __init__(self, root: str, modules: Sequence[str]) -> None:
         self.root = root
         self.modules = frozenset(modules)
 
@@ -139,16 +153,16 @@ class _SourceFirst:
             return None
         import importlib.util  # only when the source is wanted: it costs a start-up 4 ms
 
-        return importlib.util.spec_from_file_location(name, source_path(self.root, name))
+        return importlib.util.spec_from_file_location(name, _source_file(self.root, name))
 
 
-def prefer_source_if_needed(root: Path = _PACKAGE_PARENT) -> str:
+def prefer_source_if_needed(root: str = _PACKAGE_PARENT) -> str:
     """Import the group from source where it must be; return why ("" when compiled is used)."""
     if os.environ.get(PURE_ENV):
         reason = f"{PURE_ENV} is set"
     else:
         # Only a checkout is edited; in an installed wheel the files' times say nothing.
-        if not (root / "pyproject.toml").exists():
+        if not os.path.exists(os.path.join(root, "pyproject.toml")):
             return ""
         stale = stale_modules(root)
         if not stale:

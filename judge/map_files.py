@@ -6,14 +6,18 @@ the files, and the summaries GMs ask for, live here.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
-import tomllib
-from pathlib import Path
-from typing import Any
+import marshal
+import os
+from typing import TYPE_CHECKING, Any
 
 from judge.engine.geography import Map, MapError, Terrain, build_map
-from judge.resources import data_dir
+from judge.resources import data_dir, data_folder
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 SUFFIX = ".toml"
 
@@ -32,13 +36,15 @@ def load_map(name: str) -> Map:
     """The map called `name`, read and checked once per process (maps never change while running)."""
     if not name or "/" in name or "\\" in name or name.startswith("."):
         raise MapError(f"no map called {name!r}")
-    path = maps_dir() / f"{name}{SUFFIX}"
-    if not path.is_file():
+    file_name = f"{name}{SUFFIX}"
+    path = os.path.join(data_folder("maps"), file_name)
+    if not os.path.isfile(path):
         known = ", ".join(available_maps()) or "none"
         raise MapError(f"no map called {name!r} (known maps: {known})")
-    the_map = load_map_file(path)
+    where = f"maps/{file_name}"
+    the_map = _built(_cached_board_data(path, where), where)
     if the_map.name != name:
-        raise MapError(f"maps/{path.name}: [map] name is {the_map.name!r}, not {name!r}")
+        raise MapError(f"{where}: [map] name is {the_map.name!r}, not {name!r}")
     return the_map
 
 
@@ -69,19 +75,76 @@ def _land_file(name: str, canvas: tuple[int, ...]) -> tuple[Outline, ...]:
         raise MapError(f"maps/{path.name}: cannot be read ({exc})") from exc
 
 
-def load_map_file(path: Path) -> Map:
+def load_map_file(path: str | os.PathLike[str]) -> Map:
     """A map from any file (tests, a GM's map under construction); faults name the file."""
-    where = f"{path.parent.name}/{path.name}"
+    folder, file_name = os.path.split(os.fspath(path))
+    where = f"{os.path.basename(folder)}/{file_name}"
+    return _built(_toml_data(_board_text(path, where), where), where)
+
+
+def _board_text(path: str | os.PathLike[str], where: str) -> str:
     try:
-        data: dict[str, Any] = tomllib.loads(path.read_text(encoding="utf-8"))
+        with open(path, encoding="utf-8") as handle:
+            return handle.read()
     except (OSError, UnicodeDecodeError) as exc:
         raise MapError(f"{where}: cannot be read ({exc})") from exc
+
+
+def _toml_data(text: str, where: str) -> dict[str, Any]:
+    import tomllib  # only where no cached reading of the file fits (below)
+
+    try:
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise MapError(f"{where}: not valid TOML ({exc})") from exc
+
+
+def _built(data: dict[str, Any], where: str) -> Map:
     try:
         return build_map(data)
     except MapError as exc:
         raise exc.prefixed(where) from None
+
+
+# A board of maps/ read once is kept as marshal data beside it (maps/__pycache__/NAME.toml.marshal,
+# with the very text it was read from): the next process reads that, not the TOML, which spares
+# `judge adjudicate` 5 ms of its start (tomllib and its parse). The text is compared whole, so an
+# edited map is read again; where the folder cannot be written, every process reads the TOML.
+_CACHE_FOLDER = "__pycache__"
+_CACHE_FORMAT = f"judge-board-data marshal {marshal.version}"
+
+
+def board_cache_path(path: str) -> str:
+    folder, file_name = os.path.split(path)
+    return os.path.join(folder, _CACHE_FOLDER, f"{file_name}.marshal")
+
+
+def _cached_board_data(path: str, where: str) -> dict[str, Any]:
+    text = _board_text(path, where)
+    cache = board_cache_path(path)
+    try:
+        with open(cache, "rb") as handle:
+            kept = marshal.loads(handle.read())
+        if kept[0] == _CACHE_FORMAT and kept[1] == text and isinstance(kept[2], dict):
+            data: dict[str, Any] = kept[2]
+            return data
+    except (OSError, ValueError, EOFError, TypeError, IndexError, KeyError):
+        pass  # none yet, or not one this judge wrote: the TOML is read
+    data = _toml_data(text, where)
+    _keep_board_data(cache, text, data)
+    return data
+
+
+def _keep_board_data(cache: str, text: str, data: dict[str, Any]) -> None:
+    temporary = f"{cache}.{os.getpid()}.tmp"
+    try:
+        os.makedirs(os.path.dirname(cache), exist_ok=True)
+        with open(temporary, "wb") as handle:
+            handle.write(marshal.dumps((_CACHE_FORMAT, text, data)))
+        os.replace(temporary, cache)  # whole or not at all, for a process reading it now
+    except (OSError, ValueError):  # a folder not ours to write; a value marshal cannot keep
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
 
 
 def start_case(m: Map) -> dict[str, Any]:

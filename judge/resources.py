@@ -5,15 +5,30 @@ In a checkout they sit beside the package; an installed wheel carries them in ju
 
 from __future__ import annotations
 
-from pathlib import Path
+import os
+from typing import TYPE_CHECKING
 
-_PACKAGE = Path(__file__).resolve().parent
+if TYPE_CHECKING:
+    from pathlib import Path
+
+_PACKAGE = os.path.dirname(os.path.realpath(__file__))
+
+
+def data_folder(name: str) -> str:
+    """The folder `name` (grammar, maps, mail_templates or web_templates), installed or checked
+    out, as a string: what `judge adjudicate` needs, on os.path alone (no pathlib at its start)."""
+    for candidate in (
+        os.path.join(_PACKAGE, "_data", name),
+        os.path.join(os.path.dirname(_PACKAGE), name),
+    ):
+        if os.path.isdir(candidate):
+            return candidate
+    raise FileNotFoundError(f"data folder {name!r} not found beside the judge package")
 
 
 def data_dir(name: str) -> Path:
     """Return the folder `name` (grammar, maps, mail_templates or web_templates), installed or
     checked out."""
-    for candidate in (_PACKAGE / "_data" / name, _PACKAGE.parent / name):
-        if candidate.is_dir():
-            return candidate
-    raise FileNotFoundError(f"data folder {name!r} not found beside the judge package")
+    from pathlib import Path
+
+    return Path(data_folder(name))

@@ -250,3 +250,102 @@ def test_the_standard_game_on_a_board_of_another_calendar() -> None:
     fall = json.loads(proc.stdout)
     assert fall["results"]["FRANCE"][0]["result"] == "success"
     assert fall["next_phase"] == "W1885A"
+
+
+# What a start of `judge adjudicate --batch` need not import: the daemon's libraries, and what
+# only other paths of the judge need (a map's TOML once its reading is kept, paths as objects,
+# the terminal's width through shutil, threads, the fractions of Mercenary's bids, argparse
+# for a command line read by `quick_args`).
+NOT_AT_START = (
+    "argparse",
+    "sqlalchemy",
+    "jinja2",
+    "lark",
+    "email",
+    "multiprocessing",
+    "tomllib",
+    "pathlib",
+    "shutil",
+    "threading",
+    "fractions",
+)
+
+_MODULES_AFTER_BATCH = """
+import json, os, sys
+sys.argv = ["judge", "adjudicate", "--batch", sys.argv[1]]
+stdout = sys.stdout
+sys.stdout = open(os.devnull, "w")
+from judge.cli import main
+assert main() == 0
+stdout.write(json.dumps(sorted(sys.modules)))
+"""
+
+
+def test_a_batch_starts_without_the_modules_it_does_not_need(tmp_path: Any) -> None:
+    cases = tmp_path / "cases.jsonl"
+    cases.write_text(json.dumps(start_case()) + "\n", encoding="utf-8")
+    for _ in range(2):  # the first run may read the map's TOML and keep its reading
+        proc = subprocess.run(
+            [sys.executable, "-c", _MODULES_AFTER_BATCH, str(cases)],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert proc.returncode == 0, proc.stderr
+    loaded = set(json.loads(proc.stdout))
+    assert "judge.adjudicate_json" in loaded
+    assert not {m for m in loaded if m.split(".")[0] in NOT_AT_START}
+
+
+@pytest.mark.parametrize("columns", ["60", "133", None])
+def test_the_help_is_as_wide_as_argparse_would_make_it(
+    columns: str | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import argparse
+
+    from judge.cli_parser import HelpFormatter
+
+    if columns is None:
+        monkeypatch.delenv("COLUMNS", raising=False)
+    else:
+        monkeypatch.setenv("COLUMNS", columns)
+    ours, theirs = HelpFormatter("judge"), argparse.HelpFormatter("judge")
+    assert (ours._width, ours._max_help_position) == (theirs._width, theirs._max_help_position)
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        ["adjudicate", "--batch"],
+        ["adjudicate", "--batch", "-"],
+        ["adjudicate", "--batch", "cases.jsonl"],
+        ["adjudicate", "--batch", "--jobs", "3", "cases.jsonl"],
+        ["adjudicate", "--batch", "--jobs", "0"],
+    ],
+)
+def test_a_batch_command_line_is_read_as_argparse_reads_it(words: list[str]) -> None:
+    from judge.cli import build_parser
+    from judge.cli_adjudicate import quick_args
+
+    quick = quick_args(words)
+    assert quick is not None
+    assert vars(quick) == vars(build_parser(words).parse_args(words))
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        ["adjudicate", "cases.json"],
+        ["adjudicate", "--batch", "--variant", "mercator", "cases.jsonl"],
+        ["adjudicate", "--batch", "--jobs", "-1", "cases.jsonl"],
+        ["adjudicate", "--batch", "--jobs=2", "cases.jsonl"],
+        ["adjudicate", "--batch", "a.jsonl", "b.jsonl"],
+        ["adjudicate", "--batch", "--picture", "x.svg"],
+        ["adjudicate", "--jobs", "2", "--batch"],
+        ["map", "standard"],
+    ],
+)
+def test_any_other_command_line_is_left_to_argparse(words: list[str]) -> None:
+    from judge.cli_adjudicate import quick_args
+
+    assert quick_args(words) is None

@@ -39,7 +39,7 @@ def _tree(tmp_path: Path, *, source_newer: bool) -> Path:
 
 def test_a_compiled_file_older_than_its_source_is_stale(tmp_path: Path) -> None:
     root = _tree(tmp_path, source_newer=True)
-    assert compiled_paths(root, "pkg.mod") == [root / "pkg" / f"mod{SUFFIX}"]
+    assert compiled_paths(root, "pkg.mod") == [str(root / "pkg" / f"mod{SUFFIX}")]
     assert stale_modules(root, ["pkg.mod"]) == ["pkg.mod"]
 
 

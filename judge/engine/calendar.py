@@ -51,13 +51,19 @@ class PhaseError(ValueError):
     """A phase name that the map's calendar does not know."""
 
 
-@dataclass(slots=True, unsafe_hash=True)
+@dataclass(slots=True, unsafe_hash=True, init=False)
 class Phase:
-    """Never changed once made (not frozen for speed, as the order values: engine/orders.py)."""
+    """Never changed once made (not frozen for speed, as the order values: engine/orders.py,
+    which also says why the `__init__` is written out)."""
 
     season: str  # "S", "F" or "W"; a month ("JAN" ... "DEC") in the monthly calendar
     year: int
     kind: str  # "M", "R" or "A"
+
+    def __init__(self, season: str, year: int, kind: str) -> None:
+        self.season = season
+        self.year = year
+        self.kind = kind
 
     @property
     def name(self) -> str:
@@ -78,12 +84,28 @@ class Phase:
         return f"{season} {self.year} {_KIND_NAMES[self.kind]}"
 
 
+# Names read before -> their phase: a case's phase is read twice (the case, the adjudication) and
+# a batch reads the same few names again and again. A Phase is never changed once made.
+_PARSED: dict[tuple[str, str], Phase] = {}
+
+
 def parse_phase(name: str, calendar: str = STANDARD) -> Phase:
+    key = (name, calendar)
+    found = _PARSED.get(key)
+    if found is not None:
+        return found
+    phase = _parse_phase(name, calendar)
+    if len(_PARSED) < 4096:
+        _PARSED[key] = phase
+    return phase
+
+
+def _parse_phase(name: str, calendar: str) -> Phase:
     if calendar == MONTHLY:
         return _parse_monthly(name)
     if calendar == ANY:
         text = name.strip().upper()
-        return _parse_monthly(text) if _MONTHLY.match(text) else parse_phase(text)
+        return _parse_monthly(text) if _MONTHLY.match(text) else _parse_phase(text, STANDARD)
     if calendar != STANDARD:
         raise PhaseError(f"calendar {calendar!r} is not known")
     match = _STANDARD.match(name.strip().upper())

@@ -34,15 +34,30 @@ def make_unit(power: str, kind: str, loc: str, army_power: str | None = None) ->
     return tuple.__new__(Unit, (power, kind, loc, army_power))
 
 
-@dataclass(slots=True, unsafe_hash=True)
+@dataclass(slots=True, unsafe_hash=True, init=False)
 class Dislodged:
-    """Never changed once made (not frozen for speed, as the order values: engine/orders.py)."""
+    """Never changed once made (not frozen for speed, as the order values: engine/orders.py,
+    which also says why the `__init__` is written out)."""
 
     unit: Unit
     attacker_from: str | None  # province the dislodging unit came from
     attacker_convoyed: bool = False
     retreats: tuple[str, ...] = ()  # locations the unit may retreat to
     time_scale: int = 0  # Mercator: the time scale (1-3) it was dislodged in; 0 elsewhere
+
+    def __init__(
+        self,
+        unit: Unit,
+        attacker_from: str | None,
+        attacker_convoyed: bool = False,
+        retreats: tuple[str, ...] = (),
+        time_scale: int = 0,
+    ) -> None:
+        self.unit = unit
+        self.attacker_from = attacker_from
+        self.attacker_convoyed = attacker_convoyed
+        self.retreats = retreats
+        self.time_scale = time_scale
 
 
 @dataclass(slots=True, unsafe_hash=True)

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from judge.engine.geography import Map
 from judge.engine.orders import ARMY, FLEET, Convoy, Hold, Move, Order, Support
@@ -26,9 +26,12 @@ from judge.engine.results import FAILURE, ILLEGAL, SUCCESS, VOID, OrderResult
 from judge.engine.rules import Rules
 from judge.engine.topology import Topology, topology
 
+if TYPE_CHECKING:  # the weights are compared, never made here: fractions (and decimal, which it
+    from fractions import Fraction  # imports) would cost every start of the judge 1.5 ms
+
 HOLD, MOVE, SUPPORT, CONVOY = "hold", "move", "support", "convoy"
 _MOVEMENT_ORDERS = (Hold, Move, Support, Convoy)
-_NO_WEIGHT = Fraction(0)
+_NO_WEIGHT = 0  # no weight: equal to Fraction(0)
 _UNRESOLVED, _GUESSING, _RESOLVED = 0, 1, 2
 
 
@@ -77,8 +80,10 @@ class _Order:
         self.result = False
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class MovementOutcome:
+    """Its `__init__` written out, as the order values' (engine/orders.py says why)."""
+
     results: Mapping[str, tuple[OrderResult, ...]]
     units_after: tuple[Unit, ...]
     dislodged: tuple[Dislodged, ...]
@@ -86,6 +91,20 @@ class MovementOutcome:
     # With tie weights: the orders, by (power, index), that met an opposing strength equal to
     # their own and none greater (Mercenary's rule 6 a: where a bid is paid). Empty otherwise.
     evenly_opposed: frozenset[tuple[str, int]] = frozenset()
+
+    def __init__(
+        self,
+        results: Mapping[str, tuple[OrderResult, ...]],
+        units_after: tuple[Unit, ...],
+        dislodged: tuple[Dislodged, ...],
+        contested: frozenset[str],
+        evenly_opposed: frozenset[tuple[str, int]] = frozenset(),
+    ) -> None:
+        self.results = results
+        self.units_after = units_after
+        self.dislodged = dislodged
+        self.contested = contested
+        self.evenly_opposed = evenly_opposed
 
 
 def _unit_name(unit: Unit) -> str:
@@ -709,8 +728,22 @@ def _outcome(
             )
         )
 
-    by_key = {key: o for o, _order, key in pending}
     results: dict[str, tuple[OrderResult, ...]] = {}
+    if not static:
+        # Every order stands (none illegal, void or doubled): `pending` holds them all, in the
+        # order given, so each power's results are the next of it in turn.
+        remaining = iter(pending)
+        for power, power_orders in orders.items():
+            results[power] = tuple(
+                [_result_of(r, next(remaining)[0], dislodged_by) for _ in power_orders]
+            )
+        return MovementOutcome(
+            results=results,
+            units_after=tuple(units_after),
+            dislodged=tuple(dislodged),
+            contested=frozenset(contested),
+        )
+    by_key = {key: o for o, _order, key in pending}
     for power, power_orders in orders.items():
         out = []
         for index in range(len(power_orders)):

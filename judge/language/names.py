@@ -7,15 +7,15 @@ in a compact form: lower case, letters and digits only. The tables are built onc
 
 from __future__ import annotations
 
+# _thread: threading's Lock without importing threading, at every start of `judge adjudicate`.
+import _thread
 import bisect
 import re
-import threading
 import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from judge.engine.geography import Map
-from judge.language.spelling import nearest
 
 _LONGEST_NAME = 6  # words; a longer run is looked at no further (a line of garbage stays cheap)
 MIN_PREFIX = 3  # shorter prefixes are too easily a typo for something else
@@ -134,7 +134,7 @@ class NameTable:
         # The names suggested for each unknown spelling (a reader may try a spelling twice).
         self._suggested: dict[str, tuple[str, ...]] = {}
         self.known_locations = self._cache  # read directly by the parser's name callback
-        self._lock = threading.Lock()
+        self._lock = _thread.allocate_lock()
 
     # --- provinces ------------------------------------------------------------------------------
     def province(self, written: str) -> str:
@@ -181,6 +181,8 @@ class NameTable:
         key = compact(written)
         names = self._suggested.get(key)
         if names is None:
+            from judge.language.spelling import nearest  # a misspelling's path only
+
             names = tuple(self.display[c] for c in nearest(key, self._suggest_pool, prefix=True))
             if len(self._suggested) < _CACHE_LIMIT:
                 with self._lock:
@@ -281,7 +283,7 @@ def coast_name(coast: str) -> str:
 
 
 _TABLES: dict[int, tuple[weakref.ref[Map], NameTable]] = {}
-_TABLES_LOCK = threading.Lock()
+_TABLES_LOCK = _thread.allocate_lock()
 
 
 def name_table(game_map: Map) -> NameTable:

@@ -9,8 +9,9 @@ engine only ever sees the values.
 
 from __future__ import annotations
 
+# _thread: threading's Lock without importing threading, at every start of `judge adjudicate`.
+import _thread
 import re
-import threading
 import weakref
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
@@ -469,7 +470,7 @@ class _Parser:
         self._table = table
         self._lark: Lark | None = None
         self._fast: _FastLALR | None = None
-        self._lock = threading.Lock()
+        self._lock = _thread.allocate_lock()
 
     def _build(self) -> None:
         with self._lock:
@@ -494,7 +495,7 @@ class _Parser:
 
 
 _GRAMMAR: str | None = None
-_CONTEXTS_LOCK = threading.Lock()
+_CONTEXTS_LOCK = _thread.allocate_lock()
 # id(map) -> (the map, weakly; its name table; its parser): dropped when the map goes.
 _CONTEXTS: dict[int, tuple[weakref.ref[Map], NameTable, _Parser]] = {}
 

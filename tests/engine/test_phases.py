@@ -78,3 +78,14 @@ def test_centres_do_not_change_hands_in_spring() -> None:
     )
     assert "mun" in result.centers_after["FRANCE"] and not result.centers_after["GERMANY"]
     assert result.next_phase == "W1901A"
+
+
+def test_a_phase_name_read_again_is_the_same_phase_and_a_bad_one_is_refused_again() -> None:
+    first = parse_phase(" s1903r ")
+    assert parse_phase(" s1903r ") is first
+    assert (first.season, first.year, first.kind, first.name) == ("S", 1903, "R", "S1903R")
+    assert parse_phase("JAN1905M", "any").name == "JAN1905M"
+    assert parse_phase("JAN1905M", "any") is parse_phase("JAN1905M", "any")
+    for _ in range(2):
+        with pytest.raises(PhaseError):
+            parse_phase("W1903M")

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 from judge.engine.geography import Map, Terrain
 from judge.engine.orders import Convoy, Hold, Move, Support
-from judge.engine.position import Dislodged, Position, Unit, province_of
+from judge.engine.position import Dislodged, Position, Unit, make_unit, province_of
 from judge.engine.resolve import resolve_movement
 from judge.engine.results import FAILURE, ILLEGAL, SUCCESS, VOID, OrderResult
 from judge.engine.rules import Rules
@@ -105,7 +105,7 @@ def army_owner(unit: Unit) -> str:
     return unit.army_power or unit.power
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class _Landing:
     """An army leaving a fleet for the land next to it (TS1 landing, TS3 disembarkation)."""
 
@@ -117,8 +117,26 @@ class _Landing:
     state: int = 0
     result: bool = False
 
+    def __init__(
+        self,
+        key: Key,
+        army_power: str,
+        sea: str,
+        dest: str,
+        strength: int = 1,
+        state: int = 0,
+        result: bool = False,
+    ) -> None:
+        self.key = key
+        self.army_power = army_power
+        self.sea = sea
+        self.dest = dest
+        self.strength = strength
+        self.state = state
+        self.result = result
 
-@dataclass(slots=True)
+
+@dataclass(slots=True, init=False)
 class _Boarding:
     """An army leaving the land for the fleet next to it (TS1 boarding, TS3 embarkation)."""
 
@@ -128,6 +146,22 @@ class _Boarding:
     sea: str
     state: int = 0
     result: bool = False
+
+    def __init__(
+        self,
+        keys: list[Key],
+        army_power: str,
+        land: str,
+        sea: str,
+        state: int = 0,
+        result: bool = False,
+    ) -> None:
+        self.keys = keys
+        self.army_power = army_power
+        self.land = land
+        self.sea = sea
+        self.state = state
+        self.result = result
 
 
 @dataclass(slots=True)
@@ -470,12 +504,12 @@ class _Month:
             there = board.get(landing.dest)
             if there is not None:
                 self.dislodge(there, scale, landing.sea, landing.army_power)
-            board[landing.sea] = Unit(carrier.power, FLEET, carrier.loc)
+            board[landing.sea] = make_unit(carrier.power, FLEET, carrier.loc)
             if self.map.provinces[landing.dest].terrain is Terrain.POLAR:
                 self.dumped[landing.army_power] = self.dumped.get(landing.army_power, 0) + 1
                 self.set_result(landing.key, SUCCESS, "dumped in the polar cap (rule 6.2)", scale)
             else:
-                board[landing.dest] = Unit(landing.army_power, ARMY, landing.dest)
+                board[landing.dest] = make_unit(landing.army_power, ARMY, landing.dest)
             self.moved_into.setdefault(landing.dest, []).append(
                 (scale, landing.army_power, landing.sea)
             )
@@ -485,7 +519,7 @@ class _Month:
         for boarding, army in boarded:
             fleet = board[boarding.sea]
             partner = army.power if army.power != fleet.power else None
-            board[boarding.sea] = Unit(fleet.power, ARMY_FLEET, fleet.loc, partner)
+            board[boarding.sea] = make_unit(fleet.power, ARMY_FLEET, fleet.loc, partner)
             self.moved_into.setdefault(boarding.sea, []).append((scale, army.power, boarding.land))
             self.entered_by.setdefault(boarding.land, []).append((scale, boarding.sea))
             if scale == 3:
@@ -606,7 +640,7 @@ class _Month:
                 continue
             fleet = board[home]
             partner = army.power if army.power != fleet.power else None
-            board[home] = Unit(fleet.power, ARMY_FLEET, fleet.loc, partner)
+            board[home] = make_unit(fleet.power, ARMY_FLEET, fleet.loc, partner)
         self.board = board
         dislodged_units = [_from_fleet(d.unit) for d in outcome.dislodged]
         for hand in handed:
@@ -621,7 +655,7 @@ class _Month:
             ):
                 army = stranded[carried.space]
                 partner = army.power if army.power != unit.power else None
-                unit = Unit(unit.power, ARMY_FLEET, unit.loc, partner)
+                unit = make_unit(unit.power, ARMY_FLEET, unit.loc, partner)
             attacker = d.attacker_from
             if attacker is not None and attacker.startswith("~"):
                 attacker = attacker[1:]
@@ -656,8 +690,8 @@ class _Month:
                 self.set_result(key, VOID, "the chain's fleets are not all there", 2)
                 continue
             army = army_owner(carrier)
-            self.board[seas[0]] = Unit(carrier.power, FLEET, carrier.loc)
-            self.board[seas[-1]] = Unit(
+            self.board[seas[0]] = make_unit(carrier.power, FLEET, carrier.loc)
+            self.board[seas[-1]] = make_unit(
                 last.power, ARMY_FLEET, last.loc, army if army != last.power else None
             )
             self.set_result(key, SUCCESS, f"aboard the fleet in {seas[-1].upper()}", 2)
@@ -690,20 +724,20 @@ class _Month:
                     where = province_of(order.dest)
         for i, unit in enumerate(dislodged):
             if unit.province == where and unit.kind == ARMY_FLEET:
-                dislodged[i] = Unit(unit.power, FLEET, unit.loc)
+                dislodged[i] = make_unit(unit.power, FLEET, unit.loc)
         carrying = self.board.get(where)
         if carrying is not None and carrying.kind == ARMY_FLEET and where != hand.seas[first_hit]:
-            self.board[where] = Unit(carrying.power, FLEET, carrying.loc)
+            self.board[where] = make_unit(carrying.power, FLEET, carrying.loc)
         if first_hit == 0:
             for i, unit in enumerate(dislodged):
                 if unit.province == hand.seas[0]:
                     partner = hand.army_power if hand.army_power != unit.power else None
-                    dislodged[i] = Unit(unit.power, ARMY_FLEET, unit.loc, partner)
+                    dislodged[i] = make_unit(unit.power, ARMY_FLEET, unit.loc, partner)
             return
         home = self.board.get(hand.seas[first_hit - 1])
         if home is not None and home.kind == FLEET:
             partner = hand.army_power if hand.army_power != home.power else None
-            self.board[home.province] = Unit(home.power, ARMY_FLEET, home.loc, partner)
+            self.board[home.province] = make_unit(home.power, ARMY_FLEET, home.loc, partner)
 
     def add_plain_convoy(
         self,
@@ -773,8 +807,8 @@ class _Month:
         army_power = army_owner(carrier)
         ferry = _Ferry(key, space, province_of(order.army_loc), seas)
         ferries[space] = ferry
-        units[first] = Unit(carrier.power, FLEET, carrier.loc)
-        units[space] = Unit(army_power, ARMY, space)
+        units[first] = make_unit(carrier.power, FLEET, carrier.loc)
+        units[space] = make_unit(army_power, ARMY, space)
         given.setdefault(army_power, []).append(Move(None, space, dest, True))
         keys.setdefault(army_power, []).append(key)
         for sea in seas:
@@ -966,7 +1000,7 @@ class _Month:
                 continue
             placed[power] = placed.get(power, 0) + 1
             loc = prov if order.unit_type == ARMY else order.loc
-            self.board[prov] = Unit(power, order.unit_type or ARMY, loc)
+            self.board[prov] = make_unit(power, order.unit_type or ARMY, loc)
             self.set_result(key, SUCCESS, "placed", 0)
         if placed:
             self.moments[0] = tuple(self.board.values())
@@ -1056,14 +1090,14 @@ def _misplaced(order: object, scale: int) -> str:
 def _as_fleet(unit: Unit) -> Unit:
     if unit.kind != ARMY_FLEET:
         return unit
-    return Unit(unit.power, FLEET, unit.loc, _AF_MARK + (unit.army_power or ""))
+    return make_unit(unit.power, FLEET, unit.loc, _AF_MARK + (unit.army_power or ""))
 
 
 def _from_fleet(unit: Unit) -> Unit:
     mark = unit.army_power
     if mark is None or not mark.startswith(_AF_MARK):
         return unit
-    return Unit(unit.power, ARMY_FLEET, unit.loc, mark[len(_AF_MARK) :] or None)
+    return make_unit(unit.power, ARMY_FLEET, unit.loc, mark[len(_AF_MARK) :] or None)
 
 
 def _untyped(order: object, aliases: Mapping[str, str]) -> object:

@@ -11,6 +11,9 @@ itself. Unlike the standard game (DATC 4.C.2), a wrong unit type makes a Mercato
 invalid (rule 2.4's example: ``F(ENC)`` for an army/fleet). ``unit_type`` is the type as
 written, None where the player wrote none. Powers named in an order (the partner in a mixed
 nationality boarding, rule 2.6) are upper-case power names, None where none was written.
+
+Their `__init__` is written out, as the standard order values' (judge/engine/orders.py says
+why: a month makes about a hundred of these values).
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 
-@dataclass(slots=True, unsafe_hash=True)
+@dataclass(slots=True, unsafe_hash=True, init=False)
 class Board:
     """TS1 ``A(Lon) B F(NTH)``: the army in a land province boards the fleet next to it.
 
@@ -33,8 +36,20 @@ class Board:
     army_power: str | None = None
     fleet_power: str | None = None
 
+    def __init__(
+        self,
+        army_loc: str,
+        fleet_loc: str,
+        army_power: str | None = None,
+        fleet_power: str | None = None,
+    ) -> None:
+        self.army_loc = army_loc
+        self.fleet_loc = fleet_loc
+        self.army_power = army_power
+        self.fleet_power = fleet_power
 
-@dataclass(slots=True, unsafe_hash=True)
+
+@dataclass(slots=True, unsafe_hash=True, init=False)
 class Embark:
     """TS3 ``A(Spa) E F(MAO)``: as Board, in the first part of time scale 3."""
 
@@ -43,8 +58,20 @@ class Embark:
     army_power: str | None = None
     fleet_power: str | None = None
 
+    def __init__(
+        self,
+        army_loc: str,
+        fleet_loc: str,
+        army_power: str | None = None,
+        fleet_power: str | None = None,
+    ) -> None:
+        self.army_loc = army_loc
+        self.fleet_loc = fleet_loc
+        self.army_power = army_power
+        self.fleet_power = fleet_power
 
-@dataclass(slots=True, unsafe_hash=True)
+
+@dataclass(slots=True, unsafe_hash=True, init=False)
 class Land:
     """TS1 ``A(ENC) L Lon``: the army aboard the army/fleet at ``army_loc`` lands next to it."""
 
@@ -52,8 +79,13 @@ class Land:
     dest: str
     army_power: str | None = None
 
+    def __init__(self, army_loc: str, dest: str, army_power: str | None = None) -> None:
+        self.army_loc = army_loc
+        self.dest = dest
+        self.army_power = army_power
 
-@dataclass(slots=True, unsafe_hash=True)
+
+@dataclass(slots=True, unsafe_hash=True, init=False)
 class SupportLanding:
     """TS1 ``F(ENC) S A(ENC) L Lon``: the carrying fleet supports its own army's landing and
     does nothing more until time scale 3."""
@@ -63,8 +95,16 @@ class SupportLanding:
     dest: str
     army_power: str | None = None
 
+    def __init__(
+        self, fleet_loc: str, army_loc: str, dest: str, army_power: str | None = None
+    ) -> None:
+        self.fleet_loc = fleet_loc
+        self.army_loc = army_loc
+        self.dest = dest
+        self.army_power = army_power
 
-@dataclass(slots=True, unsafe_hash=True)
+
+@dataclass(slots=True, unsafe_hash=True, init=False)
 class Disembark:
     """TS3 ``A(NTH) D Hol``: the army aboard lands next to it, unsupported (rule 2.5)."""
 
@@ -72,8 +112,13 @@ class Disembark:
     dest: str
     army_power: str | None = None
 
+    def __init__(self, army_loc: str, dest: str, army_power: str | None = None) -> None:
+        self.army_loc = army_loc
+        self.dest = dest
+        self.army_power = army_power
 
-@dataclass(slots=True, unsafe_hash=True)
+
+@dataclass(slots=True, unsafe_hash=True, init=False)
 class FastFerry:
     """TS2 ``F(ENC) F/F A(Lon) - Bre``: the army that boarded the fleet in time scale 1 (named
     by where it began the month) is carried across the one sea and lands in time scale 2; the
@@ -83,6 +128,14 @@ class FastFerry:
     army_loc: str  # where the army began the month
     dest: str
     army_power: str | None = None
+
+    def __init__(
+        self, fleet_loc: str, army_loc: str, dest: str, army_power: str | None = None
+    ) -> None:
+        self.fleet_loc = fleet_loc
+        self.army_loc = army_loc
+        self.dest = dest
+        self.army_power = army_power
 
 
 @dataclass(slots=True, unsafe_hash=True)
@@ -106,13 +159,18 @@ class PlaceSpare:
     loc: str
 
 
-@dataclass(slots=True, unsafe_hash=True)
+@dataclass(slots=True, unsafe_hash=True, init=False)
 class Scaled:
     """One order line of a month: the order and the time scale it was written in (1 to 4)."""
 
     time_scale: int
     order: Any  # a value above, or a judge.engine.orders value
     unit_type: str | None = None  # the type the player wrote for the ordered unit, if any
+
+    def __init__(self, time_scale: int, order: Any, unit_type: str | None = None) -> None:
+        self.time_scale = time_scale
+        self.order = order
+        self.unit_type = unit_type
 
 
 MercatorOrder = (

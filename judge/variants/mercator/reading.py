@@ -139,7 +139,7 @@ def scan(text: str, known: Mapping[str, str]) -> Any:
     return None if landing else FastFerry(loc, loc2, there, None)
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class LineReading:
     """One line of a month's orders: the time scale it leaves open for the next line, its
     orders (with their texts, one per order) or the error that stopped it."""
@@ -149,6 +149,20 @@ class LineReading:
     texts: list[str]
     error: str | None = None
     heading_only: bool = False
+
+    def __init__(
+        self,
+        section: int | None,
+        orders: list[Scaled],
+        texts: list[str],
+        error: str | None = None,
+        heading_only: bool = False,
+    ) -> None:
+        self.section = section
+        self.orders = orders
+        self.texts = texts
+        self.error = error
+        self.heading_only = heading_only
 
 
 def _pieces(text: str) -> list[tuple[int | None, str]]:
