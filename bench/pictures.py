@@ -96,20 +96,25 @@ def measures(case: dict[str, Any]) -> dict[str, Callable[[], Any]]:
     board = read_variant_case(case).game_map
     readers = [*sorted(board.powers), OBSERVERS, MASTER]
 
+    def forget_phase() -> None:
+        # Nothing kept from the last drawing but what belongs to the board (its layout, links,
+        # labels at each size, and its pieces: a province's shape in a fill, a unit at its
+        # place): a phase drawn once, its provinces, units and orders all new to the drawing.
+        for kept in (svg_module._marker, svg_module._unit_mark, svg_module._arrow_lines):
+            kept.cache_clear()
+        board.__dict__.pop("_picture_nodes", None)
+
     def every_reader() -> list[str | None]:
         # As the picture step draws them: the case read once, each picture once for all the
-        # readers shown it.
+        # readers shown it, from scratch (what the phase's pictures share is made again).
+        forget_phase()
         return list(picture_svgs(source, readers).values())
 
     player_svg = picture_svg(source, readers[0])
     assert player_svg is not None
 
     def cold() -> str | None:
-        # Nothing kept from the last picture but the board's layout and its links and labels:
-        # a phase drawn once, its provinces, units and orders all new to the drawing.
-        for kept in (svg_module._marker, svg_module._unit_mark, svg_module._arrow_lines):
-            kept.cache_clear()
-        board.__dict__.pop("_picture_nodes", None)
+        forget_phase()
         return picture_svg(source)
 
     return {

@@ -351,7 +351,7 @@ def for_reader(
     view = reader_part(board, shown, reader, shapes, (scene.width, scene.height))
     if view is None:
         return scene
-    enlarged = VIEW_PICTURE / view[2]
+    enlarged = zoom_step(VIEW_PICTURE / view[2])
     # Labels as small as LEAST_SHOWN at VIEWED_AT allows (at most their own size), units and
     # centres their usual size on the picture: a crowded part enlarged reads as the standard
     # board does.
@@ -367,6 +367,17 @@ def for_reader(
 
 # How large units and centres stand on a reader's part, against their size on the canvas.
 MARK_ON_PICTURE = 1.1
+# The sizes of labels and marks on a reader's part follow its enlargement taken down to a step
+# of this ladder (a little larger than they need be, never smaller), so that readers' parts of
+# a phase drawn about as large share their drawn labels, centres and units.
+ZOOM_STEP = 2**0.25
+
+
+def zoom_step(enlarged: float) -> float:
+    """`enlarged` taken down to the nearest step of ZOOM_STEP's ladder (1, 1.19, 1.41, ...)."""
+    if enlarged <= 1.0:
+        return enlarged
+    return round(ZOOM_STEP ** math.floor(math.log(enlarged, ZOOM_STEP) + 1e-9), 4)
 
 
 def one_each(shown: Position) -> dict[str, int]:

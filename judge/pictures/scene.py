@@ -148,6 +148,10 @@ class Scene:
     # How large units and centre marks are drawn (a reader's part enlarged draws them smaller
     # on the canvas, so they keep their size on the picture).
     mark_scale: float = 1.0
+    # What the pictures of one phase share, drawn once for all its readers (each province's
+    # shape in its fill, the whole board drawn small): the scenes a phase's readers are shown
+    # are made from one scene and share this dict; a new phase starts a new one.
+    shared: dict[object, object] = field(default_factory=dict, compare=False, repr=False)
 
 
 # A picture of a reader's part is this many pixels wide (the whole board small beside it).

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import math
+from collections.abc import Callable
 from xml.sax.saxutils import escape
 
 from judge.pictures.layout import MARKER_RADIUS, link_segments, simplify
@@ -199,15 +200,17 @@ def _board(scene: Scene) -> list[str]:
             f'<g id="provinces" stroke="{BORDER}" stroke-width="1" stroke-linejoin="round" '
             'fill-rule="evenodd">'
         )
-        shown = visible_areas(scene)
-        for area in shown:
-            out.append(_area(area, colours))
+        scale = scene.mark_scale
+        out += _part_layer(scene, scene.shared, "areas", _area_pieces(scene, colours))
         out.append("</g>")
         out += links
         out.append('<g id="centres">')
-        for area in shown:
-            if area.centre_at is not None:
-                out.append(_centre(area, colours, scene.mark_scale))
+        out += _part_layer(
+            scene,
+            scene.shared,
+            ("centres", scale),
+            _centre_pieces(scene, colours, scale),
+        )
         out.append("</g>")
     else:
         out += links
@@ -220,41 +223,199 @@ def _board(scene: Scene) -> list[str]:
         out.append("</g>")
     out.append("</g>")
     out.append('<g id="orders">')
-    for index, arrow in enumerate(scene.arrows):
-        out += _arrow(index, arrow, colours.get(arrow.power, "#000000"), scene.width, scene.wraps)
+    out.append(_orders_text(scene, colours))
     out.append("</g>")
     out.append('<g id="units">')
     lettered = len(scene.powers) > COLOUR_ONLY
-    for unit in _visible_units(scene):
-        out += _unit(unit, colours, lettered, scene.mark_scale)
+    if scene.areas and scene.view is not None:
+        out += _part_units(scene, colours, lettered)
+    else:
+        for unit in _visible_units(scene):
+            out += _unit(unit, colours, lettered, scene.mark_scale)
     out.append("</g>")
     out += labels
     out.append("</g>")
     return out
 
 
-# The areas of the last reader's part drawn (asked twice a drawing).
-_VISIBLE: list[tuple[list[Area], tuple[float, float, float, float], list[Area]]] = []
+# Tables derived once per board (where its areas lie, its labels at each size), by the scene's
+# `static` (kept beside it, so the key is never another object's).
+_BOARD_KEPT: dict[int, tuple[object, dict[object, object]]] = {}
+
+
+def _board_kept(scene: Scene) -> dict[object, object]:
+    """What the pictures of the scene's board share across phases (the phase's own, where the
+    scene names no board's `static`)."""
+    if scene.static is None:
+        return scene.shared
+    kept = _BOARD_KEPT.get(id(scene.static))
+    if kept is None or kept[0] is not scene.static:
+        if len(_BOARD_KEPT) > 64:
+            _BOARD_KEPT.clear()
+        kept = _BOARD_KEPT[id(scene.static)] = (scene.static, {})
+    return kept[1]
+
+
+# A reader's part finds what it draws by cells of the canvas this many pixels square: each
+# province smaller than a cell by the cell of its middle, each larger one on its own.
+GRID = 128.0
+Cell = tuple[int, int]
+
+
+def _cell(x: float, y: float) -> Cell:
+    return (int(x // GRID), int(y // GRID))
+
+
+def _area_cells(scene: Scene) -> tuple[dict[Cell, list[int]], dict[Cell, list[int]]]:
+    """The areas smaller than a cell by their middle's cell, and the larger ones by every cell
+    they reach into (their index in `scene.areas`, the same on every scene of a board), kept
+    per board."""
+    kept = _board_kept(scene)
+    found = kept.get("cells")
+    if found is None:
+        cells: dict[Cell, list[int]] = {}
+        large: dict[Cell, list[int]] = {}
+        for i, area in enumerate(scene.areas):
+            x1, y1, x2, y2 = area.box
+            if x2 - x1 > GRID or y2 - y1 > GRID:
+                (cx1, cy1), (cx2, cy2) = _cell(x1, y1), _cell(x2, y2)
+                for cx in range(cx1, cx2 + 1):
+                    for cy in range(cy1, cy2 + 1):
+                        large.setdefault((cx, cy), []).append(i)
+            else:
+                cells.setdefault(_cell((x1 + x2) / 2, (y1 + y2) / 2), []).append(i)
+        found = kept["cells"] = (cells, large)
+    assert isinstance(found, tuple)
+    return found
+
+
+def _view_cells(scene: Scene, reach: float) -> list[Cell]:
+    """The cells whose things may stand in the reader's part: their middle within `reach` of
+    it (at each shift a board that wraps is drawn at); the whole board's, where it is drawn
+    whole."""
+    key = ("cells", scene.view, reach)
+    kept = scene.shared.get(key)
+    if kept is not None:
+        assert isinstance(kept, list)
+        return kept
+    if scene.view is None:
+        x2, y2 = _cell(scene.width, scene.height)
+        cells = [(cx, cy) for cx in range(x2 + 1) for cy in range(y2 + 1)]
+    else:
+        x, y, w, h = scene.view
+        found: set[Cell] = set()
+        for s in _copies(scene, x, w):
+            x1, y1 = _cell(x - s - reach, y - reach)
+            x2, y2 = _cell(x + w - s + reach, y + h + reach)
+            found.update((cx, cy) for cx in range(x1, x2 + 1) for cy in range(y1, y2 + 1))
+        cells = sorted(found)
+    scene.shared[key] = cells
+    return cells
+
+
+def _large_shown(scene: Scene) -> list[int]:
+    """The larger areas that reach into the cells of the reader's part (all, where the board
+    is drawn whole)."""
+    key = ("large", scene.view)
+    found = scene.shared.get(key)
+    if found is None:
+        large = _area_cells(scene)[1]
+        found = scene.shared[key] = sorted(
+            {i for cell in _view_cells(scene, 0.0) for i in large.get(cell, ())}
+        )
+    assert isinstance(found, list)
+    return found
+
+
+def _part_layer(
+    scene: Scene, kept: dict[object, object], key: object, make: Callable[[int], str]
+) -> list[str]:
+    """One layer of a reader's part (the areas' shapes, their centres, their labels): the texts
+    `make` gives the areas that may show there, each cell's joined once into `kept[key]`
+    (what the pictures of the phase share, or of the board)."""
+    cells, _ = _area_cells(scene)
+    made = kept.get(key)
+    if made is None:
+        made = kept[key] = {}
+    assert isinstance(made, dict)
+    out = []
+    for cell in _view_cells(scene, GRID / 2):
+        text = made.get(cell)
+        if text is None:
+            text = made[cell] = "".join(make(i) for i in cells.get(cell, ()))
+        if text:
+            out.append(text)
+    large = made.get("large")
+    if large is None:
+        large = made["large"] = {}
+    for i in _large_shown(scene):
+        text = large.get(i)
+        if text is None:
+            text = large[i] = make(i)
+        if text:
+            out.append(text)
+    return out
+
+
+def _part_units(scene: Scene, colours: dict[str, str], lettered: bool) -> list[str]:
+    """The units of a reader's part (those standing within a cell of it), each cell's drawn
+    once for the pictures of the phase at the part's size of marks."""
+    key = ("units", scene.mark_scale, lettered)
+    made = scene.shared.get(key)
+    if made is None:
+        by_cell: dict[Cell, list[UnitMark]] = {}
+        for unit in scene.units:
+            by_cell.setdefault(_cell(unit.x, unit.y), []).append(unit)
+        made = scene.shared[key] = ({}, by_cell)
+    assert isinstance(made, tuple)
+    texts, by_cell = made
+    piece = _unit_pieces(scene, colours, lettered)
+    out = []
+    for cell in _view_cells(scene, 30.0):
+        text = texts.get(cell)
+        if text is None:
+            text = texts[cell] = "".join(piece(unit) for unit in by_cell.get(cell, ()))
+        if text:
+            out.append(text)
+    return out
+
+
+def _unit_pieces(
+    scene: Scene, colours: dict[str, str], lettered: bool
+) -> Callable[[UnitMark], str]:
+    """A unit drawn at its place at the part's size of marks, kept per board."""
+    pieces, scale = _pieces(scene, "unit"), scene.mark_scale
+
+    def piece(unit: UnitMark) -> str:
+        key = (unit, lettered, scale)
+        text = pieces.get(key)
+        if text is None:
+            text = pieces[key] = "".join(_unit(unit, colours, lettered, scale))
+        return text
+
+    return piece
+
+
+def _orders_text(scene: Scene, colours: dict[str, str]) -> str:
+    """Every order's arrow, drawn once for the pictures of the phase."""
+    found = scene.shared.get("orders")
+    if found is None:
+        found = scene.shared["orders"] = "".join(
+            line
+            for index, arrow in enumerate(scene.arrows)
+            for line in _arrow(
+                index, arrow, colours.get(arrow.power, "#000000"), scene.width, scene.wraps
+            )
+        )
+    assert isinstance(found, str)
+    return found
 
 
 def visible_areas(scene: Scene) -> list[Area]:
-    """The areas a picture draws: all, or those a reader's part shows (drawn at each shift a
-    board that wraps is drawn at)."""
-    if scene.view is None:
-        return scene.areas
-    if _VISIBLE and _VISIBLE[0][0] is scene.areas and _VISIBLE[0][1] == scene.view:
-        return _VISIBLE[0][2]
-    x, y, w, h = scene.view
-    shifts = _copies(scene, x, w)
-    shown = [
-        a
-        for a in scene.areas
-        if a.box[1] < y + h
-        and a.box[3] > y
-        and any(a.box[0] < x + w - s and a.box[2] > x - s for s in shifts)
-    ]
-    _VISIBLE[:] = [(scene.areas, scene.view, shown)]
-    return shown
+    """The areas a picture draws: all, or those a reader's part may show (`_part_layer`)."""
+    cells, _ = _area_cells(scene)
+    shown = [i for cell in _view_cells(scene, GRID / 2) for i in cells.get(cell, ())]
+    return [scene.areas[i] for i in shown + _large_shown(scene)]
 
 
 def _visible_units(scene: Scene) -> list[UnitMark]:
@@ -339,24 +500,20 @@ def _overview(scene: Scene, top: float) -> list[str]:
     return out
 
 
-# The whole board drawn small is the same for every reader of a phase (their scenes share the
-# areas, the land and the units): kept for the last phase drawn.
-_OVERVIEW: list[tuple[tuple[object, ...], list[str]]] = []
-
-
 def _overview_body(scene: Scene, colours: dict[str, str], k: float) -> list[str]:
-    """The shapes' outlines simplified (or the land's), every unit a dot."""
-    key = (scene.areas, scene.land, scene.units, k)
-    for kept_key, lines in _OVERVIEW:
-        if all(a is b for a, b in zip(kept_key[:3], key[:3], strict=True)) and kept_key[3] == k:
-            return lines
+    """The shapes' outlines simplified (or the land's), every unit a dot: the same for every
+    reader of a phase (kept in the phase's `shared`)."""
+    key = ("overview", k)
+    kept = scene.shared.get(key)
+    if kept is not None:
+        assert isinstance(kept, list)
+        return kept
     out = []
     if scene.areas:
         out.append(f'<g stroke="{BORDER}" stroke-width="{0.6 / k:.1f}">')
-        for area in scene.areas:
-            fill = _area_fill(area, colours)
-            if fill != SEA_FILL:
-                out.append(f'<path d="{area.outline}" fill="{fill}"/>')
+        outline = _outline_pieces(scene, colours)
+        pieces = (outline(i) for i in range(len(scene.areas)))
+        out += [piece for piece in pieces if piece]
         out.append("</g>")
     elif scene.land:
         out.append(
@@ -364,7 +521,7 @@ def _overview_body(scene: Scene, colours: dict[str, str], k: float) -> list[str]
             f'stroke-width="{0.6 / k:.1f}" fill-rule="evenodd"/>'
         )
     out += _unit_dots(scene, colours, k)
-    _OVERVIEW[:] = [(key, out)]
+    scene.shared[key] = out
     return out
 
 
@@ -389,13 +546,69 @@ def _area_fill(area: Area, colours: dict[str, str]) -> str:
     return PALE_LAND
 
 
-def _area(area: Area, colours: dict[str, str]) -> str:
-    return _area_path(area, _area_fill(area, colours))
+def _pieces(scene: Scene, kind: str) -> dict[object, str]:
+    """The board's pieces of one kind drawn so far (a province's shape in a fill, a centre's
+    mark in a colour, a unit at its place), kept per board: a phase picks among them."""
+    kept = _board_kept(scene)
+    found = kept.get(("pieces", kind))
+    if found is None or len(found) > 50_000:  # type: ignore[arg-type]
+        found = kept[("pieces", kind)] = {}
+    assert isinstance(found, dict)
+    return found
 
 
-@functools.lru_cache(maxsize=8192)
+def _area_pieces(scene: Scene, colours: dict[str, str]) -> Callable[[int], str]:
+    """The `i`th area's shape in its fill."""
+    areas, pieces = scene.areas, _pieces(scene, "area")
+
+    def piece(i: int) -> str:
+        area = areas[i]
+        fill = _area_fill(area, colours)
+        text = pieces.get((i, fill))
+        if text is None:
+            text = pieces[(i, fill)] = _area_path(area, fill)
+        return text
+
+    return piece
+
+
+def _outline_pieces(scene: Scene, colours: dict[str, str]) -> Callable[[int], str]:
+    """The `i`th area's outline simplified in its fill, for the whole board drawn small ("" for
+    a sea: the ground shows it)."""
+    areas, pieces = scene.areas, _pieces(scene, "outline")
+
+    def piece(i: int) -> str:
+        area = areas[i]
+        fill = _area_fill(area, colours)
+        text = pieces.get((i, fill))
+        if text is None:
+            text = pieces[(i, fill)] = (
+                "" if fill == SEA_FILL else f'<path d="{area.outline}" fill="{fill}"/>'
+            )
+        return text
+
+    return piece
+
+
+def _centre_pieces(scene: Scene, colours: dict[str, str], scale: float) -> Callable[[int], str]:
+    """The `i`th area's centre mark in its owner's colour ("" where it has none)."""
+    areas, pieces = scene.areas, _pieces(scene, "centre")
+
+    def piece(i: int) -> str:
+        area = areas[i]
+        if area.centre_at is None:
+            return ""
+        key = (i, area.centre_owner and colours.get(area.centre_owner), scale)
+        text = pieces.get(key)
+        if text is None:
+            text = pieces[key] = _centre(area, colours, scale)
+        return text
+
+    return piece
+
+
 def _area_path(area: Area, fill: str) -> str:
-    """A province's shape filled `fill`. Kept: most provinces look the same next phase."""
+    """A province's shape filled `fill`."""
     title = f"<title>{_text(area.title)}</title>" if area.title else ""
     return f'<path id="p-{_attr(area.code)}" d="{area.path}" fill="{fill}">{title}</path>'
 
@@ -420,10 +633,15 @@ def _static_layers(
         if kept is not None and kept[0] is scene.static:
             return kept[1], kept[2]
     if scene.areas:
-        links, labels = _kept_shape_layers(scene), ['<g id="labels">']
-        for area in visible_areas(scene):
-            labels.append(_area_label(area, scene.label_size))
+        areas, size = scene.areas, scene.label_size
+        labels = [
+            '<g id="labels">',
+            *_part_layer(
+                scene, _board_kept(scene), ("labels", size), lambda i: _area_label(areas[i], size)
+            ),
+        ]
         labels.append("</g>")
+        links = _kept_shape_layers(scene)
         if scene.view is not None:
             return links, labels
         return _kept(scene, links, labels)
@@ -1066,8 +1284,21 @@ def _inset(scene: Scene) -> list[str]:
 
 
 def _legend(scene: Scene, height: float) -> list[str]:
+    """The title, the notes and each power's colour and counts, under the map (kept for the
+    phase's other pictures with their legend in the same place)."""
     top = map_height(scene)
     left, width = _legend_place(scene)
+    key = ("legend", top, left, width)
+    kept = scene.shared.get(key)
+    if kept is None:
+        kept = scene.shared[key] = _legend_lines(scene, top, left, width)
+    assert isinstance(kept, tuple)
+    assert kept[1] <= height
+    return kept[0]
+
+
+def _legend_lines(scene: Scene, top: float, left: float, width: float) -> tuple[list[str], float]:
+    """The legend's lines and the baseline of its last."""
     out = [
         f'<g id="legend"><line x1="{left:.1f}" y1="{top:.1f}" x2="{left + width:.0f}" '
         f'y2="{top:.1f}" stroke="#4d5560"/>',
@@ -1090,5 +1321,4 @@ def _legend(scene: Scene, height: float) -> list[str]:
             f'<text x="{x + 20:.1f}" y="{y:.1f}" font-size="12">{_text(words)}</text>'
         )
     out.append("</g>")
-    assert y <= height
-    return out
+    return out, y
