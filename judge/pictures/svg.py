@@ -9,6 +9,7 @@ dislodged unit, `o-N` the Nth order.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import math
 from collections.abc import Callable
@@ -133,12 +134,56 @@ def map_height(scene: Scene) -> float:
     whole canvas)."""
     if scene.view is None:
         return scene.height
-    return scene.view[3] * _view_scale(scene)
+    return max(top + scene_.view[3] * _view_scale(scene_) for scene_, _, top in _placed(scene))  # type: ignore[index]
+
+
+def _placed(scene: Scene) -> list[tuple[Scene, float, float]]:
+    """Each window's scene with its place on the picture (left, top): the first across the
+    picture, the others under it, two of half its width side by side."""
+    out: list[tuple[Scene, float, float]] = []
+    row_top = row_bottom = 0.0
+    beside = False  # a half-width window stands alone on the last row
+    for window in _window_scenes(scene):
+        assert window.view is not None
+        shown = window.shown_width
+        height = window.view[3] * shown / window.view[2]
+        if beside and shown < VIEW_PICTURE:
+            out.append((window, VIEW_PICTURE / 2, row_top))
+            row_bottom = max(row_bottom, row_top + height)
+            beside = False
+            continue
+        row_top = row_bottom
+        out.append((window, 0.0, row_top))
+        row_bottom = row_top + height
+        beside = shown < VIEW_PICTURE
+    return out
+
+
+def _windows(scene: Scene) -> list[tuple[float, float, float, float]]:
+    """The reader's windows, the first (`view`) and the others (`parts`)."""
+    assert scene.view is not None
+    return [scene.view, *(part.view for part in scene.parts)]
+
+
+def _window_scenes(scene: Scene) -> list[Scene]:
+    """The scene of each of the reader's windows: the first is the scene itself, the others
+    the same with their own window and sizes (sharing what the phase's pictures share)."""
+    return [scene] + [
+        dataclasses.replace(
+            scene,
+            view=part.view,
+            label_size=part.label_size,
+            mark_scale=part.mark_scale,
+            shown_width=part.shown_width,
+            parts=(),
+        )
+        for part in scene.parts
+    ]
 
 
 def _view_scale(scene: Scene) -> float:
     assert scene.view is not None
-    return VIEW_PICTURE / scene.view[2]
+    return scene.shown_width / scene.view[2]
 
 
 def _overview_scale(scene: Scene) -> float:
@@ -169,12 +214,13 @@ def draw(scene: Scene) -> str:
         f'viewBox="0 0 {width:.0f} {height:.0f}" font-family="{FONT}">',
         f'<rect width="{width:.0f}" height="{height:.0f}" fill="#ffffff"/>',
     ]
-    board = _board(scene)
     if scene.view is None:
-        out += board
-    else:  # the board once, shown twice: the reader's part enlarged, the whole small
-        out += ["<defs>", *board, "</defs>"]
-        out += _view(scene)
+        out += _board(scene)
+    else:  # each window's board once, shown enlarged; under them the whole board small
+        for index, (window, left, upper) in enumerate(_placed(scene)):
+            suffix = "" if index == 0 else f"-{index + 1}"
+            out += ["<defs>", *_board(window, suffix), "</defs>"]
+            out += _view(window, suffix, left, upper)
         out += _overview(scene, top)
     out += _inset(scene)
     out += _legend(scene, height)
@@ -182,14 +228,14 @@ def draw(scene: Scene) -> str:
     return "\n".join(out) + "\n"
 
 
-def _board(scene: Scene) -> list[str]:
-    """The board group: the ground (shapes or markers and links), the orders, the units and
-    the labels, on the canvas."""
+def _board(scene: Scene, suffix: str = "") -> list[str]:
+    """The board group (id "board" and `suffix`): the ground (shapes or markers and links), the
+    orders, the units and the labels, on the canvas."""
     colours = {name: colour for name, (colour, _) in scene.powers.items()}
     nodes = {node.code: node for node in scene.nodes}
     background = SEA_FILL if scene.areas else "#f7fbff"
     out = [
-        '<g id="board">',
+        f'<g id="board{suffix}">',
         '<g id="ground">',
         f'<rect width="{scene.width:.0f}" height="{scene.height:.0f}" fill="{background}"/>',
     ]
@@ -231,7 +277,7 @@ def _board(scene: Scene) -> list[str]:
         out += _part_units(scene, colours, lettered)
     else:
         for unit in _visible_units(scene):
-            out += _unit(unit, colours, lettered, scene.mark_scale)
+            out += _unit(unit, colours, lettered, _unit_scale(unit, scene.mark_scale))
     out.append("</g>")
     out += labels
     out.append("</g>")
@@ -390,10 +436,21 @@ def _unit_pieces(
         key = (unit, lettered, scale)
         text = pieces.get(key)
         if text is None:
-            text = pieces[key] = "".join(_unit(unit, colours, lettered, scale))
+            text = pieces[key] = "".join(_unit(unit, colours, lettered, _unit_scale(unit, scale)))
         return text
 
     return piece
+
+
+# A unit where provinces crowd is drawn smaller, to the room its place leaves, but no smaller
+# than this share of its usual size on the picture (its letter still reads).
+LEAST_MARK = 0.8
+
+
+def _unit_scale(unit: UnitMark, scale: float) -> float:
+    """The size a unit is drawn at: the picture's size of marks, less where its place is
+    crowded (`UnitMark.room`), never under LEAST_MARK of it."""
+    return min(scale, max(unit.room, LEAST_MARK * scale))
 
 
 def _orders_text(scene: Scene, colours: dict[str, str]) -> str:
@@ -444,21 +501,30 @@ def _copies(scene: Scene, x: float, w: float) -> list[float]:
     return shifts
 
 
-def _view(scene: Scene) -> list[str]:
-    """The reader's part of the board, enlarged to the picture's width."""
+def _view(scene: Scene, suffix: str = "", left: float = 0.0, top: float = 0.0) -> list[str]:
+    """A window of the reader's part (the board group "board" and `suffix`), enlarged to its
+    width on the picture, its corner at (`left`, `top`), framed where it is not the first."""
     assert scene.view is not None
     x, y, w, h = scene.view
     k = _view_scale(scene)
+    wide = scene.shown_width
+    place = f' transform="translate({left:g},{top:.1f})"' if top or left else ""
     out = [
-        f'<defs><clipPath id="view-part"><rect width="{VIEW_PICTURE:.0f}" height="{h * k:.1f}"/>'
-        "</clipPath></defs>",
-        '<g id="view" clip-path="url(#view-part)">',
-        f'<rect width="{VIEW_PICTURE:.0f}" height="{h * k:.1f}" fill="{SEA_FILL}"/>',
+        f'<defs><clipPath id="view-part{suffix}"><rect width="{wide:.0f}" '
+        f'height="{h * k:.1f}"/></clipPath></defs>',
+        f'<g{place}><g id="view{suffix}" clip-path="url(#view-part{suffix})">',
+        f'<rect width="{wide:.0f}" height="{h * k:.1f}" fill="{SEA_FILL}"/>',
     ]
     for shift in _copies(scene, x, w):
         out.append(
-            f'<use href="#board" xlink:href="#board" transform="scale({k:.4f}) '
+            f'<use href="#board{suffix}" xlink:href="#board{suffix}" transform="scale({k:.4f}) '
             f'translate({-x + shift:.1f},{-y:.1f})"/>'
+        )
+    out.append("</g>")
+    if suffix:  # a frame round the further windows
+        out.append(
+            f'<rect width="{wide:.0f}" height="{h * k:.1f}" fill="none" stroke="#4d5560" '
+            'stroke-width="2"/>'
         )
     out.append("</g>")
     return out
@@ -476,7 +542,6 @@ def _overview(scene: Scene, top: float) -> list[str]:
     assert scene.view is not None
     k = _overview_scale(scene)
     left, upper = INSET_MARGIN, top + INSET_CAPTION
-    x, y, w, h = scene.view
     frame = 'fill="none" stroke="#000000" stroke-width="1.5"'
     colours = {name: colour for name, (colour, _) in scene.powers.items()}
     out = [
@@ -487,12 +552,19 @@ def _overview(scene: Scene, top: float) -> list[str]:
         f'<rect width="{scene.width:.0f}" height="{scene.height:.0f}" fill="{SEA_FILL}"/>',
     ]
     out += _overview_body(scene, colours, k)
-    for shift in _copies(scene, x, w):
-        out.append(
-            f'<rect x="{x + shift:.1f}" y="{y:.1f}" width="{w:.1f}" height="{h:.1f}" '
-            f'fill="none" stroke="#000000" stroke-width="{2.5 / k:.1f}"/>'
-        )
-    out.append("</g>")
+    # Each window framed (where it runs past an edge of a board that wraps, its frame runs on
+    # from the other edge), inside the board drawn small.
+    out.append(
+        f'<clipPath id="overview-edge"><rect width="{scene.width:.0f}" '
+        f'height="{scene.height:.0f}"/></clipPath><g clip-path="url(#overview-edge)">'
+    )
+    for x, y, w, h in _windows(scene):
+        for shift in _copies(scene, x, w):
+            out.append(
+                f'<rect x="{x - shift:.1f}" y="{y:.1f}" width="{w:.1f}" height="{h:.1f}" '
+                f'fill="none" stroke="#000000" stroke-width="{2.5 / k:.1f}"/>'
+            )
+    out.append("</g></g>")
     out.append(
         f'<rect x="{left:g}" y="{upper:.1f}" width="{scene.width * k:.1f}" '
         f'height="{scene.height * k:.1f}" {frame}/>'

@@ -13,7 +13,8 @@ from typing import Any
 import pytest
 from test_board_pictures import crowded  # type: ignore[import-not-found]
 
-from judge.engine.position import province_of
+from judge.engine.geography import Map
+from judge.engine.position import Unit, province_of
 from judge.map_files import load_map, start_case
 from judge.pictures.board import neighbours_of, readable_whole, within_two_moves
 from judge.pictures.shapes import load_shapes
@@ -59,20 +60,23 @@ def by_shape(name: str) -> set[str]:
 
 
 def shown_label_sizes(svg: str) -> list[float]:
-    """Each province label's height in pixels when the whole picture is shown 800 wide."""
+    """Each province label's height in pixels when the whole picture is shown 800 wide: its
+    size, times the scale its board group is shown at (each window of a reader's part its own,
+    from the `use` that shows it; the whole board drawn as it is)."""
     root = ET.fromstring(svg)
     width = float(root.attrib["viewBox"].split()[2])
-    scale = 1.0
-    view = next((e for e in root.iter() if e.get("id") == "view"), None)
-    if view is not None:
-        use = view.find(f"{SVG}use")
-        assert use is not None
-        found = re.search(r"scale\(([0-9.]+)\)", use.attrib["transform"])
-        assert found is not None
-        scale = float(found.group(1))
+    scales: dict[str, float] = {}
+    for use in root.iter(f"{SVG}use"):
+        found = re.search(r"scale\(([0-9.]+)\)", use.attrib.get("transform", ""))
+        if found is not None:
+            scales[use.attrib["href"].lstrip("#")] = float(found.group(1))
+    groups = [g for g in root.iter(f"{SVG}g") if (g.get("id") or "").startswith("board")]
+    if not scales:
+        groups = groups[:1]
     return [
-        float(e.attrib["font-size"]) * scale * 800 / width
-        for e in root.iter(f"{SVG}text")
+        float(e.attrib["font-size"]) * scales.get(group.attrib["id"], 1.0) * 800 / width
+        for group in groups
+        for e in group.iter(f"{SVG}text")
         if e.get("id", "").startswith("l-")
     ]
 
@@ -116,3 +120,89 @@ def test_a_wide_boards_player_sees_his_part_and_the_whole_small(name: str) -> No
                 assert f"l-{code}" in ids, (reader, code)  # what his units touch is drawn
     whole = picture_svg(PictureSource(case), MASTER)
     assert whole is not None and 'id="view"' not in whole
+
+
+def two_moves(board: Map, unit: Unit) -> set[str]:
+    """Every province a unit may reach in one or two moves without a convoy, read from the
+    board's adjacency here: an army by army moves, a fleet by fleet moves from its own coast,
+    an army/fleet by either."""
+    places = {unit.loc}
+    for _ in range(2):
+        step = set()
+        for place in places:
+            if unit.kind in ("A", "AF"):
+                step |= set(board.army_edges.get(province_of(place), ()))
+            if unit.kind in ("F", "AF"):
+                fleet = [place] if place in board.fleet_edges else []
+                fleet += [loc for loc in board.fleet_edges if province_of(loc) == place]
+                for loc in fleet:
+                    step |= set(board.fleet_edges[loc])
+        places |= step
+    return {province_of(p) for p in places}
+
+
+def windows(root: ET.Element) -> dict[str, list[tuple[float, float, float, float]]]:
+    """Each window of a reader's part, by the board group it shows: (x, y, w, h) on the canvas
+    for each place the group is drawn at (a board that wraps is drawn twice at its edge)."""
+    out: dict[str, list[tuple[float, float, float, float]]] = {}
+    for group in root.iter(f"{SVG}g"):
+        if not (group.get("id") or "").startswith("view"):
+            continue
+        clip = group.get("clip-path", "")
+        found = re.search(r"#(view-part[-0-9]*)", clip)
+        assert found is not None
+        rect = next(e for e in root.iter(f"{SVG}clipPath") if e.get("id") == found.group(1)).find(
+            f"{SVG}rect"
+        )
+        assert rect is not None
+        for use in group.iter(f"{SVG}use"):
+            move = re.search(
+                r"scale\(([-0-9.]+)\) translate\(([-0-9.]+),([-0-9.]+)\)", use.attrib["transform"]
+            )
+            assert move is not None
+            k, dx, dy = (float(v) for v in move.groups())
+            width = float(rect.attrib["width"]) / k
+            height = float(rect.attrib["height"]) / k
+            board = use.attrib["href"].lstrip("#")
+            out.setdefault(board, []).append((-dx, -dy, width, height))
+    return out
+
+
+@pytest.mark.parametrize(("name", "variant"), [("mercator-world", "mercator")])
+def test_a_players_part_holds_every_province_within_two_moves_of_his_units(
+    name: str, variant: str
+) -> None:
+    board = load_map(name)
+    case = start_case(board)
+    case.update(variant=variant, map=name)
+    for reader in sorted(board.powers):
+        svg = picture_svg(PictureSource(case), reader)
+        assert svg is not None
+        root = ET.fromstring(svg)
+        shown = windows(root)
+        assert shown, reader
+        near = set()
+        for unit in board.powers[reader].starting_units:
+            near |= two_moves(board, unit)
+        for code in sorted(near & by_code(name)):
+            inside = any(
+                x <= lx <= x + w and y <= ly <= y + h
+                for group, places in shown.items()
+                for lx, ly in labels_in(root, group, code)
+                for x, y, w, h in places
+            )
+            assert inside, (reader, code)
+
+
+def by_code(name: str) -> set[str]:
+    return {p[2:] for p in by_shape(name)}
+
+
+def labels_in(root: ET.Element, group: str, code: str) -> list[tuple[float, float]]:
+    """Where the province's label stands in a board group (none: not drawn there)."""
+    board_group = next(e for e in root.iter(f"{SVG}g") if e.get("id") == group)
+    return [
+        (float(t.attrib["x"]), float(t.attrib["y"]))
+        for t in board_group.iter(f"{SVG}text")
+        if t.get("id") == f"l-{code}"
+    ]
