@@ -9,7 +9,6 @@ position and the orders in, a Scene out.
 
 from __future__ import annotations
 
-import dataclasses
 import math
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -46,6 +45,7 @@ from judge.pictures.scene import (
     Scene,
     UnitMark,
     power_colours,
+    with_changes,
 )
 from judge.pictures.shapes import Shapes
 
@@ -393,7 +393,7 @@ def for_reader(
             break
         kept.append(part)
     more = kept
-    return dataclasses.replace(
+    return with_changes(
         scene,
         view=first.view,
         inset=None,
@@ -675,6 +675,7 @@ TALLEST = 0.8
 # small beside the legend.
 MOST_ENLARGED = 3.0
 MOST_PARTS = 3
+WINDOW_MARGIN = 10.0  # canvas pixels round what a window holds
 # The windows together at most this high on the picture (pixels): a window past it is left out.
 PARTS_HIGH = 1300.0
 
@@ -770,21 +771,44 @@ def reader_parts(
     width, height = canvas
     points = _point_boxes(board, shapes)
     wraps = board.wraps
-    limit = view_width()
+    # What a window may hold: as wide and high as it may be, less its margins.
+    limit = view_width() - 2 * WINDOW_MARGIN
+    high = view_width() * TALLEST - 2 * WINDOW_MARGIN
     windows: list[list[float]] = []  # x1, y1, x2, y2
     units: list[int] = []  # how many of his units' provinces each window holds
     targets = sorted(reader_targets(board, shown, reader), key=lambda t: (-len(t[1]), t[0]))
+    kept: dict[tuple[str, frozenset[str]], tuple[list[Box], list[float]]] = _memo(
+        board, "_picture_reach_boxes", dict
+    )
     for province, reach in targets:
         if province not in points:
             continue
-        here = points[province]
-        anchor = (here[0] + here[2]) / 2
-        near = sorted(
-            (_unwrapped(points[c], anchor, width, wraps) for c in reach if c in points),
-            key=lambda b: (abs((b[0] + b[2]) / 2 - anchor) + abs(b[1] - here[1]), b),
-        )
+        found = kept.get((province, reach))
+        if found is None:  # the reach's boxes, nearest first, and the box holding them all
+            here = points[province]
+            anchor = (here[0] + here[2]) / 2
+            near = sorted(
+                (_unwrapped(points[c], anchor, width, wraps) for c in reach if c in points),
+                key=lambda b: (abs((b[0] + b[2]) / 2 - anchor) + abs(b[1] - here[1]), b),
+            )
+            whole = [
+                min(b[0] for b in near),
+                min(b[1] for b in near),
+                max(b[2] for b in near),
+                max(b[3] for b in near),
+            ]
+            found = kept[(province, reach)] = (near, whole)
+        near, whole = found
+        if whole[2] - whole[0] <= limit and whole[3] - whole[1] <= high:
+            # All of it in one window: the first that still fits it, or the first window.
+            if not windows:
+                windows.append(list(whole))
+                units.append(1)
+                continue
+            if _take(windows, units, whole, True, width, wraps, (limit, high), new=False):
+                continue
         for box in near:
-            _take(windows, units, list(box), box is near[0], width, wraps, limit)
+            _take(windows, units, list(box), box is near[0], width, wraps, (limit, high))
     order = sorted(range(len(windows)), key=lambda i: -units[i])
     return [_framed(windows[i], canvas, wraps) for i in order[:MOST_PARTS]]
 
@@ -796,20 +820,24 @@ def _take(
     own: bool,
     width: float,
     wraps: bool,
-    limit: float,
-) -> None:
+    limit: tuple[float, float],
+    new: bool = True,
+) -> bool:
     """Put `box` (a province to show; `own`: his unit's) into the first window that holds it
-    already or still fits it within `limit` wide and TALLEST of that high, else a new one."""
+    already or still fits it within `limit` (wide, high), else a new one where `new` allows;
+    whether it was put."""
     for index, window in enumerate(windows):
         merged = _joined(window, box, width, wraps)
         if merged == window or (
-            merged[2] - merged[0] <= limit and merged[3] - merged[1] <= limit * TALLEST
+            merged[2] - merged[0] <= limit[0] and merged[3] - merged[1] <= limit[1]
         ):
             windows[index] = merged
             units[index] += own
-            return
-    windows.append(box)
-    units.append(int(own))
+            return True
+    if new:
+        windows.append(box)
+        units.append(int(own))
+    return new
 
 
 def _unwrapped(box: Box, anchor: float, width: float, wraps: bool) -> Box:
@@ -835,7 +863,7 @@ def _framed(
     badly) and at most TALLEST of its width high (a picture a mail shows without much
     scrolling), no narrower than MOST_ENLARGED allows, inside the canvas."""
     width, height = canvas
-    margin = 10.0
+    margin = WINDOW_MARGIN
     x1, y1, x2, y2 = box[0] - margin, box[1] - margin, box[2] + margin, box[3] + margin
     w = min(max(x2 - x1, (y2 - y1) / TALLEST, VIEW_PICTURE / MOST_ENLARGED), view_width())
     h = min(max(y2 - y1, w / 2), w * TALLEST, height)

@@ -172,6 +172,15 @@ class Scene:
     shared: dict[object, object] = field(default_factory=dict, compare=False, repr=False)
 
 
+def with_changes(scene: Scene, **changes: object) -> Scene:
+    """A copy of `scene` with `changes` (as `dataclasses.replace`, without its checks: a
+    phase's pictures make one for each reader and window), sharing what it shares."""
+    copied = object.__new__(Scene)
+    copied.__dict__.update(scene.__dict__)
+    copied.__dict__.update(changes)
+    return copied
+
+
 # A picture of a reader's part is this many pixels wide (the whole board small beside it).
 VIEW_PICTURE = 960.0
 

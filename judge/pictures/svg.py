@@ -9,10 +9,10 @@ dislodged unit, `o-N` the Nth order.
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import math
 from collections.abc import Callable
+from typing import TypeVar
 from xml.sax.saxutils import escape
 
 from judge.pictures.layout import MARKER_RADIUS, link_segments, simplify
@@ -35,8 +35,10 @@ from judge.pictures.scene import (
     Node,
     Scene,
     UnitMark,
+    with_changes,
 )
 
+T = TypeVar("T")
 FONT = "DejaVu Sans, Verdana, sans-serif"
 FILL = {
     SEA: "#cfe3f5",
@@ -120,8 +122,13 @@ def _note_lines(scene: Scene, width: float) -> list[str]:
 
 def legend_height(scene: Scene) -> float:
     width = _legend_place(scene)[1]
-    rows = 1 + len(_note_lines(scene, width)) + math.ceil(len(scene.powers) / _columns(width))
-    return 12 + rows * LEGEND_ROW
+    key = ("legend height", width)
+    kept = scene.shared.get(key)
+    if kept is None:
+        rows = 1 + len(_note_lines(scene, width)) + math.ceil(len(scene.powers) / _columns(width))
+        kept = scene.shared[key] = 12 + rows * LEGEND_ROW
+    assert isinstance(kept, float | int)
+    return kept
 
 
 def picture_width(scene: Scene) -> float:
@@ -140,6 +147,15 @@ def map_height(scene: Scene) -> float:
 def _placed(scene: Scene) -> list[tuple[Scene, float, float]]:
     """Each window's scene with its place on the picture (left, top): the first across the
     picture, the others under it, two of half its width side by side."""
+    key = ("placed", scene.view, scene.parts)
+    kept = scene.shared.get(key)
+    if kept is None:
+        kept = scene.shared[key] = _placing(scene)
+    assert isinstance(kept, list)
+    return kept
+
+
+def _placing(scene: Scene) -> list[tuple[Scene, float, float]]:
     out: list[tuple[Scene, float, float]] = []
     row_top = row_bottom = 0.0
     beside = False  # a half-width window stands alone on the last row
@@ -169,7 +185,7 @@ def _window_scenes(scene: Scene) -> list[Scene]:
     """The scene of each of the reader's windows: the first is the scene itself, the others
     the same with their own window and sizes (sharing what the phase's pictures share)."""
     return [scene] + [
-        dataclasses.replace(
+        with_changes(
             scene,
             view=part.view,
             label_size=part.label_size,
@@ -224,8 +240,8 @@ def draw(scene: Scene) -> str:
         out += _overview(scene, top)
     out += _inset(scene)
     out += _legend(scene, height)
-    out.append("</svg>")
-    return "\n".join(out) + "\n"
+    out.append("</svg>\n")
+    return "\n".join(out)
 
 
 def _board(scene: Scene, suffix: str = "") -> list[str]:
@@ -251,12 +267,7 @@ def _board(scene: Scene, suffix: str = "") -> list[str]:
         out.append("</g>")
         out += links
         out.append('<g id="centres">')
-        out += _part_layer(
-            scene,
-            scene.shared,
-            ("centres", scale),
-            _centre_pieces(scene, colours, scale),
-        )
+        out += _centres(scene, colours, scale)
         out.append("</g>")
     else:
         out += links
@@ -273,7 +284,7 @@ def _board(scene: Scene, suffix: str = "") -> list[str]:
     out.append("</g>")
     out.append('<g id="units">')
     lettered = len(scene.powers) > COLOUR_ONLY
-    if scene.areas and scene.view is not None:
+    if scene.areas:
         out += _part_units(scene, colours, lettered)
     else:
         for unit in _visible_units(scene):
@@ -335,28 +346,55 @@ def _area_cells(scene: Scene) -> tuple[dict[Cell, list[int]], dict[Cell, list[in
     return found
 
 
-def _view_cells(scene: Scene, reach: float) -> list[Cell]:
-    """The cells whose things may stand in the reader's part: their middle within `reach` of
-    it (at each shift a board that wraps is drawn at); the whole board's, where it is drawn
-    whole."""
-    key = ("cells", scene.view, reach)
+def _centres(scene: Scene, colours: dict[str, str], scale: float) -> list[str]:
+    """The supply centres' marks of the picture (those within a cell of the reader's part),
+    each row of cells drawn once for the pictures of the phase at the part's size of marks."""
+    kept = _board_kept(scene)
+    cells = kept.get("centre cells")
+    if cells is None:  # the areas with a centre, by the cell of the centre's mark
+        cells = kept["centre cells"] = {}
+        for i, area in enumerate(scene.areas):
+            if area.centre_at is not None:
+                cells.setdefault(_cell(*area.centre_at), []).append(i)
+    assert isinstance(cells, dict)
+    made = scene.shared.get(("centres", scale))
+    if made is None:
+        made = scene.shared[("centres", scale)] = {}
+    assert isinstance(made, dict)
+    piece = _centre_pieces(scene, colours, scale)
+    return _by_cell(made, _view_spans(scene, 30.0), cells, piece)
+
+
+def _view_spans(scene: Scene, reach: float) -> list[tuple[int, int, int]]:
+    """The cells whose things may stand in the reader's part, their middle within `reach` of it
+    (at each shift a board that wraps is drawn at), as spans of rows: (row, first column,
+    last column); every cell, where the board is drawn whole."""
+    key = ("spans", scene.view, reach)
     kept = scene.shared.get(key)
     if kept is not None:
         assert isinstance(kept, list)
         return kept
+    last_x, last_y = _cell(scene.width, scene.height)
     if scene.view is None:
-        x2, y2 = _cell(scene.width, scene.height)
-        cells = [(cx, cy) for cx in range(x2 + 1) for cy in range(y2 + 1)]
+        spans = [(cy, 0, last_x) for cy in range(last_y + 1)]
     else:
         x, y, w, h = scene.view
-        found: set[Cell] = set()
+        columns: list[tuple[int, int]] = []
         for s in _copies(scene, x, w):
-            x1, y1 = _cell(x - s - reach, y - reach)
-            x2, y2 = _cell(x + w - s + reach, y + h + reach)
-            found.update((cx, cy) for cx in range(x1, x2 + 1) for cy in range(y1, y2 + 1))
-        cells = sorted(found)
-    scene.shared[key] = cells
-    return cells
+            x1, x2 = max(_cell(x - s - reach, 0)[0], 0), min(_cell(x + w - s + reach, 0)[0], last_x)
+            if x1 <= x2:
+                columns.append((x1, x2))
+        columns.sort()
+        merged: list[tuple[int, int]] = []
+        for x1, x2 in columns:  # spans of two shifts that meet are one
+            if merged and x1 <= merged[-1][1] + 1:
+                merged[-1] = (merged[-1][0], max(merged[-1][1], x2))
+            else:
+                merged.append((x1, x2))
+        y1, y2 = max(_cell(0, y - reach)[1], 0), min(_cell(0, y + h + reach)[1], last_y)
+        spans = [(cy, x1, x2) for cy in range(y1, y2 + 1) for x1, x2 in merged]
+    scene.shared[key] = spans
+    return spans
 
 
 def _large_shown(scene: Scene) -> list[int]:
@@ -367,30 +405,84 @@ def _large_shown(scene: Scene) -> list[int]:
     if found is None:
         large = _area_cells(scene)[1]
         found = scene.shared[key] = sorted(
-            {i for cell in _view_cells(scene, 0.0) for i in large.get(cell, ())}
+            {
+                i
+                for cy, x1, x2 in _view_spans(scene, 0.0)
+                for cx in range(x1, x2 + 1)
+                for i in large.get((cx, cy), ())
+            }
         )
     assert isinstance(found, list)
     return found
+
+
+def _strips(
+    scene: Scene,
+    made: dict[object, object],
+    spans: list[tuple[int, int, int]],
+    items: dict[Cell, list[T]],
+    piece: Callable[[T], str],
+) -> list[str]:
+    """The texts of the `items` of the cells in `spans`, each drawn by `piece`: each row's
+    cells joined once into one text (kept in `made` by row, with where each cell's text
+    starts), a span of it cut out by two offsets."""
+    last_x = _cell(scene.width, 0)[0]
+    out = []
+    for cy, x1, x2 in spans:
+        row = made.get(cy)
+        if row is None:
+            starts = [0]
+            texts = []
+            for cx in range(last_x + 1):
+                found = items.get((cx, cy))
+                if found:
+                    text = "".join([piece(item) for item in found])
+                    texts.append(text)
+                    starts.append(starts[-1] + len(text))
+                else:
+                    starts.append(starts[-1])
+            row = made[cy] = ("".join(texts), starts)
+        assert isinstance(row, tuple)
+        text = row[0][row[1][x1] : row[1][x2 + 1]]
+        if text:
+            out.append(text)
+    return out
+
+
+def _by_cell(
+    made: dict[object, object],
+    spans: list[tuple[int, int, int]],
+    items: dict[Cell, list[T]],
+    piece: Callable[[T], str],
+) -> list[str]:
+    """The texts of the `items` of the cells in `spans`, each drawn by `piece`, each cell's
+    joined once (kept in `made`): for a layer drawn at a size only a reader or two share."""
+    out = []
+    for cy, x1, x2 in spans:
+        for cx in range(x1, x2 + 1):
+            found = items.get((cx, cy))
+            if not found:
+                continue
+            text = made.get((cx, cy))
+            if text is None:
+                text = made[(cx, cy)] = "".join([piece(item) for item in found])
+            assert isinstance(text, str)
+            out.append(text)
+    return out
 
 
 def _part_layer(
     scene: Scene, kept: dict[object, object], key: object, make: Callable[[int], str]
 ) -> list[str]:
     """One layer of a reader's part (the areas' shapes, their centres, their labels): the texts
-    `make` gives the areas that may show there, each cell's joined once into `kept[key]`
+    `make` gives the areas that may show there, each row of cells joined once into `kept[key]`
     (what the pictures of the phase share, or of the board)."""
     cells, _ = _area_cells(scene)
     made = kept.get(key)
     if made is None:
         made = kept[key] = {}
     assert isinstance(made, dict)
-    out = []
-    for cell in _view_cells(scene, GRID / 2):
-        text = made.get(cell)
-        if text is None:
-            text = made[cell] = "".join(make(i) for i in cells.get(cell, ()))
-        if text:
-            out.append(text)
+    out = _strips(scene, made, _view_spans(scene, GRID / 2), cells, make)
     large = made.get("large")
     if large is None:
         large = made["large"] = {}
@@ -404,26 +496,21 @@ def _part_layer(
 
 
 def _part_units(scene: Scene, colours: dict[str, str], lettered: bool) -> list[str]:
-    """The units of a reader's part (those standing within a cell of it), each cell's drawn
-    once for the pictures of the phase at the part's size of marks."""
-    key = ("units", scene.mark_scale, lettered)
-    made = scene.shared.get(key)
-    if made is None:
-        by_cell: dict[Cell, list[UnitMark]] = {}
+    """The units of a reader's part (those standing within a cell of it), each row of cells
+    drawn once for the pictures of the phase at the part's size of marks."""
+    by_cell = scene.shared.get("units by cell")
+    if by_cell is None:
+        by_cell = scene.shared["units by cell"] = {}
         for unit in scene.units:
             by_cell.setdefault(_cell(unit.x, unit.y), []).append(unit)
-        made = scene.shared[key] = ({}, by_cell)
-    assert isinstance(made, tuple)
-    texts, by_cell = made
+    assert isinstance(by_cell, dict)
+    key = ("units", scene.mark_scale, lettered)
+    rows = scene.shared.get(key)
+    if rows is None:
+        rows = scene.shared[key] = {}
+    assert isinstance(rows, dict)
     piece = _unit_pieces(scene, colours, lettered)
-    out = []
-    for cell in _view_cells(scene, 30.0):
-        text = texts.get(cell)
-        if text is None:
-            text = texts[cell] = "".join(piece(unit) for unit in by_cell.get(cell, ()))
-        if text:
-            out.append(text)
-    return out
+    return _by_cell(rows, _view_spans(scene, 30.0), by_cell, piece)
 
 
 def _unit_pieces(
@@ -471,7 +558,12 @@ def _orders_text(scene: Scene, colours: dict[str, str]) -> str:
 def visible_areas(scene: Scene) -> list[Area]:
     """The areas a picture draws: all, or those a reader's part may show (`_part_layer`)."""
     cells, _ = _area_cells(scene)
-    shown = [i for cell in _view_cells(scene, GRID / 2) for i in cells.get(cell, ())]
+    shown = [
+        i
+        for cy, x1, x2 in _view_spans(scene, GRID / 2)
+        for cx in range(x1, x2 + 1)
+        for i in cells.get((cx, cy), ())
+    ]
     return [scene.areas[i] for i in shown + _large_shown(scene)]
 
 
@@ -583,9 +675,7 @@ def _overview_body(scene: Scene, colours: dict[str, str], k: float) -> list[str]
     out = []
     if scene.areas:
         out.append(f'<g stroke="{BORDER}" stroke-width="{0.6 / k:.1f}">')
-        outline = _outline_pieces(scene, colours)
-        pieces = (outline(i) for i in range(len(scene.areas)))
-        out += [piece for piece in pieces if piece]
+        out += _outlines(scene, colours)
         out.append("</g>")
     elif scene.land:
         out.append(
@@ -629,37 +719,42 @@ def _pieces(scene: Scene, kind: str) -> dict[object, str]:
     return found
 
 
+def _fills(scene: Scene, colours: dict[str, str]) -> list[str]:
+    """Each area's fill this phase (`_area_fill`), found once for all its pictures."""
+    found = scene.shared.get("fills")
+    if found is None:
+        found = scene.shared["fills"] = [_area_fill(area, colours) for area in scene.areas]
+    assert isinstance(found, list)
+    return found
+
+
 def _area_pieces(scene: Scene, colours: dict[str, str]) -> Callable[[int], str]:
     """The `i`th area's shape in its fill."""
-    areas, pieces = scene.areas, _pieces(scene, "area")
+    areas, pieces, fills = scene.areas, _pieces(scene, "area"), _fills(scene, colours)
 
     def piece(i: int) -> str:
-        area = areas[i]
-        fill = _area_fill(area, colours)
-        text = pieces.get((i, fill))
+        key = (i, fills[i])
+        text = pieces.get(key)
         if text is None:
-            text = pieces[(i, fill)] = _area_path(area, fill)
+            text = pieces[key] = _area_path(areas[i], fills[i])
         return text
 
     return piece
 
 
-def _outline_pieces(scene: Scene, colours: dict[str, str]) -> Callable[[int], str]:
-    """The `i`th area's outline simplified in its fill, for the whole board drawn small ("" for
-    a sea: the ground shows it)."""
-    areas, pieces = scene.areas, _pieces(scene, "outline")
-
-    def piece(i: int) -> str:
-        area = areas[i]
-        fill = _area_fill(area, colours)
+def _outlines(scene: Scene, colours: dict[str, str]) -> list[str]:
+    """Each land area's outline simplified in its fill, for the whole board drawn small (the
+    seas: the ground shows them)."""
+    areas, pieces, fills = scene.areas, _pieces(scene, "outline"), _fills(scene, colours)
+    out = []
+    for i, fill in enumerate(fills):
+        if fill == SEA_FILL:
+            continue
         text = pieces.get((i, fill))
         if text is None:
-            text = pieces[(i, fill)] = (
-                "" if fill == SEA_FILL else f'<path d="{area.outline}" fill="{fill}"/>'
-            )
-        return text
-
-    return piece
+            text = pieces[(i, fill)] = f'<path d="{areas[i].outline}" fill="{fill}"/>'
+        out.append(text)
+    return out
 
 
 def _centre_pieces(scene: Scene, colours: dict[str, str], scale: float) -> Callable[[int], str]:
@@ -695,6 +790,13 @@ def _centre(area: Area, colours: dict[str, str], scale: float = 1.0) -> str:
     )
 
 
+# The group of a board with shapes' labels: what every label shares.
+SHAPE_LABELS = (
+    '<g id="labels" font-weight="bold" text-anchor="middle" fill="#1b1f24" stroke="#ffffff" '
+    'stroke-width="2.5" stroke-opacity="0.8" paint-order="stroke">'
+)
+
+
 def _static_layers(
     scene: Scene, nodes: dict[str, Node], sides: dict[str, Side]
 ) -> tuple[list[str], list[str]]:
@@ -707,7 +809,7 @@ def _static_layers(
     if scene.areas:
         areas, size = scene.areas, scene.label_size
         labels = [
-            '<g id="labels">',
+            SHAPE_LABELS,
             *_part_layer(
                 scene, _board_kept(scene), ("labels", size), lambda i: _area_label(areas[i], size)
             ),
@@ -884,13 +986,12 @@ def _area_label(area: Area, size: float) -> str:
 
 @functools.lru_cache(maxsize=16384)
 def _label_text(code: str, label: str, kind: str, at: tuple[float, float], size: float) -> str:
+    """A province's label, bold and haloed by its group (`SHAPE_LABELS`), at its size."""
     x, y = at
     style = ' font-style="italic"' if kind == SEA else ""
     return (
         f'<text id="l-{_attr(code)}" x="{x:.1f}" y="{y + size * 0.36:.1f}" '
-        f'font-size="{size:g}" font-weight="bold" text-anchor="middle" fill="#1b1f24" '
-        f'stroke="#ffffff" stroke-width="2.5" stroke-opacity="0.8" paint-order="stroke"'
-        f"{style}>{_text(label)}</text>"
+        f'font-size="{size:g}"{style}>{_text(label)}</text>'
     )
 
 
@@ -1360,13 +1461,18 @@ def _legend(scene: Scene, height: float) -> list[str]:
     phase's other pictures with their legend in the same place)."""
     top = map_height(scene)
     left, width = _legend_place(scene)
-    key = ("legend", top, left, width)
+    # A reader's part: drawn at the top of the band and moved down to it, so every reader of
+    # the phase shares it; the whole board: where it stands.
+    at = 0.0 if scene.view is not None else top
+    key = ("legend", at, left, width)
     kept = scene.shared.get(key)
     if kept is None:
-        kept = scene.shared[key] = _legend_lines(scene, top, left, width)
+        kept = scene.shared[key] = _legend_lines(scene, at, left, width)
     assert isinstance(kept, tuple)
-    assert kept[1] <= height
-    return kept[0]
+    assert kept[1] + top - at <= height
+    if at == top:
+        return kept[0]
+    return [f'<g transform="translate(0,{top:.1f})">', *kept[0], "</g>"]
 
 
 def _legend_lines(scene: Scene, top: float, left: float, width: float) -> tuple[list[str], float]:
