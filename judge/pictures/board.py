@@ -366,6 +366,8 @@ def board_scene(
         scene.impassable, scene.barriers, scene.crossings = _memo(
             board, "_picture_shape_lines", lambda: _shape_lines(shapes)
         )
+        if board.inset is not None and not readable_whole(width):
+            scene.parts = (_detail(scene, board.inset),)
     return scene if reader is None else for_reader(scene, board, shown, reader, shapes)
 
 
@@ -400,6 +402,26 @@ def for_reader(
         label_size=first.label_size,
         mark_scale=first.mark_scale,
         parts=tuple(more),
+    )
+
+
+# The whole of a board too wide to read (the GM's and observers' picture) shows its crowded
+# part (the board's `inset`) again under it this many times larger, its labels as small as
+# LEAST_SHOWN pixels when the whole picture is shown VIEWED_AT wide.
+DETAIL_ENLARGED = 2.5
+# The size of units and centres there, against their size on the canvas (the whole's): about
+# one and a half times theirs on the picture, less where provinces crowd (`UnitMark.room`).
+DETAIL_MARKS = 0.6
+
+
+def _detail(scene: Scene, part: tuple[float, float, float, float]) -> Part:
+    """The board's crowded part, drawn again under the whole DETAIL_ENLARGED times larger."""
+    least = LEAST_SHOWN * scene.width / VIEWED_AT / DETAIL_ENLARGED
+    return Part(
+        part,
+        label_size=min(scene.label_size, math.ceil(least * 20) / 20),
+        mark_scale=DETAIL_MARKS,
+        shown_width=part[2] * DETAIL_ENLARGED,
     )
 
 

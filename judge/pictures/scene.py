@@ -166,6 +166,9 @@ class Scene:
     parts: tuple[Part, ...] = ()
     # The width on the picture of the window `view` shows (a further window may be half).
     shown_width: float = 960.0
+    # Added to the ids of what a further window (or the whole's crowded part) draws again, so
+    # that no two elements of a picture share an id.
+    id_suffix: str = ""
     # What the pictures of one phase share, drawn once for all its readers (each province's
     # shape in its fill, the whole board drawn small): the scenes a phase's readers are shown
     # are made from one scene and share this dict; a new phase starts a new one.

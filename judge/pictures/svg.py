@@ -192,8 +192,9 @@ def _window_scenes(scene: Scene) -> list[Scene]:
             mark_scale=part.mark_scale,
             shown_width=part.shown_width,
             parts=(),
+            id_suffix=f"-{index + 2}",
         )
-        for part in scene.parts
+        for index, part in enumerate(scene.parts)
     ]
 
 
@@ -212,6 +213,8 @@ def _legend_place(scene: Scene) -> tuple[float, float]:
     width = picture_width(scene)
     if scene.view is not None:
         left = 2 * INSET_MARGIN + OVERVIEW_WIDTH
+    elif scene.parts:
+        left = 2 * INSET_MARGIN + max(part.shown_width for part in scene.parts)
     elif scene.inset is not None:
         left = 2 * INSET_MARGIN + scene.inset[2] * _inset_scale(scene)
     else:
@@ -223,7 +226,9 @@ def draw(scene: Scene) -> str:
     """The scene as one SVG document."""
     width = picture_width(scene)
     top = map_height(scene)
-    height = top + max(inset_height(scene), overview_height(scene), legend_height(scene))
+    height = top + max(
+        inset_height(scene), overview_height(scene), detail_height(scene), legend_height(scene)
+    )
     out: list[str] = [
         f'<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '
         f'width="{width:.0f}" height="{height:.0f}" '
@@ -232,6 +237,7 @@ def draw(scene: Scene) -> str:
     ]
     if scene.view is None:
         out += _board(scene)
+        out += _details(scene)
     else:  # each window's board once, shown enlarged; under them the whole board small
         for index, (window, left, upper) in enumerate(_placed(scene)):
             suffix = "" if index == 0 else f"-{index + 1}"
@@ -252,21 +258,24 @@ def _board(scene: Scene, suffix: str = "") -> list[str]:
     background = SEA_FILL if scene.areas else "#f7fbff"
     out = [
         f'<g id="board{suffix}">',
-        '<g id="ground">',
+        f'<g id="ground{scene.id_suffix}">',
         f'<rect width="{scene.width:.0f}" height="{scene.height:.0f}" fill="{background}"/>',
     ]
     sides = label_sides(scene)
     links, labels = _static_layers(scene, nodes, sides)
     if scene.areas:
         out.append(
-            f'<g id="provinces" stroke="{BORDER}" stroke-width="1" stroke-linejoin="round" '
+            f'<g id="provinces{scene.id_suffix}" stroke="{BORDER}" stroke-width="1" '
+            'stroke-linejoin="round" '
             'fill-rule="evenodd">'
         )
         scale = scene.mark_scale
-        out += _part_layer(scene, scene.shared, "areas", _area_pieces(scene, colours))
+        out += _part_layer(
+            scene, scene.shared, ("areas", scene.id_suffix), _area_pieces(scene, colours)
+        )
         out.append("</g>")
         out += links
-        out.append('<g id="centres">')
+        out.append(f'<g id="centres{scene.id_suffix}">')
         out += _centres(scene, colours, scale)
         out.append("</g>")
     else:
@@ -279,10 +288,10 @@ def _board(scene: Scene, suffix: str = "") -> list[str]:
                 out += _node(node, colours)
         out.append("</g>")
     out.append("</g>")
-    out.append('<g id="orders">')
+    out.append(f'<g id="orders{scene.id_suffix}">')
     out.append(_orders_text(scene, colours))
     out.append("</g>")
-    out.append('<g id="units">')
+    out.append(f'<g id="units{scene.id_suffix}">')
     lettered = len(scene.powers) > COLOUR_ONLY
     if scene.areas:
         out += _part_units(scene, colours, lettered)
@@ -357,9 +366,10 @@ def _centres(scene: Scene, colours: dict[str, str], scale: float) -> list[str]:
             if area.centre_at is not None:
                 cells.setdefault(_cell(*area.centre_at), []).append(i)
     assert isinstance(cells, dict)
-    made = scene.shared.get(("centres", scale))
+    key = ("centres", scale, scene.id_suffix)
+    made = scene.shared.get(key)
     if made is None:
-        made = scene.shared[("centres", scale)] = {}
+        made = scene.shared[key] = {}
     assert isinstance(made, dict)
     piece = _centre_pieces(scene, colours, scale)
     return _by_cell(made, _view_spans(scene, 30.0), cells, piece)
@@ -504,7 +514,7 @@ def _part_units(scene: Scene, colours: dict[str, str], lettered: bool) -> list[s
         for unit in scene.units:
             by_cell.setdefault(_cell(unit.x, unit.y), []).append(unit)
     assert isinstance(by_cell, dict)
-    key = ("units", scene.mark_scale, lettered)
+    key = ("units", scene.mark_scale, lettered, scene.id_suffix)
     rows = scene.shared.get(key)
     if rows is None:
         rows = scene.shared[key] = {}
@@ -517,13 +527,14 @@ def _unit_pieces(
     scene: Scene, colours: dict[str, str], lettered: bool
 ) -> Callable[[UnitMark], str]:
     """A unit drawn at its place at the part's size of marks, kept per board."""
-    pieces, scale = _pieces(scene, "unit"), scene.mark_scale
+    pieces, scale, suffix = _pieces(scene, "unit"), scene.mark_scale, scene.id_suffix
 
     def piece(unit: UnitMark) -> str:
-        key = (unit, lettered, scale)
+        key = (unit, lettered, scale, suffix)
         text = pieces.get(key)
         if text is None:
-            text = pieces[key] = "".join(_unit(unit, colours, lettered, _unit_scale(unit, scale)))
+            size = _unit_scale(unit, scale)
+            text = pieces[key] = "".join(_unit(unit, colours, lettered, size, suffix))
         return text
 
     return piece
@@ -542,13 +553,19 @@ def _unit_scale(unit: UnitMark, scale: float) -> float:
 
 def _orders_text(scene: Scene, colours: dict[str, str]) -> str:
     """Every order's arrow, drawn once for the pictures of the phase."""
-    found = scene.shared.get("orders")
+    key = ("orders", scene.id_suffix)
+    found = scene.shared.get(key)
     if found is None:
-        found = scene.shared["orders"] = "".join(
+        found = scene.shared[key] = "".join(
             line
             for index, arrow in enumerate(scene.arrows)
             for line in _arrow(
-                index, arrow, colours.get(arrow.power, "#000000"), scene.width, scene.wraps
+                index,
+                arrow,
+                colours.get(arrow.power, "#000000"),
+                scene.width,
+                scene.wraps,
+                scene.id_suffix,
             )
         )
     assert isinstance(found, str)
@@ -619,6 +636,57 @@ def _view(scene: Scene, suffix: str = "", left: float = 0.0, top: float = 0.0) -
             'stroke-width="2"/>'
         )
     out.append("</g>")
+    return out
+
+
+def _detail_scenes(scene: Scene) -> list[Scene]:
+    """The scenes of the whole board's crowded parts drawn again larger under it (`parts`)."""
+    return [
+        with_changes(
+            scene,
+            view=part.view,
+            label_size=part.label_size,
+            mark_scale=part.mark_scale,
+            shown_width=part.shown_width,
+            parts=(),
+            id_suffix=f"-{index + 2}",
+        )
+        for index, part in enumerate(scene.parts)
+    ]
+
+
+def detail_height(scene: Scene) -> float:
+    """The band under the whole board that holds its crowded part enlarged, or 0."""
+    if scene.view is not None or not scene.parts:
+        return 0.0
+    part = scene.parts[0]
+    return INSET_CAPTION + part.view[3] * part.shown_width / part.view[2] + INSET_MARGIN
+
+
+def _details(scene: Scene) -> list[str]:
+    """The whole board's crowded part drawn again larger under it, each a board group of its
+    own (its labels readable, its units their size on the picture), framed dashed on the map."""
+    out = []
+    for index, window in enumerate(_detail_scenes(scene)):
+        assert window.view is not None
+        x, y, w, h = window.view
+        k = _view_scale(window)
+        suffix = f"-{index + 2}"
+        top = scene.height + INSET_CAPTION
+        out.append(
+            f'<rect x="{x:g}" y="{y:g}" width="{w:g}" height="{h:g}" fill="none" '
+            'stroke="#4d5560" stroke-width="2" stroke-dasharray="8 5"/>'
+        )
+        out.append(
+            f'<line x1="0" y1="{scene.height:.1f}" x2="{scene.width:.0f}" '
+            f'y2="{scene.height:.1f}" stroke="#4d5560"/>'
+        )
+        out.append(
+            f'<text x="{INSET_MARGIN:g}" y="{top - 8:.1f}" font-size="20" font-weight="bold">'
+            f"The part in the dashed frame, {k:g} times larger</text>"
+        )
+        out += ["<defs>", *_board(window, suffix), "</defs>"]
+        out += _view(window, suffix, INSET_MARGIN, top)
     return out
 
 
@@ -732,11 +800,13 @@ def _area_pieces(scene: Scene, colours: dict[str, str]) -> Callable[[int], str]:
     """The `i`th area's shape in its fill."""
     areas, pieces, fills = scene.areas, _pieces(scene, "area"), _fills(scene, colours)
 
+    suffix = scene.id_suffix
+
     def piece(i: int) -> str:
-        key = (i, fills[i])
+        key = (i, fills[i], suffix)
         text = pieces.get(key)
         if text is None:
-            text = pieces[key] = _area_path(areas[i], fills[i])
+            text = pieces[key] = _area_path(areas[i], fills[i], suffix)
         return text
 
     return piece
@@ -759,40 +829,40 @@ def _outlines(scene: Scene, colours: dict[str, str]) -> list[str]:
 
 def _centre_pieces(scene: Scene, colours: dict[str, str], scale: float) -> Callable[[int], str]:
     """The `i`th area's centre mark in its owner's colour ("" where it has none)."""
-    areas, pieces = scene.areas, _pieces(scene, "centre")
+    areas, pieces, suffix = scene.areas, _pieces(scene, "centre"), scene.id_suffix
 
     def piece(i: int) -> str:
         area = areas[i]
         if area.centre_at is None:
             return ""
-        key = (i, area.centre_owner and colours.get(area.centre_owner), scale)
+        key = (i, area.centre_owner and colours.get(area.centre_owner), scale, suffix)
         text = pieces.get(key)
         if text is None:
-            text = pieces[key] = _centre(area, colours, scale)
+            text = pieces[key] = _centre(area, colours, scale, suffix)
         return text
 
     return piece
 
 
-def _area_path(area: Area, fill: str) -> str:
+def _area_path(area: Area, fill: str, suffix: str = "") -> str:
     """A province's shape filled `fill`."""
     title = f"<title>{_text(area.title)}</title>" if area.title else ""
-    return f'<path id="p-{_attr(area.code)}" d="{area.path}" fill="{fill}">{title}</path>'
+    return f'<path id="p-{_attr(area.code)}{suffix}" d="{area.path}" fill="{fill}">{title}</path>'
 
 
-def _centre(area: Area, colours: dict[str, str], scale: float = 1.0) -> str:
+def _centre(area: Area, colours: dict[str, str], scale: float = 1.0, suffix: str = "") -> str:
     assert area.centre_at is not None
     x, y = area.centre_at
     dot = colours.get(area.centre_owner, "#ffffff") if area.centre_owner else "#ffffff"
     return (
-        f'<circle id="c-{_attr(area.code)}" cx="{x:.1f}" cy="{y:.1f}" r="{5 * scale:g}" '
+        f'<circle id="c-{_attr(area.code)}{suffix}" cx="{x:.1f}" cy="{y:.1f}" r="{5 * scale:g}" '
         f'fill="{dot}" stroke="#000000" stroke-width="{1.5 * scale:g}"/>'
     )
 
 
 # The group of a board with shapes' labels: what every label shares.
 SHAPE_LABELS = (
-    '<g id="labels" font-weight="bold" text-anchor="middle" fill="#1b1f24" stroke="#ffffff" '
+    '<g id="labels{}" font-weight="bold" text-anchor="middle" fill="#1b1f24" stroke="#ffffff" '
     'stroke-width="2.5" stroke-opacity="0.8" paint-order="stroke">'
 )
 
@@ -808,10 +878,14 @@ def _static_layers(
             return kept[1], kept[2]
     if scene.areas:
         areas, size = scene.areas, scene.label_size
+        suffix = scene.id_suffix
         labels = [
-            SHAPE_LABELS,
+            SHAPE_LABELS.format(suffix),
             *_part_layer(
-                scene, _board_kept(scene), ("labels", size), lambda i: _area_label(areas[i], size)
+                scene,
+                _board_kept(scene),
+                ("labels", size, suffix),
+                lambda i: _area_label(areas[i], size, suffix),
             ),
         ]
         labels.append("</g>")
@@ -940,18 +1014,19 @@ def _points(line: tuple[tuple[float, float], ...]) -> str:
     return " ".join(f"{x:g},{y:g}" for x, y in line)
 
 
-_SHAPE_LAYERS: dict[int, tuple[object, list[str]]] = {}
+_SHAPE_LAYERS: dict[tuple[int, str], tuple[object, list[str]]] = {}
 
 
 def _kept_shape_layers(scene: Scene) -> list[str]:
     """`_shape_layers`, kept by the scene's `static` (the board's: they never change)."""
     if scene.static is None:
         return _shape_layers(scene)
-    kept = _SHAPE_LAYERS.get(id(scene.static))
+    key = (id(scene.static), scene.id_suffix)
+    kept = _SHAPE_LAYERS.get(key)
     if kept is None or kept[0] is not scene.static:
         if len(_SHAPE_LAYERS) > 64:
             _SHAPE_LAYERS.clear()
-        kept = _SHAPE_LAYERS[id(scene.static)] = (scene.static, _shape_layers(scene))
+        kept = _SHAPE_LAYERS[key] = (scene.static, _shape_layers(scene))
     return kept[1]
 
 
@@ -959,19 +1034,21 @@ def _shape_layers(scene: Scene) -> list[str]:
     """Over the provinces: the impassable land, the borders no move crosses, the crossings."""
     out = []
     if scene.impassable:
-        out.append(f'<g id="impassable" fill="{ROCK}" stroke="{BORDER}" stroke-width="0.8">')
+        out.append(
+            f'<g id="impassable{scene.id_suffix}" fill="{ROCK}" stroke="{BORDER}" stroke-width="0.8">'
+        )
         out += [f'<path d="{d}" fill-rule="evenodd"/>' for d in scene.impassable]
         out.append("</g>")
     if scene.barriers:
         out.append(
-            '<g id="barriers" stroke="#262626" stroke-width="3.5" fill="none" '
+            f'<g id="barriers{scene.id_suffix}" stroke="#262626" stroke-width="3.5" fill="none" '
             'stroke-linecap="round" stroke-linejoin="round">'
         )
         out += [f'<polyline points="{_points(line)}"/>' for line in scene.barriers]
         out.append("</g>")
     if scene.crossings:
         out.append(
-            '<g id="crossings" stroke="#262626" stroke-width="2" stroke-dasharray="5 3" '
+            f'<g id="crossings{scene.id_suffix}" stroke="#262626" stroke-width="2" stroke-dasharray="5 3" '
             'fill="none">'
         )
         out += [f'<polyline points="{_points(line)}"/>' for line in scene.crossings]
@@ -979,18 +1056,20 @@ def _shape_layers(scene: Scene) -> list[str]:
     return out
 
 
-def _area_label(area: Area, size: float) -> str:
+def _area_label(area: Area, size: float, suffix: str = "") -> str:
     """A province's code at its shape's label point (the text's middle), bold, haloed."""
-    return _label_text(area.code, area.label, area.kind, area.label_at, size)
+    return _label_text(area.code, area.label, area.kind, area.label_at, size, suffix)
 
 
 @functools.lru_cache(maxsize=16384)
-def _label_text(code: str, label: str, kind: str, at: tuple[float, float], size: float) -> str:
+def _label_text(
+    code: str, label: str, kind: str, at: tuple[float, float], size: float, suffix: str = ""
+) -> str:
     """A province's label, bold and haloed by its group (`SHAPE_LABELS`), at its size."""
     x, y = at
     style = ' font-style="italic"' if kind == SEA else ""
     return (
-        f'<text id="l-{_attr(code)}" x="{x:.1f}" y="{y + size * 0.36:.1f}" '
+        f'<text id="l-{_attr(code)}{suffix}" x="{x:.1f}" y="{y + size * 0.36:.1f}" '
         f'font-size="{size:g}"{style}>{_text(label)}</text>'
     )
 
@@ -1250,10 +1329,14 @@ def label_sides(scene: Scene) -> dict[str, Side]:
 
 
 def _unit(
-    unit: UnitMark, colours: dict[str, str], lettered: bool = False, scale: float = 1.0
+    unit: UnitMark,
+    colours: dict[str, str],
+    lettered: bool = False,
+    scale: float = 1.0,
+    suffix: str = "",
 ) -> list[str]:
     army = colours.get(unit.army_power) if unit.kind == "AF" and unit.army_power else None
-    drawn = _unit_mark(unit, colours.get(unit.power, "#000000"), army, lettered)
+    drawn = _unit_mark(unit, colours.get(unit.power, "#000000"), army, lettered, suffix)
     if scale == 1.0:
         return drawn
     # Smaller about its own point: the group's first line opens it, so the scale goes there.
@@ -1268,13 +1351,15 @@ def _unit(
 
 
 @functools.lru_cache(maxsize=4096)
-def _unit_mark(unit: UnitMark, colour: str, army: str | None, lettered: bool = False) -> list[str]:
+def _unit_mark(
+    unit: UnitMark, colour: str, army: str | None, lettered: bool = False, suffix: str = ""
+) -> list[str]:
     """A unit in its power's `colour`, an army/fleet's army stripe in `army`. Kept: most units
     stand where they stood last phase."""
     ink = _ink(colour)
     x, y = unit.x, unit.y
     prefix = "d" if unit.dislodged else "u"
-    uid = f"{prefix}-{unit.power}-{unit.loc}"
+    uid = f"{prefix}-{unit.power}-{unit.loc}{suffix}"
     kind = "A/F" if unit.kind == "AF" else unit.kind
     what = {"A": "army", "F": "fleet", "AF": "army/fleet", RAT: "rat"}.get(unit.kind, unit.kind)
     title = f"{unit.power} {what} in {unit.loc}"
@@ -1354,9 +1439,11 @@ def _trimmed(
     return a[0] + ux * start, a[1] + uy * start, b[0] - ux * end, b[1] - uy * end
 
 
-def _arrow(index: int, arrow: Arrow, colour: str, width: float, wraps: bool) -> list[str]:
+def _arrow(
+    index: int, arrow: Arrow, colour: str, width: float, wraps: bool, suffix: str = ""
+) -> list[str]:
     title = f"<title>{_text(arrow.text)}</title>" if arrow.text else ""
-    head = f'<g id="o-{index}" class="{arrow.kind}{"" if arrow.ok else " failed"}">{title}'
+    head = f'<g id="o-{index}{suffix}" class="{arrow.kind}{"" if arrow.ok else " failed"}">{title}'
     return [head, *_arrow_lines(arrow, colour, width, wraps)]
 
 

@@ -59,10 +59,11 @@ def by_shape(name: str) -> set[str]:
     return {f"p-{code}" for code in (shapes.provinces if shapes else load_map(name).provinces)}
 
 
-def shown_label_sizes(svg: str) -> list[float]:
+def shown_label_sizes(svg: str, only: str | None = None) -> list[float]:
     """Each province label's height in pixels when the whole picture is shown 800 wide: its
     size, times the scale its board group is shown at (each window of a reader's part its own,
-    from the `use` that shows it; the whole board drawn as it is)."""
+    from the `use` that shows it; the whole board drawn as it is). `only`: the labels of that
+    board group alone."""
     root = ET.fromstring(svg)
     width = float(root.attrib["viewBox"].split()[2])
     scales: dict[str, float] = {}
@@ -71,7 +72,9 @@ def shown_label_sizes(svg: str) -> list[float]:
         if found is not None:
             scales[use.attrib["href"].lstrip("#")] = float(found.group(1))
     groups = [g for g in root.iter(f"{SVG}g") if (g.get("id") or "").startswith("board")]
-    if not scales:
+    if only is not None:
+        groups = [g for g in groups if g.get("id") == only]
+    elif not scales:
         groups = groups[:1]
     return [
         float(e.attrib["font-size"]) * scales.get(group.attrib["id"], 1.0) * 800 / width
@@ -201,8 +204,45 @@ def by_code(name: str) -> set[str]:
 def labels_in(root: ET.Element, group: str, code: str) -> list[tuple[float, float]]:
     """Where the province's label stands in a board group (none: not drawn there)."""
     board_group = next(e for e in root.iter(f"{SVG}g") if e.get("id") == group)
+    suffix = group.removeprefix("board")  # a further window's ids end as its group's
     return [
         (float(t.attrib["x"]), float(t.attrib["y"]))
         for t in board_group.iter(f"{SVG}text")
-        if t.get("id") == f"l-{code}"
+        if t.get("id") == f"l-{code}{suffix}"
     ]
+
+
+def test_the_whole_world_shows_its_crowded_part_again_readable_at_800() -> None:
+    """The GM's and observers' picture of the world board: the whole board, and under it the
+    board's crowded part (Europe, the map's `inset`) drawn again larger, every province there
+    labelled at least 9 pixels high when the picture is shown 800 pixels wide."""
+    name = "mercator-world"
+    board = load_map(name)
+    assert board.inset is not None
+    case = start_case(board)
+    case.update(variant="mercator", map=name)
+    for reader in (MASTER, OBSERVERS):
+        svg = picture_svg(PictureSource(case), reader)
+        assert svg is not None
+        root = ET.fromstring(svg)
+        detail = next(g for g in root.iter(f"{SVG}g") if g.get("id") == "board-2")
+        shown = windows(root)["board-2"]
+        x, y, w, h = board.inset
+        assert any(abs(v[0] - x) < 1 and abs(v[2] - w) < 1 for v in shown)
+        labelled = {
+            t.attrib["id"][2:].removesuffix("-2")
+            for t in detail.iter(f"{SVG}text")
+            if t.get("id", "").startswith("l-")
+        }
+        every = [e.get("id") for e in root.iter() if e.get("id")]
+        assert len(every) == len(set(every))  # no id twice: the part's own end in "-2"
+        shapes = load_shapes(name)
+        assert shapes is not None
+        inside = {
+            code
+            for code, shape in shapes.provinces.items()
+            if x <= shape.label[0] <= x + w and y <= shape.label[1] <= y + h
+        }
+        assert inside and inside <= labelled
+        sizes = shown_label_sizes(svg, only="board-2")
+        assert len(sizes) == len(labelled) and min(sizes) >= 9, min(sizes)
