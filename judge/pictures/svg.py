@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Sequence
 from typing import TypeVar
 from xml.sax.saxutils import escape
 
@@ -236,13 +237,17 @@ def draw(scene: Scene) -> str:
         f'<rect width="{width:.0f}" height="{height:.0f}" fill="#ffffff"/>',
     ]
     if scene.view is None:
+        out += _details(scene, width, height)
         out += _board(scene)
-        out += _details(scene)
+        out += _detail_marks(scene)
     else:  # each window's board once, shown enlarged; under them the whole board small
         for index, (window, left, upper) in enumerate(_placed(scene)):
             suffix = "" if index == 0 else f"-{index + 1}"
             out += ["<defs>", *_board(window, suffix), "</defs>"]
-            out += _view(window, suffix, left, upper)
+            if index == 0:
+                out += _first_view(window)
+            else:
+                out += _view(window, suffix, left, upper)
         out += _overview(scene, top)
     out += _inset(scene)
     out += _legend(scene, height)
@@ -259,8 +264,11 @@ def _board(scene: Scene, suffix: str = "") -> list[str]:
     out = [
         f'<g id="board{suffix}">',
         f'<g id="ground{scene.id_suffix}">',
-        f'<rect width="{scene.width:.0f}" height="{scene.height:.0f}" fill="{background}"/>',
     ]
+    if scene.view is None:  # a window's ground is its own (`_view`): nothing reaches past it
+        out.append(
+            f'<rect width="{scene.width:.0f}" height="{scene.height:.0f}" fill="{background}"/>'
+        )
     sides = label_sides(scene)
     links, labels = _static_layers(scene, nodes, sides)
     if scene.areas:
@@ -610,32 +618,53 @@ def _copies(scene: Scene, x: float, w: float) -> list[float]:
     return shifts
 
 
+def _first_view(scene: Scene) -> list[str]:
+    """The reader's first window, across the top of the picture: drawn uncut (what it draws
+    past its sides and top falls outside the picture), then the band under it painted white
+    for what comes there. A renderer draws this several times faster than a window cut to
+    its frame, which it draws apart the size of the picture and masks."""
+    assert scene.view is not None
+    x, y, w, h = scene.view
+    k = _view_scale(scene)
+    out = [
+        f'<g id="view" transform="scale({k:.4f}) translate({-x:.1f},{-y:.1f})">',
+        f'<rect x="{x:g}" y="{y:g}" width="{w:g}" height="{h:g}" fill="{SEA_FILL}"/>',
+    ]
+    for shift in _copies(scene, x, w):
+        move = f' transform="translate({shift:g},0)"' if shift else ""
+        out.append(f'<use href="#board" xlink:href="#board"{move}/>')
+    out.append("</g>")
+    out.append(
+        f'<rect y="{h * k:.1f}" width="{VIEW_PICTURE:.0f}" height="{scene.height * k:.0f}" '
+        'fill="#ffffff"/>'
+    )
+    return out
+
+
 def _view(scene: Scene, suffix: str = "", left: float = 0.0, top: float = 0.0) -> list[str]:
     """A window of the reader's part (the board group "board" and `suffix`), enlarged to its
-    width on the picture, its corner at (`left`, `top`), framed where it is not the first."""
+    width on the picture, its corner at (`left`, `top`), framed where it is not the first: a
+    nested viewport onto the canvas, which cuts what lies outside it (a renderer draws that
+    much faster than a clip path, which it draws as a mask the size of the picture)."""
     assert scene.view is not None
     x, y, w, h = scene.view
     k = _view_scale(scene)
     wide = scene.shown_width
-    place = f' transform="translate({left:g},{top:.1f})"' if top or left else ""
     out = [
-        f'<defs><clipPath id="view-part{suffix}"><rect width="{wide:.0f}" '
-        f'height="{h * k:.1f}"/></clipPath></defs>',
-        f'<g{place}><g id="view{suffix}" clip-path="url(#view-part{suffix})">',
-        f'<rect width="{wide:.0f}" height="{h * k:.1f}" fill="{SEA_FILL}"/>',
+        f'<svg id="view{suffix}" x="{left:g}" y="{top:.1f}" width="{wide:.0f}" '
+        f'height="{h * k:.1f}" viewBox="{x:g} {y:g} {w:g} {h:g}" '
+        'preserveAspectRatio="none">',
+        f'<rect x="{x:g}" y="{y:g}" width="{w:g}" height="{h:g}" fill="{SEA_FILL}"/>',
     ]
     for shift in _copies(scene, x, w):
-        out.append(
-            f'<use href="#board{suffix}" xlink:href="#board{suffix}" transform="scale({k:.4f}) '
-            f'translate({-x + shift:.1f},{-y:.1f})"/>'
-        )
-    out.append("</g>")
+        move = f' transform="translate({shift:g},0)"' if shift else ""
+        out.append(f'<use href="#board{suffix}" xlink:href="#board{suffix}"{move}/>')
+    out.append("</svg>")
     if suffix:  # a frame round the further windows
         out.append(
-            f'<rect width="{wide:.0f}" height="{h * k:.1f}" fill="none" stroke="#4d5560" '
-            'stroke-width="2"/>'
+            f'<rect x="{left:g}" y="{top:.1f}" width="{wide:.0f}" height="{h * k:.1f}" '
+            'fill="none" stroke="#4d5560" stroke-width="2"/>'
         )
-    out.append("</g>")
     return out
 
 
@@ -663,30 +692,62 @@ def detail_height(scene: Scene) -> float:
     return INSET_CAPTION + part.view[3] * part.shown_width / part.view[2] + INSET_MARGIN
 
 
-def _details(scene: Scene) -> list[str]:
-    """The whole board's crowded part drawn again larger under it, each a board group of its
-    own (its labels readable, its units their size on the picture), framed dashed on the map."""
+def _details(scene: Scene, width: float, height: float) -> list[str]:
+    """The whole board's crowded part drawn again larger under it, a board group of its own
+    (its labels readable, its units their size on the picture). Drawn first and uncut, what it
+    draws past its frame painted over: white round it, and above it the whole board drawn
+    next (a renderer draws this several times faster than a part cut to its frame)."""
     out = []
     for index, window in enumerate(_detail_scenes(scene)):
         assert window.view is not None
         x, y, w, h = window.view
         k = _view_scale(window)
         suffix = f"-{index + 2}"
-        top = scene.height + INSET_CAPTION
-        out.append(
-            f'<rect x="{x:g}" y="{y:g}" width="{w:g}" height="{h:g}" fill="none" '
-            'stroke="#4d5560" stroke-width="2" stroke-dasharray="8 5"/>'
-        )
-        out.append(
-            f'<line x1="0" y1="{scene.height:.1f}" x2="{scene.width:.0f}" '
-            f'y2="{scene.height:.1f}" stroke="#4d5560"/>'
-        )
-        out.append(
-            f'<text x="{INSET_MARGIN:g}" y="{top - 8:.1f}" font-size="20" font-weight="bold">'
-            f"The part in the dashed frame, {k:g} times larger</text>"
-        )
+        left, top = INSET_MARGIN, scene.height + INSET_CAPTION
+        right, bottom = left + w * k, top + h * k
         out += ["<defs>", *_board(window, suffix), "</defs>"]
-        out += _view(window, suffix, INSET_MARGIN, top)
+        out.append(
+            f'<g id="view{suffix}" transform="translate({left:g},{top:.1f}) scale({k:.4f}) '
+            f'translate({-x:g},{-y:g})"><rect x="{x:g}" y="{y:g}" width="{w:g}" '
+            f'height="{h:g}" fill="{SEA_FILL}"/>'
+        )
+        for shift in _copies(window, x, w):
+            move = f' transform="translate({shift:g},0)"' if shift else ""
+            out.append(f'<use href="#board{suffix}" xlink:href="#board{suffix}"{move}/>')
+        out.append("</g>")
+        covers = [
+            (0.0, scene.height, width, top - scene.height),
+            (0.0, top, left, bottom - top),
+            (right, top, width - right, bottom - top),
+            (0.0, bottom, width, height - bottom),
+        ]
+        out += [
+            f'<rect x="{cx:g}" y="{cy:.1f}" width="{cw:.1f}" height="{ch:.1f}" fill="#ffffff"/>'
+            for cx, cy, cw, ch in covers
+            if cw > 0 and ch > 0
+        ]
+    return out
+
+
+def _detail_marks(scene: Scene) -> list[str]:
+    """The crowded part's frame on the map (dashed), the line under the map, its caption and
+    its frame."""
+    out = []
+    for window in _detail_scenes(scene):
+        assert window.view is not None
+        x, y, w, h = window.view
+        k = _view_scale(window)
+        top = scene.height + INSET_CAPTION
+        out += [
+            f'<rect x="{x:g}" y="{y:g}" width="{w:g}" height="{h:g}" fill="none" '
+            'stroke="#4d5560" stroke-width="2" stroke-dasharray="8 5"/>',
+            f'<line x1="0" y1="{scene.height:.1f}" x2="{scene.width:.0f}" '
+            f'y2="{scene.height:.1f}" stroke="#4d5560"/>',
+            f'<text x="{INSET_MARGIN:g}" y="{top - 8:.1f}" font-size="20" font-weight="bold">'
+            f"The part in the dashed frame, {k:g} times larger</text>",
+            f'<rect x="{INSET_MARGIN:g}" y="{top:.1f}" width="{w * k:.1f}" height="{h * k:.1f}" '
+            'fill="none" stroke="#4d5560" stroke-width="2"/>',
+        ]
     return out
 
 
@@ -889,9 +950,9 @@ def _static_layers(
             ),
         ]
         labels.append("</g>")
-        links = _kept_shape_layers(scene)
         if scene.view is not None:
-            return links, labels
+            return _shape_layers(scene), labels
+        links = _kept_shape_layers(scene)
         return _kept(scene, links, labels)
     shown = _visible_codes(scene)
     links = _land(_land_shown(scene))
@@ -1031,29 +1092,85 @@ def _kept_shape_layers(scene: Scene) -> list[str]:
 
 
 def _shape_layers(scene: Scene) -> list[str]:
-    """Over the provinces: the impassable land, the borders no move crosses, the crossings."""
+    """Over the provinces: the impassable land, the borders no move crosses, the crossings (a
+    crossing the short way round a board that wraps drawn as two pieces through its edges);
+    on a reader's window, those that reach into it (kept per board and view)."""
+    items = _shape_items(scene)
+    if scene.view is not None:
+        x, y, w, h = scene.view
+        shifts = _copies(scene, x, w)
+        items = {
+            kind: [
+                text
+                for box, text in found
+                if box[1] < y + h
+                and box[3] > y
+                and any(box[0] < x + w - s and box[2] > x - s for s in shifts)
+            ]
+            for kind, found in items.items()
+        }
+    else:
+        items = {kind: [text for _, text in found] for kind, found in items.items()}
     out = []
-    if scene.impassable:
-        out.append(
-            f'<g id="impassable{scene.id_suffix}" fill="{ROCK}" stroke="{BORDER}" stroke-width="0.8">'
-        )
-        out += [f'<path d="{d}" fill-rule="evenodd"/>' for d in scene.impassable]
-        out.append("</g>")
-    if scene.barriers:
-        out.append(
-            f'<g id="barriers{scene.id_suffix}" stroke="#262626" stroke-width="3.5" fill="none" '
-            'stroke-linecap="round" stroke-linejoin="round">'
-        )
-        out += [f'<polyline points="{_points(line)}"/>' for line in scene.barriers]
-        out.append("</g>")
-    if scene.crossings:
-        out.append(
-            f'<g id="crossings{scene.id_suffix}" stroke="#262626" stroke-width="2" stroke-dasharray="5 3" '
-            'fill="none">'
-        )
-        out += [f'<polyline points="{_points(line)}"/>' for line in scene.crossings]
-        out.append("</g>")
+    suffix = scene.id_suffix
+    heads = {
+        "impassable": f'<g id="impassable{suffix}" fill="{ROCK}" stroke="{BORDER}" '
+        'stroke-width="0.8" fill-rule="evenodd">',
+        "barriers": f'<g id="barriers{suffix}" stroke="#262626" stroke-width="3.5" '
+        'fill="none" stroke-linecap="round" stroke-linejoin="round">',
+        "crossings": f'<g id="crossings{suffix}" stroke="#262626" stroke-width="2" '
+        'stroke-dasharray="5 3" fill="none">',
+    }
+    for kind, texts in items.items():
+        if texts:
+            out += [heads[kind], *texts, "</g>"]
     return out
+
+
+def _shape_items(scene: Scene) -> dict[str, list[tuple[Box, str]]]:
+    """The impassable land's, the barriers' and the crossings' pieces with their extents, kept
+    per board."""
+    kept = _board_kept(scene)
+    found = kept.get("shape items")
+    if found is None:
+        found = kept["shape items"] = {
+            "impassable": [(_path_box(d), f'<path d="{d}"/>') for d in scene.impassable],
+            "barriers": [
+                (_line_box(line), f'<polyline points="{_points(line)}"/>')
+                for line in scene.barriers
+            ],
+            "crossings": [
+                (_line_box(piece), f'<polyline points="{_points(piece)}"/>')
+                for line in scene.crossings
+                for piece in link_segments(line[0], line[-1], scene.width, scene.wraps)
+            ],
+        }
+    assert isinstance(found, dict)
+    return found
+
+
+def _line_box(line: Sequence[tuple[float, float]]) -> Box:
+    xs = [p[0] for p in line]
+    ys = [p[1] for p in line]
+    return (min(xs), min(ys), max(xs), max(ys))
+
+
+def _path_box(d: str) -> Box:
+    """The extent of path data written as `board._path` writes it: each ring's first point,
+    then relative steps."""
+    xs: list[float] = []
+    ys: list[float] = []
+    for ring in d.split("M")[1:]:
+        numbers = [float(n) for n in re.findall(r"-?[0-9]*\.?[0-9]+", ring)]
+        x, y = numbers[0], numbers[1]
+        xs.append(x)
+        ys.append(y)
+        for i in range(2, len(numbers) - 1, 2):
+            x += numbers[i]
+            y += numbers[i + 1]
+            xs.append(x)
+            ys.append(y)
+    return (min(xs), min(ys), max(xs), max(ys)) if xs else (0.0, 0.0, 0.0, 0.0)
 
 
 def _area_label(area: Area, size: float, suffix: str = "") -> str:

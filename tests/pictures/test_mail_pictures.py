@@ -66,11 +66,7 @@ def shown_label_sizes(svg: str, only: str | None = None) -> list[float]:
     board group alone."""
     root = ET.fromstring(svg)
     width = float(root.attrib["viewBox"].split()[2])
-    scales: dict[str, float] = {}
-    for use in root.iter(f"{SVG}use"):
-        found = re.search(r"scale\(([0-9.]+)\)", use.attrib.get("transform", ""))
-        if found is not None:
-            scales[use.attrib["href"].lstrip("#")] = float(found.group(1))
+    scales = {board: k for board, (k, _) in views(root).items()}
     groups = [g for g in root.iter(f"{SVG}g") if (g.get("id") or "").startswith("board")]
     if only is not None:
         groups = [g for g in groups if g.get("id") == only]
@@ -144,31 +140,39 @@ def two_moves(board: Map, unit: Unit) -> set[str]:
     return {province_of(p) for p in places}
 
 
-def windows(root: ET.Element) -> dict[str, list[tuple[float, float, float, float]]]:
-    """Each window of a reader's part, by the board group it shows: (x, y, w, h) on the canvas
-    for each place the group is drawn at (a board that wraps is drawn twice at its edge)."""
-    out: dict[str, list[tuple[float, float, float, float]]] = {}
-    for group in root.iter(f"{SVG}g"):
-        if not (group.get("id") or "").startswith("view"):
+def views(root: ET.Element) -> dict[str, tuple[float, list[tuple[float, float, float, float]]]]:
+    """Each board group a picture shows enlarged (a window of a reader's part, the whole's
+    crowded part), by its id: the scale it is shown at and the part of the canvas it shows,
+    (x, y, w, h), once for each place the group is drawn at (a board that wraps is drawn twice
+    at its edge). A window is a group moved and scaled onto the canvas, or a nested viewport."""
+    number = r"([-0-9.]+)"
+    out: dict[str, tuple[float, list[tuple[float, float, float, float]]]] = {}
+    for view in root.iter():
+        if not (view.get("id") or "").startswith("view"):
             continue
-        clip = group.get("clip-path", "")
-        found = re.search(r"#(view-part[-0-9]*)", clip)
-        assert found is not None
-        rect = next(e for e in root.iter(f"{SVG}clipPath") if e.get("id") == found.group(1)).find(
-            f"{SVG}rect"
-        )
-        assert rect is not None
-        for use in group.iter(f"{SVG}use"):
+        if view.tag == f"{SVG}svg":
+            x, y, w, h = (float(v) for v in view.attrib["viewBox"].split())
+            k = float(view.attrib["width"]) / w
+        else:
             move = re.search(
-                r"scale\(([-0-9.]+)\) translate\(([-0-9.]+),([-0-9.]+)\)", use.attrib["transform"]
+                rf"scale\({number}\) translate\({number},{number}\)", view.attrib["transform"]
             )
             assert move is not None
-            k, dx, dy = (float(v) for v in move.groups())
-            width = float(rect.attrib["width"]) / k
-            height = float(rect.attrib["height"]) / k
+            k, x, y = float(move.group(1)), -float(move.group(2)), -float(move.group(3))
+            ground = view.find(f"{SVG}rect")
+            assert ground is not None
+            w, h = float(ground.attrib["width"]), float(ground.attrib["height"])
+        for use in view.iter(f"{SVG}use"):
+            shift = re.search(rf"translate\({number},0\)", use.get("transform", ""))
+            dx = float(shift.group(1)) if shift else 0.0
             board = use.attrib["href"].lstrip("#")
-            out.setdefault(board, []).append((-dx, -dy, width, height))
+            out.setdefault(board, (k, []))[1].append((x - dx, y, w, h))
     return out
+
+
+def windows(root: ET.Element) -> dict[str, list[tuple[float, float, float, float]]]:
+    """Each window of a reader's part, by the board group it shows (`views`)."""
+    return {board: places for board, (_, places) in views(root).items()}
 
 
 @pytest.mark.parametrize(("name", "variant"), [("mercator-world", "mercator")])
