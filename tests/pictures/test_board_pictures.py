@@ -22,7 +22,7 @@ from judge.engine.position import Dislodged, Position, Unit
 from judge.map_files import available_maps, load_map, load_map_file
 from judge.pictures.board import board_scene, neighbours_of, positions_of, where
 from judge.pictures.layout import LABEL_ROOM, MARKER_RADIUS, faults
-from judge.pictures.png import MAX_PNG_WIDTH, png_of
+from judge.pictures.png import MAX_PNG_PIXELS, MAX_PNG_WIDTH, png_of
 from judge.pictures.shapes import load_shapes
 from judge.pictures.source import board_picture_svg
 from judge.pictures.svg import draw
@@ -186,7 +186,7 @@ def test_centres_are_drawn_in_their_owners_colour() -> None:
     assert ids["c-mun"].attrib["fill"] == "#ffffff"  # unowned
 
 
-@pytest.mark.parametrize("name", ["standard", "youngstown"])
+@pytest.mark.parametrize("name", ["standard", "youngstown", "mercator-world"])
 def test_the_png_renders_at_the_svgs_size_or_at_most_max_width(name: str) -> None:
     svg = board_picture_svg(load_map(name))
     png = png_of(svg)
@@ -194,10 +194,12 @@ def test_the_png_renders_at_the_svgs_size_or_at_most_max_width(name: str) -> Non
     width, height = struct.unpack(">II", png[16:24])
     root = parsed(svg)
     wide, high = int(root.attrib["width"]), int(root.attrib["height"])
-    if wide <= MAX_PNG_WIDTH:
+    if wide <= MAX_PNG_WIDTH and wide * high <= MAX_PNG_PIXELS:
         assert (width, height) == (wide, high)
-    else:  # a wider picture drawn smaller, in proportion
-        assert width == MAX_PNG_WIDTH and abs(height - high * MAX_PNG_WIDTH / wide) <= 1
+    else:  # a wider or larger picture drawn smaller, in proportion
+        assert width <= MAX_PNG_WIDTH and width * height <= MAX_PNG_PIXELS * 1.01
+        assert width >= MAX_PNG_WIDTH or width * height >= MAX_PNG_PIXELS * 0.99
+        assert abs(height - high * width / wide) <= 1
 
 
 def test_markers_are_as_large_as_the_truth_check_assumes() -> None:
