@@ -142,7 +142,15 @@ def map_height(scene: Scene) -> float:
     whole canvas)."""
     if scene.view is None:
         return scene.height
-    return max(top + scene_.view[3] * _view_scale(scene_) for scene_, _, top in _placed(scene))  # type: ignore[index]
+    key = ("map height", scene.view, scene.parts)
+    kept = scene.shared.get(key)
+    if kept is None:
+        kept = scene.shared[key] = max(
+            top + window.view[3] * _view_scale(window)  # type: ignore[index]
+            for window, _, top in _placed(scene)
+        )
+    assert isinstance(kept, float)
+    return kept
 
 
 def _placed(scene: Scene) -> list[tuple[Scene, float, float]]:
@@ -1094,24 +1102,19 @@ def _kept_shape_layers(scene: Scene) -> list[str]:
 def _shape_layers(scene: Scene) -> list[str]:
     """Over the provinces: the impassable land, the borders no move crosses, the crossings (a
     crossing the short way round a board that wraps drawn as two pieces through its edges);
-    on a reader's window, those that reach into it (kept per board and view)."""
-    items = _shape_items(scene)
-    if scene.view is not None:
-        x, y, w, h = scene.view
-        shifts = _copies(scene, x, w)
-        items = {
-            kind: [
-                text
-                for box, text in found
-                if box[1] < y + h
-                and box[3] > y
-                and any(box[0] < x + w - s and box[2] > x - s for s in shifts)
-            ]
-            for kind, found in items.items()
-        }
+    on a reader's window, those that reach into its cells."""
+    kinds, items, cells = _shape_items(scene)
+    if scene.view is None:
+        shown: list[int] | range = range(len(items))
     else:
-        items = {kind: [text for _, text in found] for kind, found in items.items()}
-    out = []
+        shown = sorted(
+            {
+                i
+                for cy, x1, x2 in _view_spans(scene, 0.0)
+                for cx in range(x1, x2 + 1)
+                for i in cells.get((cx, cy), ())
+            }
+        )
     suffix = scene.id_suffix
     heads = {
         "impassable": f'<g id="impassable{suffix}" fill="{ROCK}" stroke="{BORDER}" '
@@ -1121,32 +1124,71 @@ def _shape_layers(scene: Scene) -> list[str]:
         "crossings": f'<g id="crossings{suffix}" stroke="#262626" stroke-width="2" '
         'stroke-dasharray="5 3" fill="none">',
     }
-    for kind, texts in items.items():
-        if texts:
-            out += [heads[kind], *texts, "</g>"]
+    out = []
+    kind = ""
+    for i in shown:  # the items are in order of their kind
+        if kinds[i] != kind:
+            if kind:
+                out.append("</g>")
+            kind = kinds[i]
+            out.append(heads[kind])
+        out.append(items[i])
+    if kind:
+        out.append("</g>")
     return out
 
 
-def _shape_items(scene: Scene) -> dict[str, list[tuple[Box, str]]]:
-    """The impassable land's, the barriers' and the crossings' pieces with their extents, kept
-    per board."""
+def _shape_items(scene: Scene) -> tuple[list[str], list[str], dict[Cell, list[int]]]:
+    """The impassable land's (each piece apart: a ring with the rings inside it), the
+    barriers' and the crossings' pieces: their kinds, their texts and the cells each reaches
+    into, kept per board."""
     kept = _board_kept(scene)
     found = kept.get("shape items")
     if found is None:
-        found = kept["shape items"] = {
-            "impassable": [(_path_box(d), f'<path d="{d}"/>') for d in scene.impassable],
-            "barriers": [
-                (_line_box(line), f'<polyline points="{_points(line)}"/>')
-                for line in scene.barriers
-            ],
-            "crossings": [
-                (_line_box(piece), f'<polyline points="{_points(piece)}"/>')
-                for line in scene.crossings
-                for piece in link_segments(line[0], line[-1], scene.width, scene.wraps)
-            ],
-        }
-    assert isinstance(found, dict)
+        pieces: list[tuple[str, Box, str]] = []
+        for d in scene.impassable:
+            pieces += [("impassable", box, f'<path d="{part}"/>') for box, part in _rock(d)]
+        pieces += [
+            ("barriers", _line_box(line), f'<polyline points="{_points(line)}"/>')
+            for line in scene.barriers
+        ]
+        pieces += [
+            ("crossings", _line_box(piece), f'<polyline points="{_points(piece)}"/>')
+            for line in scene.crossings
+            for piece in link_segments(line[0], line[-1], scene.width, scene.wraps)
+        ]
+        cells: dict[Cell, list[int]] = {}
+        for i, (_, box, _) in enumerate(pieces):
+            (cx1, cy1), (cx2, cy2) = _cell(box[0], box[1]), _cell(box[2], box[3])
+            for cx in range(cx1, cx2 + 1):
+                for cy in range(cy1, cy2 + 1):
+                    cells.setdefault((cx, cy), []).append(i)
+        found = kept["shape items"] = ([k for k, _, _ in pieces], [t for _, _, t in pieces], cells)
+    assert isinstance(found, tuple)
     return found
+
+
+def _rock(d: str) -> list[tuple[Box, str]]:
+    """Impassable land's path data in pieces, each with its extent: each ring with the rings
+    whose extent lies inside its own (its holes, or land in them), drawn as one path."""
+    rings = ["M" + ring for ring in d.split("M")[1:]]
+    boxes = [_path_box(ring) for ring in rings]
+
+    def inside(a: Box, b: Box) -> bool:
+        return a[0] >= b[0] and a[1] >= b[1] and a[2] <= b[2] and a[3] <= b[3]
+
+    outer = [
+        i
+        for i, box in enumerate(boxes)
+        if not any(j != i and inside(box, other) for j, other in enumerate(boxes))
+    ]
+    return [
+        (
+            boxes[i],
+            "".join(ring for j, ring in enumerate(rings) if j == i or inside(boxes[j], boxes[i])),
+        )
+        for i in outer
+    ]
 
 
 def _line_box(line: Sequence[tuple[float, float]]) -> Box:
