@@ -15,7 +15,8 @@ picture step does for one reader; on a board where each power has his own pictur
 reader's PNG once (the median and the slowest). The targets (issues 13 and 18): a phase's
 pictures for all its readers cost at most ten adjudications of the phase (SVG), and a PNG of
 the world board takes at most 0.3 s. Rounds alternate the measurements; each one's best round
-is kept. Figures go to docs/PERFORMANCE.md with the command above.
+is kept; times are this process's CPU time. Figures go to docs/PERFORMANCE.md with the
+command above.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from adjudicate import midgame_case, opening_case, ours_in_process, rate  # noqa: E402
+from adjudicate import midgame_case, opening_case, ours_in_process  # noqa: E402
 
 from judge import PURE_PYTHON_REASON  # noqa: E402
 from judge.adjudicate_json import read_variant_case, run_case  # noqa: E402
@@ -131,6 +132,20 @@ def measures(case: dict[str, Any]) -> dict[str, Callable[[], Any]]:
     }
 
 
+def rate(work: Callable[[], Any], seconds: float) -> float:
+    """Calls per second of `work` over about `seconds` of this process's CPU time: on a machine
+    shared with other work, the time others take from it is not counted (resvg draws on one
+    thread, so a PNG's CPU time is its time on an idle machine)."""
+    work()
+    count, start = 0, time.process_time()
+    while True:
+        work()
+        count += 1
+        elapsed = time.process_time() - start
+        if elapsed >= seconds:
+            return count / elapsed
+
+
 def each_readers_png(case: dict[str, Any]) -> str:
     """Every reader's PNG of the phase timed (the best of two), as the picture step draws them:
     the median and the slowest, on a board where each power has a picture of his own."""
@@ -155,10 +170,10 @@ def each_readers_png(case: dict[str, Any]) -> str:
 
 
 def rate_once(run: Callable[[], Any]) -> float:
-    """The seconds one call takes."""
-    start = time.perf_counter()
+    """The CPU seconds one call takes."""
+    start = time.process_time()
     run()
-    return time.perf_counter() - start
+    return time.process_time() - start
 
 
 def main() -> None:
