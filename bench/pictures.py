@@ -34,6 +34,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 from adjudicate import midgame_case, opening_case, ours_in_process  # noqa: E402
+from adjudicate import rate as adjudicate_rate  # noqa: E402
 
 from judge import PURE_PYTHON_REASON  # noqa: E402
 from judge.adjudicate_json import read_variant_case, run_case  # noqa: E402
@@ -136,14 +137,7 @@ def rate(work: Callable[[], Any], seconds: float) -> float:
     """Calls per second of `work` over about `seconds` of this process's CPU time: on a machine
     shared with other work, the time others take from it is not counted (resvg draws on one
     thread, so a PNG's CPU time is its time on an idle machine)."""
-    work()
-    count, start = 0, time.process_time()
-    while True:
-        work()
-        count += 1
-        elapsed = time.process_time() - start
-        if elapsed >= seconds:
-            return count / elapsed
+    return adjudicate_rate(work, seconds, time.process_time)
 
 
 def each_readers_png(case: dict[str, Any]) -> str:

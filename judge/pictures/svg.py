@@ -13,7 +13,7 @@ import functools
 import math
 import re
 from collections.abc import Callable, Sequence
-from typing import TypeVar
+from typing import Any, TypeVar
 from xml.sax.saxutils import escape
 
 from judge.pictures.layout import MARKER_RADIUS, link_segments, simplify
@@ -192,8 +192,15 @@ def _windows(scene: Scene) -> list[tuple[float, float, float, float]]:
 
 def _window_scenes(scene: Scene) -> list[Scene]:
     """The scene of each of the reader's windows: the first is the scene itself, the others
-    the same with their own window and sizes (sharing what the phase's pictures share)."""
-    return [scene] + [
+    its `_part_scenes`."""
+    return [scene, *_part_scenes(scene)]
+
+
+def _part_scenes(scene: Scene) -> list[Scene]:
+    """The scene of each of the scene's `parts` (a reader's further windows, the whole's
+    crowded part): the same with the part's window and sizes and ids of its own, sharing what
+    the phase's pictures share."""
+    return [
         with_changes(
             scene,
             view=part.view,
@@ -375,18 +382,12 @@ def _centres(scene: Scene, colours: dict[str, str], scale: float) -> list[str]:
     """The supply centres' marks of the picture (those within a cell of the reader's part),
     each row of cells drawn once for the pictures of the phase at the part's size of marks."""
     kept = _board_kept(scene)
-    cells = kept.get("centre cells")
-    if cells is None:  # the areas with a centre, by the cell of the centre's mark
-        cells = kept["centre cells"] = {}
+    cells = _kept_dict(kept, "centre cells")
+    if not cells:  # the areas with a centre, by the cell of the centre's mark
         for i, area in enumerate(scene.areas):
             if area.centre_at is not None:
                 cells.setdefault(_cell(*area.centre_at), []).append(i)
-    assert isinstance(cells, dict)
-    key = ("centres", scale, scene.id_suffix)
-    made = scene.shared.get(key)
-    if made is None:
-        made = scene.shared[key] = {}
-    assert isinstance(made, dict)
+    made = _kept_dict(scene.shared, ("centres", scale, scene.id_suffix))
     piece = _centre_pieces(scene, colours, scale)
     return _by_cell(made, _view_spans(scene, 30.0), cells, piece)
 
@@ -475,6 +476,15 @@ def _strips(
     return out
 
 
+def _kept_dict(store: dict[object, object], key: object) -> dict[Any, Any]:
+    """The dict kept in `store` at `key`, made empty there the first time."""
+    found = store.get(key)
+    if found is None:
+        found = store[key] = {}
+    assert isinstance(found, dict)
+    return found
+
+
 def _by_cell(
     made: dict[object, object],
     spans: list[tuple[int, int, int]],
@@ -504,10 +514,7 @@ def _part_layer(
     `make` gives the areas that may show there, each row of cells joined once into `kept[key]`
     (what the pictures of the phase share, or of the board)."""
     cells, _ = _area_cells(scene)
-    made = kept.get(key)
-    if made is None:
-        made = kept[key] = {}
-    assert isinstance(made, dict)
+    made = _kept_dict(kept, key)
     out = _strips(scene, made, _view_spans(scene, GRID / 2), cells, make)
     large = made.get("large")
     if large is None:
@@ -530,13 +537,9 @@ def _part_units(scene: Scene, colours: dict[str, str], lettered: bool) -> list[s
         for unit in scene.units:
             by_cell.setdefault(_cell(unit.x, unit.y), []).append(unit)
     assert isinstance(by_cell, dict)
-    key = ("units", scene.mark_scale, lettered, scene.id_suffix)
-    rows = scene.shared.get(key)
-    if rows is None:
-        rows = scene.shared[key] = {}
-    assert isinstance(rows, dict)
+    made = _kept_dict(scene.shared, ("units", scene.mark_scale, lettered, scene.id_suffix))
     piece = _unit_pieces(scene, colours, lettered)
-    return _by_cell(rows, _view_spans(scene, 30.0), by_cell, piece)
+    return _by_cell(made, _view_spans(scene, 30.0), by_cell, piece)
 
 
 def _unit_pieces(
@@ -626,6 +629,17 @@ def _copies(scene: Scene, x: float, w: float) -> list[float]:
     return shifts
 
 
+def _uses(scene: Scene, suffix: str) -> list[str]:
+    """The board group "board" and `suffix` used where a window shows it: once, and again a
+    canvas width over where the window runs past an edge of a board that wraps."""
+    assert scene.view is not None
+    out = []
+    for shift in _copies(scene, scene.view[0], scene.view[2]):
+        move = f' transform="translate({shift:g},0)"' if shift else ""
+        out.append(f'<use href="#board{suffix}" xlink:href="#board{suffix}"{move}/>')
+    return out
+
+
 def _first_view(scene: Scene) -> list[str]:
     """The reader's first window, across the top of the picture: drawn uncut (what it draws
     past its sides and top falls outside the picture), then the band under it painted white
@@ -638,9 +652,7 @@ def _first_view(scene: Scene) -> list[str]:
         f'<g id="view" transform="scale({k:.4f}) translate({-x:.1f},{-y:.1f})">',
         f'<rect x="{x:g}" y="{y:g}" width="{w:g}" height="{h:g}" fill="{SEA_FILL}"/>',
     ]
-    for shift in _copies(scene, x, w):
-        move = f' transform="translate({shift:g},0)"' if shift else ""
-        out.append(f'<use href="#board" xlink:href="#board"{move}/>')
+    out += _uses(scene, "")
     out.append("</g>")
     out.append(
         f'<rect y="{h * k:.1f}" width="{VIEW_PICTURE:.0f}" height="{scene.height * k:.0f}" '
@@ -664,9 +676,7 @@ def _view(scene: Scene, suffix: str = "", left: float = 0.0, top: float = 0.0) -
         'preserveAspectRatio="none">',
         f'<rect x="{x:g}" y="{y:g}" width="{w:g}" height="{h:g}" fill="{SEA_FILL}"/>',
     ]
-    for shift in _copies(scene, x, w):
-        move = f' transform="translate({shift:g},0)"' if shift else ""
-        out.append(f'<use href="#board{suffix}" xlink:href="#board{suffix}"{move}/>')
+    out += _uses(scene, suffix)
     out.append("</svg>")
     if suffix:  # a frame round the further windows
         out.append(
@@ -674,22 +684,6 @@ def _view(scene: Scene, suffix: str = "", left: float = 0.0, top: float = 0.0) -
             'fill="none" stroke="#4d5560" stroke-width="2"/>'
         )
     return out
-
-
-def _detail_scenes(scene: Scene) -> list[Scene]:
-    """The scenes of the whole board's crowded parts drawn again larger under it (`parts`)."""
-    return [
-        with_changes(
-            scene,
-            view=part.view,
-            label_size=part.label_size,
-            mark_scale=part.mark_scale,
-            shown_width=part.shown_width,
-            parts=(),
-            id_suffix=f"-{index + 2}",
-        )
-        for index, part in enumerate(scene.parts)
-    ]
 
 
 def detail_height(scene: Scene) -> float:
@@ -706,7 +700,7 @@ def _details(scene: Scene, width: float, height: float) -> list[str]:
     draws past its frame painted over: white round it, and above it the whole board drawn
     next (a renderer draws this several times faster than a part cut to its frame)."""
     out = []
-    for index, window in enumerate(_detail_scenes(scene)):
+    for index, window in enumerate(_part_scenes(scene)):
         assert window.view is not None
         x, y, w, h = window.view
         k = _view_scale(window)
@@ -719,9 +713,7 @@ def _details(scene: Scene, width: float, height: float) -> list[str]:
             f'translate({-x:g},{-y:g})"><rect x="{x:g}" y="{y:g}" width="{w:g}" '
             f'height="{h:g}" fill="{SEA_FILL}"/>'
         )
-        for shift in _copies(window, x, w):
-            move = f' transform="translate({shift:g},0)"' if shift else ""
-            out.append(f'<use href="#board{suffix}" xlink:href="#board{suffix}"{move}/>')
+        out += _uses(window, suffix)
         out.append("</g>")
         covers = [
             (0.0, scene.height, width, top - scene.height),
@@ -741,7 +733,7 @@ def _detail_marks(scene: Scene) -> list[str]:
     """The crowded part's frame on the map (dashed), the line under the map, its caption and
     its frame."""
     out = []
-    for window in _detail_scenes(scene):
+    for window in _part_scenes(scene):
         assert window.view is not None
         x, y, w, h = window.view
         k = _view_scale(window)

@@ -80,6 +80,19 @@ def shown_label_sizes(svg: str, only: str | None = None) -> list[float]:
     ]
 
 
+def opening_pictures(name: str, variant: str) -> list[tuple[str, str]]:
+    """Each power's picture of the board's opening position."""
+    board = load_map(name)
+    case = start_case(board)
+    case.update(variant=variant, map=name)
+    out = []
+    for reader in sorted(board.powers):
+        svg = picture_svg(PictureSource(case), reader)
+        assert svg is not None
+        out.append((reader, svg))
+    return out
+
+
 BOARDS = [("standard", "standard"), ("youngstown", "youngstown"), ("1885", "1885")]
 BOARDS += [("mercator-world", "mercator")]
 
@@ -88,12 +101,7 @@ BOARDS += [("mercator-world", "mercator")]
 def test_labels_read_at_least_nine_pixels_in_a_players_picture_800_wide(
     name: str, variant: str
 ) -> None:
-    board = load_map(name)
-    case = start_case(board)
-    case.update(variant=variant, map=name)
-    for reader in sorted(board.powers):
-        svg = picture_svg(PictureSource(case), reader)
-        assert svg is not None
+    for reader, svg in opening_pictures(name, variant):
         sizes = shown_label_sizes(svg)
         assert sizes and min(sizes) >= 9, (reader, min(sizes))
 
@@ -180,11 +188,7 @@ def test_a_players_part_holds_every_province_within_two_moves_of_his_units(
     name: str, variant: str
 ) -> None:
     board = load_map(name)
-    case = start_case(board)
-    case.update(variant=variant, map=name)
-    for reader in sorted(board.powers):
-        svg = picture_svg(PictureSource(case), reader)
-        assert svg is not None
+    for reader, svg in opening_pictures(name, variant):
         root = ET.fromstring(svg)
         shown = windows(root)
         assert shown, reader
