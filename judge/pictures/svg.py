@@ -662,28 +662,24 @@ def _first_view(scene: Scene) -> list[str]:
 
 
 def _view(scene: Scene, suffix: str = "", left: float = 0.0, top: float = 0.0) -> list[str]:
-    """A window of the reader's part (the board group "board" and `suffix`), enlarged to its
-    width on the picture, its corner at (`left`, `top`), framed where it is not the first: a
-    nested viewport onto the canvas, which cuts what lies outside it (a renderer draws that
-    much faster than a clip path, which it draws as a mask the size of the picture)."""
+    """A further window of the reader's part (the board group "board" and `suffix`), enlarged
+    to its width on the picture, its corner at (`left`, `top`), framed: a pattern of one tile,
+    the window, filling its place (a renderer draws a tile no larger than itself, where a part
+    cut by a clip path is drawn as large as all it holds, then masked)."""
     assert scene.view is not None
     x, y, w, h = scene.view
     k = _view_scale(scene)
     wide = scene.shown_width
-    out = [
-        f'<svg id="view{suffix}" x="{left:g}" y="{top:.1f}" width="{wide:.0f}" '
-        f'height="{h * k:.1f}" viewBox="{x:g} {y:g} {w:g} {h:g}" '
-        'preserveAspectRatio="none">',
+    place = f'x="{left:g}" y="{top:.1f}" width="{wide:.0f}" height="{h * k:.1f}"'
+    return [
+        f'<defs><pattern id="view{suffix}" patternUnits="userSpaceOnUse" {place} '
+        f'viewBox="{x:g} {y:g} {w:g} {h:g}" preserveAspectRatio="none">',
         f'<rect x="{x:g}" y="{y:g}" width="{w:g}" height="{h:g}" fill="{SEA_FILL}"/>',
+        *_uses(scene, suffix),
+        "</pattern></defs>",
+        f'<rect {place} fill="url(#view{suffix})"/>',
+        f'<rect {place} fill="none" stroke="#4d5560" stroke-width="2"/>',
     ]
-    out += _uses(scene, suffix)
-    out.append("</svg>")
-    if suffix:  # a frame round the further windows
-        out.append(
-            f'<rect x="{left:g}" y="{top:.1f}" width="{wide:.0f}" height="{h * k:.1f}" '
-            'fill="none" stroke="#4d5560" stroke-width="2"/>'
-        )
-    return out
 
 
 def detail_height(scene: Scene) -> float:

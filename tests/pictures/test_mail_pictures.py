@@ -152,13 +152,14 @@ def views(root: ET.Element) -> dict[str, tuple[float, list[tuple[float, float, f
     """Each board group a picture shows enlarged (a window of a reader's part, the whole's
     crowded part), by its id: the scale it is shown at and the part of the canvas it shows,
     (x, y, w, h), once for each place the group is drawn at (a board that wraps is drawn twice
-    at its edge). A window is a group moved and scaled onto the canvas, or a nested viewport."""
+    at its edge). A window is a group moved and scaled onto the canvas, or a pattern (or
+    nested viewport) with the canvas's part as its view box."""
     number = r"([-0-9.]+)"
     out: dict[str, tuple[float, list[tuple[float, float, float, float]]]] = {}
     for view in root.iter():
         if not (view.get("id") or "").startswith("view"):
             continue
-        if view.tag == f"{SVG}svg":
+        if view.tag in (f"{SVG}svg", f"{SVG}pattern"):
             x, y, w, h = (float(v) for v in view.attrib["viewBox"].split())
             k = float(view.attrib["width"]) / w
         else:
