@@ -9,7 +9,6 @@ position and the orders in, a Scene out.
 
 from __future__ import annotations
 
-import dataclasses
 import math
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -42,9 +41,11 @@ from judge.pictures.scene import (
     Arrow,
     Link,
     Node,
+    Part,
     Scene,
     UnitMark,
     power_colours,
+    with_changes,
 )
 from judge.pictures.shapes import Shapes
 
@@ -113,6 +114,31 @@ def _shape_points(shapes: Shapes, label_size: float) -> dict[str, tuple[float, f
     return out
 
 
+def unit_rooms(board: Map, shapes: Shapes) -> dict[str, float]:
+    """Each location's room for a unit, against its usual size (`UnitMark.room`): the
+    distance from its point to the nearest other province's, over UNIT_ROOM; only those under
+    1 are given."""
+
+    def make() -> dict[str, float]:
+        places = _locations(board, shapes)
+        items = list(places.items())
+        out = {}
+        for loc, (x, y) in items:
+            code = province_of(loc)
+            near = min(
+                (math.hypot(x - u, y - v) for other, (u, v) in items if province_of(other) != code),
+                default=UNIT_ROOM,
+            )
+            if near < UNIT_ROOM:
+                out[loc] = round(near / UNIT_ROOM, 2)
+        return out
+
+    return _memo(board, "_picture_unit_rooms", make)
+
+
+# How far apart two units' points stand for each to be drawn its usual size without covering
+# the other (canvas pixels: a unit is 22 wide, 30 an army/fleet, and the room round it).
+UNIT_ROOM = 26.0
 # The room a unit takes on the picture (its mark and halo), and a supply centre's mark.
 UNIT_BOX = (26.0, 20.0)
 CENTRE_BOX = (13.0, 13.0)
@@ -283,6 +309,7 @@ def board_scene(
         )
         areas = []
     letters = {name: power.letter for name, power in board.powers.items()}
+    rooms = unit_rooms(board, shapes) if shapes is not None else {}
     units = [
         UnitMark(
             u.power,
@@ -291,6 +318,7 @@ def board_scene(
             *where(board, u.loc, shapes),
             army_power=u.army_power,
             letter=letters.get(u.power, ""),
+            room=rooms.get(u.loc, 1.0),
         )
         for u in shown.units
     ]
@@ -338,6 +366,8 @@ def board_scene(
         scene.impassable, scene.barriers, scene.crossings = _memo(
             board, "_picture_shape_lines", lambda: _shape_lines(shapes)
         )
+        if board.inset is not None and not readable_whole(width):
+            scene.parts = (_detail(scene, board.inset),)
     return scene if reader is None else for_reader(scene, board, shown, reader, shapes)
 
 
@@ -348,25 +378,87 @@ def for_reader(
     to read whole (`own_picture`), else the scene itself."""
     if not own_picture(board, shapes, reader):
         return scene
-    view = reader_part(board, shown, reader, shapes, (scene.width, scene.height))
-    if view is None:
+    views = reader_parts(board, shown, reader, shapes, (scene.width, scene.height))
+    if not views:
         return scene
-    enlarged = VIEW_PICTURE / view[2]
-    # Labels as small as LEAST_SHOWN at VIEWED_AT allows (at most their own size), units and
-    # centres their usual size on the picture: a crowded part enlarged reads as the standard
-    # board does.
-    least = LEAST_SHOWN * VIEW_PICTURE / VIEWED_AT / enlarged
-    return dataclasses.replace(
+    first, *more = [
+        _part(scene, view, VIEW_PICTURE if i == 0 else _shown_width(view))
+        for i, view in enumerate(views)
+    ]
+    # The further windows while the picture stays about as high as a mail shows in two screens
+    # (and its bytes within a mail's budget); those left are on the whole board drawn small.
+    high = first.view[3] * VIEW_PICTURE / first.view[2]
+    kept = []
+    for part in more:
+        high += part.view[3] * part.shown_width / part.view[2]
+        if high > PARTS_HIGH:
+            break
+        kept.append(part)
+    more = kept
+    return with_changes(
         scene,
-        view=view,
+        view=first.view,
         inset=None,
+        label_size=first.label_size,
+        mark_scale=first.mark_scale,
+        parts=tuple(more),
+    )
+
+
+# The whole of a board too wide to read (the GM's and observers' picture) shows its crowded
+# part (the board's `inset`) again under it this many times larger, its labels as small as
+# LEAST_SHOWN pixels when the whole picture is shown VIEWED_AT wide.
+DETAIL_ENLARGED = 2.5
+# The size of units and centres there, against their size on the canvas (the whole's): about
+# one and a half times theirs on the picture, less where provinces crowd (`UnitMark.room`).
+DETAIL_MARKS = 0.6
+
+
+def _detail(scene: Scene, part: tuple[float, float, float, float]) -> Part:
+    """The board's crowded part, drawn again under the whole DETAIL_ENLARGED times larger."""
+    least = LEAST_SHOWN * scene.width / VIEWED_AT / DETAIL_ENLARGED
+    return Part(
+        part,
+        label_size=min(scene.label_size, math.ceil(least * 20) / 20),
+        mark_scale=DETAIL_MARKS,
+        shown_width=part[2] * DETAIL_ENLARGED,
+    )
+
+
+def _shown_width(view: tuple[float, float, float, float]) -> float:
+    """A further window's width on the picture: half the picture's where its labels still read
+    at that size (two stand side by side), else the picture's."""
+    half = VIEW_PICTURE / 2
+    return half if view[2] <= view_width() / 2 else VIEW_PICTURE
+
+
+def _part(scene: Scene, view: tuple[float, float, float, float], shown: float) -> Part:
+    """A window shown `shown` pixels wide and the sizes it is drawn at: labels as small as
+    LEAST_SHOWN at VIEWED_AT allows (at most their own size), units and centres their usual
+    size on the picture, so a crowded part enlarged reads as the standard board does."""
+    enlarged = zoom_step(shown / view[2])
+    least = LEAST_SHOWN * VIEW_PICTURE / VIEWED_AT / enlarged
+    return Part(
+        view,
         label_size=min(scene.label_size, math.ceil(least * 20) / 20),
         mark_scale=min(1.0, MARK_ON_PICTURE / enlarged),
+        shown_width=shown,
     )
 
 
 # How large units and centres stand on a reader's part, against their size on the canvas.
 MARK_ON_PICTURE = 1.1
+# The sizes of labels and marks on a reader's part follow its enlargement taken down to a step
+# of this ladder (a little larger than they need be, never smaller), so that readers' parts of
+# a phase drawn about as large share their drawn labels, centres and units.
+ZOOM_STEP = 2**0.25
+
+
+def zoom_step(enlarged: float) -> float:
+    """`enlarged` taken down to the nearest step of ZOOM_STEP's ladder (1, 1.19, 1.41, ...)."""
+    if enlarged <= 1.0:
+        return enlarged
+    return round(ZOOM_STEP ** math.floor(math.log(enlarged, ZOOM_STEP) + 1e-9), 4)
 
 
 def one_each(shown: Position) -> dict[str, int]:
@@ -599,10 +691,15 @@ def _boxes(board: Map, shapes: Shapes | None) -> dict[str, tuple[float, float, f
 
 
 TALLEST = 0.8
-# A reader's part is drawn at least this many times larger than the canvas: the world board's
-# Europe is too crowded to read at less. A part spread wider is cut to the window holding most
-# of his units (the whole board small beside it shows the rest).
-LEAST_ENLARGED = 2.5
+# A reader's part is drawn at most this many times larger than the canvas (a power whose units
+# and their reach are few sees a little round them), and is cut into at most MOST_PARTS windows,
+# one under the other: a power whose units spread wider sees the rest on the whole board drawn
+# small beside the legend.
+MOST_ENLARGED = 3.0
+MOST_PARTS = 3
+WINDOW_MARGIN = 10.0  # canvas pixels round what a window holds
+# The windows together at most this high on the picture (pixels): a window past it is left out.
+PARTS_HIGH = 1300.0
 
 
 def _point_boxes(board: Map, shapes: Shapes | None) -> dict[str, tuple[float, float, float, float]]:
@@ -622,6 +719,50 @@ def _point_boxes(board: Map, shapes: Shapes | None) -> dict[str, tuple[float, fl
     return _memo(board, "_picture_point_boxes", make)
 
 
+def _steps(board: Map) -> tuple[dict[str, frozenset[str]], dict[str, frozenset[str]]]:
+    """The provinces an army may move to from each province, and a fleet (from any of its
+    coasts), as the board's adjacency gives them."""
+
+    def make() -> tuple[dict[str, frozenset[str]], dict[str, frozenset[str]]]:
+        fleet: dict[str, set[str]] = {}
+        for loc, dests in board.fleet_edges.items():
+            fleet.setdefault(province_of(loc), set()).update(province_of(d) for d in dests)
+        army = {p: frozenset(d) for p, d in board.army_edges.items()}
+        return army, {p: frozenset(d) for p, d in fleet.items()}
+
+    return _memo(board, "_picture_steps", make)
+
+
+def two_moves_of(board: Map, province: str, kind: str) -> frozenset[str]:
+    """The province a unit of `kind` stands in and every province it may reach in one or two
+    moves without a convoy: an army by the army's adjacency, a fleet by the fleet's, an
+    army/fleet (Mercator, 1885) by either (it sails as a fleet, its army lands as an army)."""
+    kept: dict[tuple[str, str], frozenset[str]] = _memo(board, "_picture_reach", dict)
+    found = kept.get((province, kind))
+    if found is None:
+        army, fleet = _steps(board)
+        ways = (army,) if kind == "A" else (fleet,) if kind == "F" else (army, fleet)
+        reached = {province}
+        edge = {province}
+        for _ in range(2):
+            edge = {n for p in edge for way in ways for n in way.get(p, ())} - reached
+            reached |= edge
+        found = kept[(province, kind)] = frozenset(reached)
+    return found
+
+
+Box = tuple[float, float, float, float]
+
+
+def reader_targets(board: Map, shown: Position, reader: str) -> list[tuple[str, frozenset[str]]]:
+    """Each of the reader's units' province with every province within two moves of it
+    (`two_moves_of`); with no units, his home centres' (either kind of move)."""
+    mine = [(province_of(u.loc), u.kind) for u in shown.units if u.power == reader]
+    if not mine:
+        mine = [(c, "AF") for c in sorted(board.powers[reader].home_centres)]
+    return [(p, two_moves_of(board, p, kind)) for p, kind in sorted(set(mine))]
+
+
 def reader_part(
     board: Map,
     shown: Position,
@@ -629,90 +770,135 @@ def reader_part(
     shapes: Shapes | None,
     canvas: tuple[float, float],
 ) -> tuple[float, float, float, float] | None:
-    """The part of the canvas a power's picture shows enlarged (x, y, width, height): his units
-    and every province within two moves of them, at most `view_width()` wide (so its labels stay
-    readable) and enlarged at least LEAST_ENLARGED times; where they spread wider, the window
-    of that size holding most of his units. On a board that wraps, x may run past either edge. None: he has no units."""
-    mine = sorted({province_of(u.loc) for u in shown.units if u.power == reader})
-    if not mine:
-        homes = board.powers[reader].home_centres
-        mine = sorted(homes)
-    if not mine:
-        return None
+    """The first of `reader_parts`, or None: he has no units nor home centres."""
+    parts = reader_parts(board, shown, reader, shapes, canvas)
+    return parts[0] if parts else None
+
+
+def reader_parts(
+    board: Map,
+    shown: Position,
+    reader: str,
+    shapes: Shapes | None,
+    canvas: tuple[float, float],
+) -> list[tuple[float, float, float, float]]:
+    """The windows of the canvas a power's picture shows enlarged (x, y, width, height), the
+    one holding most of his units first: together they hold each of his units and every
+    province within two moves of it (by their unit and label points: a great sea's shape would
+    take in half the world), each at most `view_width()` wide so its labels stay readable.
+    The provinces are gathered as they come (his units' with most within reach first, each's
+    nearest first), each into the first window that holds it or still fits it; past
+    MOST_PARTS windows, those holding fewest of his units are left to the whole board drawn
+    small. On a board that wraps, x may run past either edge."""
     width, height = canvas
-    boxes = _boxes(board, shapes)
-    wraps = board.wraps
-    if not any(c in boxes for c in mine):
-        return None
-    anchor = where(board, next(c for c in mine if c in boxes), shapes)[0]
-
-    def unwrapped(box: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
-        if not wraps:
-            return box
-        middle = (box[0] + box[2]) / 2
-        shift = ((middle - anchor + width / 2) % width - width / 2) - (middle - anchor)
-        return box[0] + shift, box[1], box[2] + shift, box[3]
-
-    # His provinces whole; the others by their points (a great sea's shape would take in half
-    # the world), with room round each for its unit and label.
     points = _point_boxes(board, shapes)
-    near = sorted(within_two_moves(board, set(mine)) - set(mine))
-    own = [unwrapped(boxes[c]) for c in mine if c in boxes]
-    part = own + [unwrapped(points[c]) for c in near if c in points]
-    limit = min(view_width(), VIEW_PICTURE / LEAST_ENLARGED)
-    x1 = min(b[0] for b in part)
-    y1 = min(b[1] for b in part)
-    x2 = max(b[2] for b in part)
-    y2 = max(b[3] for b in part)
-    if x2 - x1 > limit or y2 - y1 > limit:
-        x1, y1, x2, y2 = _busiest_window(own, part, limit)
-    margin = 10.0
-    x1, y1, x2, y2 = x1 - margin, y1 - margin, x2 + margin, y2 + margin
-    # At least half as high as wide (a strip of coast reads badly), at most TALLEST of its width
-    # high (a picture a mail shows without much scrolling), inside the canvas.
-    w = min(x2 - x1, limit)
-    if y2 - y1 > w * TALLEST:  # a tall part: wider, as far as the labels allow, then cut
-        w = min(limit, (y2 - y1) / TALLEST)
+    wraps = board.wraps
+    # What a window may hold: as wide and high as it may be, less its margins.
+    limit = view_width() - 2 * WINDOW_MARGIN
+    high = view_width() * TALLEST - 2 * WINDOW_MARGIN
+    windows: list[list[float]] = []  # x1, y1, x2, y2
+    units: list[int] = []  # how many of his units' provinces each window holds
+    targets = sorted(reader_targets(board, shown, reader), key=lambda t: (-len(t[1]), t[0]))
+    kept: dict[tuple[str, frozenset[str]], tuple[list[Box], list[float]]] = _memo(
+        board, "_picture_reach_boxes", dict
+    )
+    for province, reach in targets:
+        if province not in points:
+            continue
+        found = kept.get((province, reach))
+        if found is None:  # the reach's boxes, nearest first, and the box holding them all
+            here = points[province]
+            anchor = (here[0] + here[2]) / 2
+            near = sorted(
+                (_unwrapped(points[c], anchor, width, wraps) for c in reach if c in points),
+                key=lambda b: (abs((b[0] + b[2]) / 2 - anchor) + abs(b[1] - here[1]), b),
+            )
+            whole = [
+                min(b[0] for b in near),
+                min(b[1] for b in near),
+                max(b[2] for b in near),
+                max(b[3] for b in near),
+            ]
+            found = kept[(province, reach)] = (near, whole)
+        near, whole = found
+        if whole[2] - whole[0] <= limit and whole[3] - whole[1] <= high:
+            # All of it in one window: the first that still fits it, or the first window.
+            if not windows:
+                windows.append(list(whole))
+                units.append(1)
+                continue
+            if _take(windows, units, whole, True, width, wraps, (limit, high), new=False):
+                continue
+        for box in near:
+            _take(windows, units, list(box), box is near[0], width, wraps, (limit, high))
+    order = sorted(range(len(windows)), key=lambda i: -units[i])
+    return [_framed(windows[i], canvas, wraps) for i in order[:MOST_PARTS]]
+
+
+def _take(
+    windows: list[list[float]],
+    units: list[int],
+    box: list[float],
+    own: bool,
+    width: float,
+    wraps: bool,
+    limit: tuple[float, float],
+    new: bool = True,
+) -> bool:
+    """Put `box` (a province to show; `own`: his unit's) into the first window that holds it
+    already or still fits it within `limit` (wide, high), else a new one where `new` allows;
+    whether it was put."""
+    for index, window in enumerate(windows):
+        merged = _joined(window, box, width, wraps)
+        if merged == window or (
+            merged[2] - merged[0] <= limit[0] and merged[3] - merged[1] <= limit[1]
+        ):
+            windows[index] = merged
+            units[index] += own
+            return True
+    if new:
+        windows.append(box)
+        units.append(int(own))
+    return new
+
+
+def _unwrapped(box: Box, anchor: float, width: float, wraps: bool) -> Box:
+    """`box` moved a whole canvas width east or west where that brings it nearer `anchor` (a
+    board that wraps)."""
+    if not wraps:
+        return box
+    middle = (box[0] + box[2]) / 2
+    shift = ((middle - anchor + width / 2) % width - width / 2) - (middle - anchor)
+    return box[0] + shift, box[1], box[2] + shift, box[3]
+
+
+def _joined(a: list[float], b: list[float], width: float, wraps: bool) -> list[float]:
+    """The box holding both, `b` moved round the board to the side nearer `a`."""
+    x1, y1, x2, y2 = _unwrapped((b[0], b[1], b[2], b[3]), (a[0] + a[2]) / 2, width, wraps)
+    return [min(a[0], x1), min(a[1], y1), max(a[2], x2), max(a[3], y2)]
+
+
+def _framed(
+    box: list[float], canvas: tuple[float, float], wraps: bool
+) -> tuple[float, float, float, float]:
+    """A window round `box`: a margin, at least half as high as wide (a strip of coast reads
+    badly) and at most TALLEST of its width high (a picture a mail shows without much
+    scrolling), no narrower than MOST_ENLARGED allows, inside the canvas."""
+    width, height = canvas
+    margin = WINDOW_MARGIN
+    x1, y1, x2, y2 = box[0] - margin, box[1] - margin, box[2] + margin, box[3] + margin
+    w = min(max(x2 - x1, (y2 - y1) / TALLEST, VIEW_PICTURE / MOST_ENLARGED), view_width())
     h = min(max(y2 - y1, w / 2), w * TALLEST, height)
     y = min(max((y1 + y2) / 2 - h / 2, 0.0), height - h)
     x = (x1 + x2) / 2 - w / 2
     if not wraps:
         x = min(max(x, 0.0), max(width - w, 0.0))
         w = min(w, width)
+    elif x >= width:
+        x -= width
+    elif x + w <= 0:
+        x += width
     return (round(x, 1), round(y, 1), round(w, 1), round(h, 1))
-
-
-def _busiest_window(
-    own: list[tuple[float, float, float, float]],
-    part: list[tuple[float, float, float, float]],
-    limit: float,
-) -> tuple[float, float, float, float]:
-    """Of the windows `limit` wide and high centred on each of his provinces, the one holding
-    most of his provinces (then most of the part), shrunk to what it holds."""
-
-    def inside(box: tuple[float, float, float, float], window: tuple[float, ...]) -> bool:
-        return (
-            box[0] >= window[0]
-            and box[2] <= window[2]
-            and box[1] >= window[1]
-            and box[3] <= window[3]
-        )
-
-    best: tuple[int, int, tuple[float, float, float, float]] | None = None
-    for box in own:
-        cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
-        window = (cx - limit / 2, cy - limit / 2, cx + limit / 2, cy + limit / 2)
-        score = (sum(inside(b, window) for b in own), sum(inside(b, window) for b in part))
-        if best is None or score > best[:2]:
-            best = (*score, window)
-    assert best is not None
-    held = [b for b in part if inside(b, best[2])] or [best[2]]
-    return (
-        min(b[0] for b in held),
-        min(b[1] for b in held),
-        max(b[2] for b in held),
-        max(b[3] for b in held),
-    )
 
 
 def _land_under(

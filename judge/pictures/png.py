@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import math
 import re
 from pathlib import Path
 
@@ -45,9 +46,13 @@ def font_files() -> tuple[str, ...]:
 
 
 # The widest PNG drawn: a picture wider (a whole wide board, for its GM or observers) is drawn
-# smaller to this width; its SVG keeps every detail.
+# smaller to this width; its SVG keeps every detail. A tall one is drawn smaller still, to at
+# most MAX_PNG_PIXELS (the time to draw it and its bytes grow with them): the world board's
+# whole with its Europe under it. Labels drawn to read at VIEWED_AT wide (judge/pictures/
+# board.py) read so in a PNG at least that wide.
 MAX_PNG_WIDTH = 1200
-_WIDTH = re.compile(r'<svg[^>]*?\swidth="([0-9.]+)"')
+MAX_PNG_PIXELS = 1_250_000
+_WIDTH = re.compile(r'<svg[^>]*?\swidth="([0-9.]+)" height="([0-9.]+)"')
 
 
 def png_of(svg: str) -> bytes:
@@ -60,8 +65,11 @@ def png_of(svg: str) -> bytes:
         raise PictureError("resvg-py is not installed (pip install resvg-py)") from exc
     options: dict[str, object] = {"shape_rendering": "crisp_edges"}
     found = _WIDTH.search(svg)
-    if found is not None and float(found.group(1)) > MAX_PNG_WIDTH:
-        options["width"] = MAX_PNG_WIDTH
+    if found is not None:
+        width, height = float(found.group(1)), float(found.group(2))
+        drawn = min(width, MAX_PNG_WIDTH, math.floor((MAX_PNG_PIXELS * width / height) ** 0.5))
+        if drawn < width:
+            options["width"] = int(drawn)
     fonts = font_files()
     if fonts:
         options.update(skip_system_fonts=True, font_files=list(fonts))

@@ -97,6 +97,9 @@ class UnitMark:
     army_power: str | None = None  # an army/fleet's army, where another power's
     dislodged: bool = False
     letter: str = ""  # the power's letter, marked on the unit where colours are many
+    # The largest size (against its usual one) its place leaves room for among its neighbours'
+    # units: below 1 where provinces crowd (the world board's Europe drawn small).
+    room: float = 1.0
 
 
 @dataclass(frozen=True)
@@ -109,6 +112,17 @@ class Arrow:
     points: tuple[tuple[float, float], ...]
     ok: bool = True
     text: str = ""  # the order as written, shown by SVG viewers on hover
+
+
+@dataclass(frozen=True)
+class Part:
+    """A window of the canvas drawn enlarged for a reader (x, y, width, height on the canvas),
+    with the sizes its labels and marks are drawn at on the canvas."""
+
+    view: tuple[float, float, float, float]
+    label_size: float
+    mark_scale: float
+    shown_width: float = 960.0  # its width on the picture: the picture's, or half of it
 
 
 @dataclass
@@ -148,6 +162,26 @@ class Scene:
     # How large units and centre marks are drawn (a reader's part enlarged draws them smaller
     # on the canvas, so they keep their size on the picture).
     mark_scale: float = 1.0
+    # The reader's further windows, drawn one under another below the first (`view`).
+    parts: tuple[Part, ...] = ()
+    # The width on the picture of the window `view` shows (a further window may be half).
+    shown_width: float = 960.0
+    # Added to the ids of what a further window (or the whole's crowded part) draws again, so
+    # that no two elements of a picture share an id.
+    id_suffix: str = ""
+    # What the pictures of one phase share, drawn once for all its readers (each province's
+    # shape in its fill, the whole board drawn small): the scenes a phase's readers are shown
+    # are made from one scene and share this dict; a new phase starts a new one.
+    shared: dict[object, object] = field(default_factory=dict, compare=False, repr=False)
+
+
+def with_changes(scene: Scene, **changes: object) -> Scene:
+    """A copy of `scene` with `changes` (as `dataclasses.replace`, without its checks: a
+    phase's pictures make one for each reader and window), sharing what it shares."""
+    copied = object.__new__(Scene)
+    copied.__dict__.update(scene.__dict__)
+    copied.__dict__.update(changes)
+    return copied
 
 
 # A picture of a reader's part is this many pixels wide (the whole board small beside it).

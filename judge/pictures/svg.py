@@ -11,6 +11,9 @@ from __future__ import annotations
 
 import functools
 import math
+import re
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 from xml.sax.saxutils import escape
 
 from judge.pictures.layout import MARKER_RADIUS, link_segments, simplify
@@ -33,8 +36,10 @@ from judge.pictures.scene import (
     Node,
     Scene,
     UnitMark,
+    with_changes,
 )
 
+T = TypeVar("T")
 FONT = "DejaVu Sans, Verdana, sans-serif"
 FILL = {
     SEA: "#cfe3f5",
@@ -118,8 +123,13 @@ def _note_lines(scene: Scene, width: float) -> list[str]:
 
 def legend_height(scene: Scene) -> float:
     width = _legend_place(scene)[1]
-    rows = 1 + len(_note_lines(scene, width)) + math.ceil(len(scene.powers) / _columns(width))
-    return 12 + rows * LEGEND_ROW
+    key = ("legend height", width)
+    kept = scene.shared.get(key)
+    if kept is None:
+        rows = 1 + len(_note_lines(scene, width)) + math.ceil(len(scene.powers) / _columns(width))
+        kept = scene.shared[key] = 12 + rows * LEGEND_ROW
+    assert isinstance(kept, float | int)
+    return kept
 
 
 def picture_width(scene: Scene) -> float:
@@ -132,12 +142,81 @@ def map_height(scene: Scene) -> float:
     whole canvas)."""
     if scene.view is None:
         return scene.height
-    return scene.view[3] * _view_scale(scene)
+    key = ("map height", scene.view, scene.parts)
+    kept = scene.shared.get(key)
+    if kept is None:
+        kept = scene.shared[key] = max(
+            top + window.view[3] * _view_scale(window)  # type: ignore[index]
+            for window, _, top in _placed(scene)
+        )
+    assert isinstance(kept, float)
+    return kept
+
+
+def _placed(scene: Scene) -> list[tuple[Scene, float, float]]:
+    """Each window's scene with its place on the picture (left, top): the first across the
+    picture, the others under it, two of half its width side by side."""
+    key = ("placed", scene.view, scene.parts)
+    kept = scene.shared.get(key)
+    if kept is None:
+        kept = scene.shared[key] = _placing(scene)
+    assert isinstance(kept, list)
+    return kept
+
+
+def _placing(scene: Scene) -> list[tuple[Scene, float, float]]:
+    out: list[tuple[Scene, float, float]] = []
+    row_top = row_bottom = 0.0
+    beside = False  # a half-width window stands alone on the last row
+    for window in _window_scenes(scene):
+        assert window.view is not None
+        shown = window.shown_width
+        height = window.view[3] * shown / window.view[2]
+        if beside and shown < VIEW_PICTURE:
+            out.append((window, VIEW_PICTURE / 2, row_top))
+            row_bottom = max(row_bottom, row_top + height)
+            beside = False
+            continue
+        row_top = row_bottom
+        out.append((window, 0.0, row_top))
+        row_bottom = row_top + height
+        beside = shown < VIEW_PICTURE
+    return out
+
+
+def _windows(scene: Scene) -> list[tuple[float, float, float, float]]:
+    """The reader's windows, the first (`view`) and the others (`parts`)."""
+    assert scene.view is not None
+    return [scene.view, *(part.view for part in scene.parts)]
+
+
+def _window_scenes(scene: Scene) -> list[Scene]:
+    """The scene of each of the reader's windows: the first is the scene itself, the others
+    its `_part_scenes`."""
+    return [scene, *_part_scenes(scene)]
+
+
+def _part_scenes(scene: Scene) -> list[Scene]:
+    """The scene of each of the scene's `parts` (a reader's further windows, the whole's
+    crowded part): the same with the part's window and sizes and ids of its own, sharing what
+    the phase's pictures share."""
+    return [
+        with_changes(
+            scene,
+            view=part.view,
+            label_size=part.label_size,
+            mark_scale=part.mark_scale,
+            shown_width=part.shown_width,
+            parts=(),
+            id_suffix=f"-{index + 2}",
+        )
+        for index, part in enumerate(scene.parts)
+    ]
 
 
 def _view_scale(scene: Scene) -> float:
     assert scene.view is not None
-    return VIEW_PICTURE / scene.view[2]
+    return scene.shown_width / scene.view[2]
 
 
 def _overview_scale(scene: Scene) -> float:
@@ -150,6 +229,8 @@ def _legend_place(scene: Scene) -> tuple[float, float]:
     width = picture_width(scene)
     if scene.view is not None:
         left = 2 * INSET_MARGIN + OVERVIEW_WIDTH
+    elif scene.parts:
+        left = 2 * INSET_MARGIN + max(part.shown_width for part in scene.parts)
     elif scene.inset is not None:
         left = 2 * INSET_MARGIN + scene.inset[2] * _inset_scale(scene)
     else:
@@ -161,53 +242,64 @@ def draw(scene: Scene) -> str:
     """The scene as one SVG document."""
     width = picture_width(scene)
     top = map_height(scene)
-    height = top + max(inset_height(scene), overview_height(scene), legend_height(scene))
+    height = top + max(
+        inset_height(scene), overview_height(scene), detail_height(scene), legend_height(scene)
+    )
     out: list[str] = [
         f'<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '
         f'width="{width:.0f}" height="{height:.0f}" '
         f'viewBox="0 0 {width:.0f} {height:.0f}" font-family="{FONT}">',
         f'<rect width="{width:.0f}" height="{height:.0f}" fill="#ffffff"/>',
     ]
-    board = _board(scene)
     if scene.view is None:
-        out += board
-    else:  # the board once, shown twice: the reader's part enlarged, the whole small
-        out += ["<defs>", *board, "</defs>"]
-        out += _view(scene)
+        out += _details(scene, width, height)
+        out += _board(scene)
+        out += _detail_marks(scene)
+    else:  # each window's board once, shown enlarged; under them the whole board small
+        for index, (window, left, upper) in enumerate(_placed(scene)):
+            suffix = "" if index == 0 else f"-{index + 1}"
+            out += ["<defs>", *_board(window, suffix), "</defs>"]
+            if index == 0:
+                out += _first_view(window)
+            else:
+                out += _view(window, suffix, left, upper)
         out += _overview(scene, top)
     out += _inset(scene)
     out += _legend(scene, height)
-    out.append("</svg>")
-    return "\n".join(out) + "\n"
+    out.append("</svg>\n")
+    return "\n".join(out)
 
 
-def _board(scene: Scene) -> list[str]:
-    """The board group: the ground (shapes or markers and links), the orders, the units and
-    the labels, on the canvas."""
+def _board(scene: Scene, suffix: str = "") -> list[str]:
+    """The board group (id "board" and `suffix`): the ground (shapes or markers and links), the
+    orders, the units and the labels, on the canvas."""
     colours = {name: colour for name, (colour, _) in scene.powers.items()}
     nodes = {node.code: node for node in scene.nodes}
     background = SEA_FILL if scene.areas else "#f7fbff"
     out = [
-        '<g id="board">',
-        '<g id="ground">',
-        f'<rect width="{scene.width:.0f}" height="{scene.height:.0f}" fill="{background}"/>',
+        f'<g id="board{suffix}">',
+        f'<g id="ground{scene.id_suffix}">',
     ]
+    if scene.view is None:  # a window's ground is its own (`_view`): nothing reaches past it
+        out.append(
+            f'<rect width="{scene.width:.0f}" height="{scene.height:.0f}" fill="{background}"/>'
+        )
     sides = label_sides(scene)
     links, labels = _static_layers(scene, nodes, sides)
     if scene.areas:
         out.append(
-            f'<g id="provinces" stroke="{BORDER}" stroke-width="1" stroke-linejoin="round" '
+            f'<g id="provinces{scene.id_suffix}" stroke="{BORDER}" stroke-width="1" '
+            'stroke-linejoin="round" '
             'fill-rule="evenodd">'
         )
-        shown = visible_areas(scene)
-        for area in shown:
-            out.append(_area(area, colours))
+        scale = scene.mark_scale
+        out += _part_layer(
+            scene, scene.shared, ("areas", scene.id_suffix), _area_pieces(scene, colours)
+        )
         out.append("</g>")
         out += links
-        out.append('<g id="centres">')
-        for area in shown:
-            if area.centre_at is not None:
-                out.append(_centre(area, colours, scene.mark_scale))
+        out.append(f'<g id="centres{scene.id_suffix}">')
+        out += _centres(scene, colours, scale)
         out.append("</g>")
     else:
         out += links
@@ -219,42 +311,296 @@ def _board(scene: Scene) -> list[str]:
                 out += _node(node, colours)
         out.append("</g>")
     out.append("</g>")
-    out.append('<g id="orders">')
-    for index, arrow in enumerate(scene.arrows):
-        out += _arrow(index, arrow, colours.get(arrow.power, "#000000"), scene.width, scene.wraps)
+    out.append(f'<g id="orders{scene.id_suffix}">')
+    out.append(_orders_text(scene, colours))
     out.append("</g>")
-    out.append('<g id="units">')
+    out.append(f'<g id="units{scene.id_suffix}">')
     lettered = len(scene.powers) > COLOUR_ONLY
-    for unit in _visible_units(scene):
-        out += _unit(unit, colours, lettered, scene.mark_scale)
+    if scene.areas:
+        out += _part_units(scene, colours, lettered)
+    else:
+        for unit in _visible_units(scene):
+            out += _unit(unit, colours, lettered, _unit_scale(unit, scene.mark_scale))
     out.append("</g>")
     out += labels
     out.append("</g>")
     return out
 
 
-# The areas of the last reader's part drawn (asked twice a drawing).
-_VISIBLE: list[tuple[list[Area], tuple[float, float, float, float], list[Area]]] = []
+# Tables derived once per board (where its areas lie, its labels at each size), by the scene's
+# `static` (kept beside it, so the key is never another object's).
+_BOARD_KEPT: dict[int, tuple[object, dict[object, object]]] = {}
+
+
+def _board_kept(scene: Scene) -> dict[object, object]:
+    """What the pictures of the scene's board share across phases (the phase's own, where the
+    scene names no board's `static`)."""
+    if scene.static is None:
+        return scene.shared
+    kept = _BOARD_KEPT.get(id(scene.static))
+    if kept is None or kept[0] is not scene.static:
+        if len(_BOARD_KEPT) > 64:
+            _BOARD_KEPT.clear()
+        kept = _BOARD_KEPT[id(scene.static)] = (scene.static, {})
+    return kept[1]
+
+
+# A reader's part finds what it draws by cells of the canvas this many pixels square: each
+# province smaller than a cell by the cell of its middle, each larger one on its own.
+GRID = 128.0
+Cell = tuple[int, int]
+
+
+def _cell(x: float, y: float) -> Cell:
+    return (int(x // GRID), int(y // GRID))
+
+
+def _area_cells(scene: Scene) -> tuple[dict[Cell, list[int]], dict[Cell, list[int]]]:
+    """The areas smaller than a cell by their middle's cell, and the larger ones by every cell
+    they reach into (their index in `scene.areas`, the same on every scene of a board), kept
+    per board."""
+    kept = _board_kept(scene)
+    found = kept.get("cells")
+    if found is None:
+        cells: dict[Cell, list[int]] = {}
+        large: dict[Cell, list[int]] = {}
+        for i, area in enumerate(scene.areas):
+            x1, y1, x2, y2 = area.box
+            if x2 - x1 > GRID or y2 - y1 > GRID:
+                (cx1, cy1), (cx2, cy2) = _cell(x1, y1), _cell(x2, y2)
+                for cx in range(cx1, cx2 + 1):
+                    for cy in range(cy1, cy2 + 1):
+                        large.setdefault((cx, cy), []).append(i)
+            else:
+                cells.setdefault(_cell((x1 + x2) / 2, (y1 + y2) / 2), []).append(i)
+        found = kept["cells"] = (cells, large)
+    assert isinstance(found, tuple)
+    return found
+
+
+def _centres(scene: Scene, colours: dict[str, str], scale: float) -> list[str]:
+    """The supply centres' marks of the picture (those within a cell of the reader's part),
+    each row of cells drawn once for the pictures of the phase at the part's size of marks."""
+    kept = _board_kept(scene)
+    cells = _kept_dict(kept, "centre cells")
+    if not cells:  # the areas with a centre, by the cell of the centre's mark
+        for i, area in enumerate(scene.areas):
+            if area.centre_at is not None:
+                cells.setdefault(_cell(*area.centre_at), []).append(i)
+    made = _kept_dict(scene.shared, ("centres", scale, scene.id_suffix))
+    piece = _centre_pieces(scene, colours, scale)
+    return _by_cell(made, _view_spans(scene, 30.0), cells, piece)
+
+
+def _view_spans(scene: Scene, reach: float) -> list[tuple[int, int, int]]:
+    """The cells whose things may stand in the reader's part, their middle within `reach` of it
+    (at each shift a board that wraps is drawn at), as spans of rows: (row, first column,
+    last column); every cell, where the board is drawn whole."""
+    key = ("spans", scene.view, reach)
+    kept = scene.shared.get(key)
+    if kept is not None:
+        assert isinstance(kept, list)
+        return kept
+    last_x, last_y = _cell(scene.width, scene.height)
+    if scene.view is None:
+        spans = [(cy, 0, last_x) for cy in range(last_y + 1)]
+    else:
+        x, y, w, h = scene.view
+        columns: list[tuple[int, int]] = []
+        for s in _copies(scene, x, w):
+            x1, x2 = max(_cell(x - s - reach, 0)[0], 0), min(_cell(x + w - s + reach, 0)[0], last_x)
+            if x1 <= x2:
+                columns.append((x1, x2))
+        columns.sort()
+        merged: list[tuple[int, int]] = []
+        for x1, x2 in columns:  # spans of two shifts that meet are one
+            if merged and x1 <= merged[-1][1] + 1:
+                merged[-1] = (merged[-1][0], max(merged[-1][1], x2))
+            else:
+                merged.append((x1, x2))
+        y1, y2 = max(_cell(0, y - reach)[1], 0), min(_cell(0, y + h + reach)[1], last_y)
+        spans = [(cy, x1, x2) for cy in range(y1, y2 + 1) for x1, x2 in merged]
+    scene.shared[key] = spans
+    return spans
+
+
+def _large_shown(scene: Scene) -> list[int]:
+    """The larger areas that reach into the cells of the reader's part (all, where the board
+    is drawn whole)."""
+    key = ("large", scene.view)
+    found = scene.shared.get(key)
+    if found is None:
+        large = _area_cells(scene)[1]
+        found = scene.shared[key] = sorted(
+            {
+                i
+                for cy, x1, x2 in _view_spans(scene, 0.0)
+                for cx in range(x1, x2 + 1)
+                for i in large.get((cx, cy), ())
+            }
+        )
+    assert isinstance(found, list)
+    return found
+
+
+def _strips(
+    scene: Scene,
+    made: dict[object, object],
+    spans: list[tuple[int, int, int]],
+    items: dict[Cell, list[T]],
+    piece: Callable[[T], str],
+) -> list[str]:
+    """The texts of the `items` of the cells in `spans`, each drawn by `piece`: each row's
+    cells joined once into one text (kept in `made` by row, with where each cell's text
+    starts), a span of it cut out by two offsets."""
+    last_x = _cell(scene.width, 0)[0]
+    out = []
+    for cy, x1, x2 in spans:
+        row = made.get(cy)
+        if row is None:
+            starts = [0]
+            texts = []
+            for cx in range(last_x + 1):
+                found = items.get((cx, cy))
+                if found:
+                    text = "".join([piece(item) for item in found])
+                    texts.append(text)
+                    starts.append(starts[-1] + len(text))
+                else:
+                    starts.append(starts[-1])
+            row = made[cy] = ("".join(texts), starts)
+        assert isinstance(row, tuple)
+        text = row[0][row[1][x1] : row[1][x2 + 1]]
+        if text:
+            out.append(text)
+    return out
+
+
+def _kept_dict(store: dict[object, object], key: object) -> dict[Any, Any]:
+    """The dict kept in `store` at `key`, made empty there the first time."""
+    found = store.get(key)
+    if found is None:
+        found = store[key] = {}
+    assert isinstance(found, dict)
+    return found
+
+
+def _by_cell(
+    made: dict[object, object],
+    spans: list[tuple[int, int, int]],
+    items: dict[Cell, list[T]],
+    piece: Callable[[T], str],
+) -> list[str]:
+    """The texts of the `items` of the cells in `spans`, each drawn by `piece`, each cell's
+    joined once (kept in `made`): for a layer drawn at a size only a reader or two share."""
+    out = []
+    for cy, x1, x2 in spans:
+        for cx in range(x1, x2 + 1):
+            found = items.get((cx, cy))
+            if not found:
+                continue
+            text = made.get((cx, cy))
+            if text is None:
+                text = made[(cx, cy)] = "".join([piece(item) for item in found])
+            assert isinstance(text, str)
+            out.append(text)
+    return out
+
+
+def _part_layer(
+    scene: Scene, kept: dict[object, object], key: object, make: Callable[[int], str]
+) -> list[str]:
+    """One layer of a reader's part (the areas' shapes, their centres, their labels): the texts
+    `make` gives the areas that may show there, each row of cells joined once into `kept[key]`
+    (what the pictures of the phase share, or of the board)."""
+    cells, _ = _area_cells(scene)
+    made = _kept_dict(kept, key)
+    out = _strips(scene, made, _view_spans(scene, GRID / 2), cells, make)
+    large = made.get("large")
+    if large is None:
+        large = made["large"] = {}
+    for i in _large_shown(scene):
+        text = large.get(i)
+        if text is None:
+            text = large[i] = make(i)
+        if text:
+            out.append(text)
+    return out
+
+
+def _part_units(scene: Scene, colours: dict[str, str], lettered: bool) -> list[str]:
+    """The units of a reader's part (those standing within a cell of it), each row of cells
+    drawn once for the pictures of the phase at the part's size of marks."""
+    by_cell = scene.shared.get("units by cell")
+    if by_cell is None:
+        by_cell = scene.shared["units by cell"] = {}
+        for unit in scene.units:
+            by_cell.setdefault(_cell(unit.x, unit.y), []).append(unit)
+    assert isinstance(by_cell, dict)
+    made = _kept_dict(scene.shared, ("units", scene.mark_scale, lettered, scene.id_suffix))
+    piece = _unit_pieces(scene, colours, lettered)
+    return _by_cell(made, _view_spans(scene, 30.0), by_cell, piece)
+
+
+def _unit_pieces(
+    scene: Scene, colours: dict[str, str], lettered: bool
+) -> Callable[[UnitMark], str]:
+    """A unit drawn at its place at the part's size of marks, kept per board."""
+    pieces, scale, suffix = _pieces(scene, "unit"), scene.mark_scale, scene.id_suffix
+
+    def piece(unit: UnitMark) -> str:
+        key = (unit, lettered, scale, suffix)
+        text = pieces.get(key)
+        if text is None:
+            size = _unit_scale(unit, scale)
+            text = pieces[key] = "".join(_unit(unit, colours, lettered, size, suffix))
+        return text
+
+    return piece
+
+
+# A unit where provinces crowd is drawn smaller, to the room its place leaves, but no smaller
+# than this share of its usual size on the picture (its letter still reads).
+LEAST_MARK = 0.8
+
+
+def _unit_scale(unit: UnitMark, scale: float) -> float:
+    """The size a unit is drawn at: the picture's size of marks, less where its place is
+    crowded (`UnitMark.room`), never under LEAST_MARK of it."""
+    return min(scale, max(unit.room, LEAST_MARK * scale))
+
+
+def _orders_text(scene: Scene, colours: dict[str, str]) -> str:
+    """Every order's arrow, drawn once for the pictures of the phase."""
+    key = ("orders", scene.id_suffix)
+    found = scene.shared.get(key)
+    if found is None:
+        found = scene.shared[key] = "".join(
+            line
+            for index, arrow in enumerate(scene.arrows)
+            for line in _arrow(
+                index,
+                arrow,
+                colours.get(arrow.power, "#000000"),
+                scene.width,
+                scene.wraps,
+                scene.id_suffix,
+            )
+        )
+    assert isinstance(found, str)
+    return found
 
 
 def visible_areas(scene: Scene) -> list[Area]:
-    """The areas a picture draws: all, or those a reader's part shows (drawn at each shift a
-    board that wraps is drawn at)."""
-    if scene.view is None:
-        return scene.areas
-    if _VISIBLE and _VISIBLE[0][0] is scene.areas and _VISIBLE[0][1] == scene.view:
-        return _VISIBLE[0][2]
-    x, y, w, h = scene.view
-    shifts = _copies(scene, x, w)
+    """The areas a picture draws: all, or those a reader's part may show (`_part_layer`)."""
+    cells, _ = _area_cells(scene)
     shown = [
-        a
-        for a in scene.areas
-        if a.box[1] < y + h
-        and a.box[3] > y
-        and any(a.box[0] < x + w - s and a.box[2] > x - s for s in shifts)
+        i
+        for cy, x1, x2 in _view_spans(scene, GRID / 2)
+        for cx in range(x1, x2 + 1)
+        for i in cells.get((cx, cy), ())
     ]
-    _VISIBLE[:] = [(scene.areas, scene.view, shown)]
-    return shown
+    return [scene.areas[i] for i in shown + _large_shown(scene)]
 
 
 def _visible_units(scene: Scene) -> list[UnitMark]:
@@ -283,23 +629,121 @@ def _copies(scene: Scene, x: float, w: float) -> list[float]:
     return shifts
 
 
-def _view(scene: Scene) -> list[str]:
-    """The reader's part of the board, enlarged to the picture's width."""
+def _uses(scene: Scene, suffix: str) -> list[str]:
+    """The board group "board" and `suffix` used where a window shows it: once, and again a
+    canvas width over where the window runs past an edge of a board that wraps."""
+    assert scene.view is not None
+    out = []
+    for shift in _copies(scene, scene.view[0], scene.view[2]):
+        move = f' transform="translate({shift:g},0)"' if shift else ""
+        out.append(f'<use href="#board{suffix}" xlink:href="#board{suffix}"{move}/>')
+    return out
+
+
+def _first_view(scene: Scene) -> list[str]:
+    """The reader's first window, across the top of the picture: drawn uncut (what it draws
+    past its sides and top falls outside the picture), then the band under it painted white
+    for what comes there. A renderer draws this several times faster than a window cut to
+    its frame, which it draws apart the size of the picture and masks."""
     assert scene.view is not None
     x, y, w, h = scene.view
     k = _view_scale(scene)
     out = [
-        f'<defs><clipPath id="view-part"><rect width="{VIEW_PICTURE:.0f}" height="{h * k:.1f}"/>'
-        "</clipPath></defs>",
-        '<g id="view" clip-path="url(#view-part)">',
-        f'<rect width="{VIEW_PICTURE:.0f}" height="{h * k:.1f}" fill="{SEA_FILL}"/>',
+        f'<g id="view" transform="scale({k:.4f}) translate({-x:.1f},{-y:.1f})">',
+        f'<rect x="{x:g}" y="{y:g}" width="{w:g}" height="{h:g}" fill="{SEA_FILL}"/>',
     ]
-    for shift in _copies(scene, x, w):
-        out.append(
-            f'<use href="#board" xlink:href="#board" transform="scale({k:.4f}) '
-            f'translate({-x + shift:.1f},{-y:.1f})"/>'
-        )
+    out += _uses(scene, "")
     out.append("</g>")
+    out.append(
+        f'<rect y="{h * k:.1f}" width="{VIEW_PICTURE:.0f}" height="{scene.height * k:.0f}" '
+        'fill="#ffffff"/>'
+    )
+    return out
+
+
+def _view(scene: Scene, suffix: str = "", left: float = 0.0, top: float = 0.0) -> list[str]:
+    """A further window of the reader's part (the board group "board" and `suffix`), enlarged
+    to its width on the picture, its corner at (`left`, `top`), framed: a pattern of one tile,
+    the window, filling its place (a renderer draws a tile no larger than itself, where a part
+    cut by a clip path is drawn as large as all it holds, then masked)."""
+    assert scene.view is not None
+    x, y, w, h = scene.view
+    k = _view_scale(scene)
+    wide = scene.shown_width
+    place = f'x="{left:g}" y="{top:.1f}" width="{wide:.0f}" height="{h * k:.1f}"'
+    return [
+        f'<defs><pattern id="view{suffix}" patternUnits="userSpaceOnUse" {place} '
+        f'viewBox="{x:g} {y:g} {w:g} {h:g}" preserveAspectRatio="none">',
+        f'<rect x="{x:g}" y="{y:g}" width="{w:g}" height="{h:g}" fill="{SEA_FILL}"/>',
+        *_uses(scene, suffix),
+        "</pattern></defs>",
+        f'<rect {place} fill="url(#view{suffix})"/>',
+        f'<rect {place} fill="none" stroke="#4d5560" stroke-width="2"/>',
+    ]
+
+
+def detail_height(scene: Scene) -> float:
+    """The band under the whole board that holds its crowded part enlarged, or 0."""
+    if scene.view is not None or not scene.parts:
+        return 0.0
+    part = scene.parts[0]
+    return INSET_CAPTION + part.view[3] * part.shown_width / part.view[2] + INSET_MARGIN
+
+
+def _details(scene: Scene, width: float, height: float) -> list[str]:
+    """The whole board's crowded part drawn again larger under it, a board group of its own
+    (its labels readable, its units their size on the picture). Drawn first and uncut, what it
+    draws past its frame painted over: white round it, and above it the whole board drawn
+    next (a renderer draws this several times faster than a part cut to its frame)."""
+    out = []
+    for index, window in enumerate(_part_scenes(scene)):
+        assert window.view is not None
+        x, y, w, h = window.view
+        k = _view_scale(window)
+        suffix = f"-{index + 2}"
+        left, top = INSET_MARGIN, scene.height + INSET_CAPTION
+        right, bottom = left + w * k, top + h * k
+        out += ["<defs>", *_board(window, suffix), "</defs>"]
+        out.append(
+            f'<g id="view{suffix}" transform="translate({left:g},{top:.1f}) scale({k:.4f}) '
+            f'translate({-x:g},{-y:g})"><rect x="{x:g}" y="{y:g}" width="{w:g}" '
+            f'height="{h:g}" fill="{SEA_FILL}"/>'
+        )
+        out += _uses(window, suffix)
+        out.append("</g>")
+        covers = [
+            (0.0, scene.height, width, top - scene.height),
+            (0.0, top, left, bottom - top),
+            (right, top, width - right, bottom - top),
+            (0.0, bottom, width, height - bottom),
+        ]
+        out += [
+            f'<rect x="{cx:g}" y="{cy:.1f}" width="{cw:.1f}" height="{ch:.1f}" fill="#ffffff"/>'
+            for cx, cy, cw, ch in covers
+            if cw > 0 and ch > 0
+        ]
+    return out
+
+
+def _detail_marks(scene: Scene) -> list[str]:
+    """The crowded part's frame on the map (dashed), the line under the map, its caption and
+    its frame."""
+    out = []
+    for window in _part_scenes(scene):
+        assert window.view is not None
+        x, y, w, h = window.view
+        k = _view_scale(window)
+        top = scene.height + INSET_CAPTION
+        out += [
+            f'<rect x="{x:g}" y="{y:g}" width="{w:g}" height="{h:g}" fill="none" '
+            'stroke="#4d5560" stroke-width="2" stroke-dasharray="8 5"/>',
+            f'<line x1="0" y1="{scene.height:.1f}" x2="{scene.width:.0f}" '
+            f'y2="{scene.height:.1f}" stroke="#4d5560"/>',
+            f'<text x="{INSET_MARGIN:g}" y="{top - 8:.1f}" font-size="20" font-weight="bold">'
+            f"The part in the dashed frame, {k:g} times larger</text>",
+            f'<rect x="{INSET_MARGIN:g}" y="{top:.1f}" width="{w * k:.1f}" height="{h * k:.1f}" '
+            'fill="none" stroke="#4d5560" stroke-width="2"/>',
+        ]
     return out
 
 
@@ -315,7 +759,6 @@ def _overview(scene: Scene, top: float) -> list[str]:
     assert scene.view is not None
     k = _overview_scale(scene)
     left, upper = INSET_MARGIN, top + INSET_CAPTION
-    x, y, w, h = scene.view
     frame = 'fill="none" stroke="#000000" stroke-width="1.5"'
     colours = {name: colour for name, (colour, _) in scene.powers.items()}
     out = [
@@ -326,12 +769,19 @@ def _overview(scene: Scene, top: float) -> list[str]:
         f'<rect width="{scene.width:.0f}" height="{scene.height:.0f}" fill="{SEA_FILL}"/>',
     ]
     out += _overview_body(scene, colours, k)
-    for shift in _copies(scene, x, w):
-        out.append(
-            f'<rect x="{x + shift:.1f}" y="{y:.1f}" width="{w:.1f}" height="{h:.1f}" '
-            f'fill="none" stroke="#000000" stroke-width="{2.5 / k:.1f}"/>'
-        )
-    out.append("</g>")
+    # Each window framed (where it runs past an edge of a board that wraps, its frame runs on
+    # from the other edge), inside the board drawn small.
+    out.append(
+        f'<clipPath id="overview-edge"><rect width="{scene.width:.0f}" '
+        f'height="{scene.height:.0f}"/></clipPath><g clip-path="url(#overview-edge)">'
+    )
+    for x, y, w, h in _windows(scene):
+        for shift in _copies(scene, x, w):
+            out.append(
+                f'<rect x="{x - shift:.1f}" y="{y:.1f}" width="{w:.1f}" height="{h:.1f}" '
+                f'fill="none" stroke="#000000" stroke-width="{2.5 / k:.1f}"/>'
+            )
+    out.append("</g></g>")
     out.append(
         f'<rect x="{left:g}" y="{upper:.1f}" width="{scene.width * k:.1f}" '
         f'height="{scene.height * k:.1f}" {frame}/>'
@@ -339,24 +789,18 @@ def _overview(scene: Scene, top: float) -> list[str]:
     return out
 
 
-# The whole board drawn small is the same for every reader of a phase (their scenes share the
-# areas, the land and the units): kept for the last phase drawn.
-_OVERVIEW: list[tuple[tuple[object, ...], list[str]]] = []
-
-
 def _overview_body(scene: Scene, colours: dict[str, str], k: float) -> list[str]:
-    """The shapes' outlines simplified (or the land's), every unit a dot."""
-    key = (scene.areas, scene.land, scene.units, k)
-    for kept_key, lines in _OVERVIEW:
-        if all(a is b for a, b in zip(kept_key[:3], key[:3], strict=True)) and kept_key[3] == k:
-            return lines
+    """The shapes' outlines simplified (or the land's), every unit a dot: the same for every
+    reader of a phase (kept in the phase's `shared`)."""
+    key = ("overview", k)
+    kept = scene.shared.get(key)
+    if kept is not None:
+        assert isinstance(kept, list)
+        return kept
     out = []
     if scene.areas:
         out.append(f'<g stroke="{BORDER}" stroke-width="{0.6 / k:.1f}">')
-        for area in scene.areas:
-            fill = _area_fill(area, colours)
-            if fill != SEA_FILL:
-                out.append(f'<path d="{area.outline}" fill="{fill}"/>')
+        out += _outlines(scene, colours)
         out.append("</g>")
     elif scene.land:
         out.append(
@@ -364,7 +808,7 @@ def _overview_body(scene: Scene, colours: dict[str, str], k: float) -> list[str]
             f'stroke-width="{0.6 / k:.1f}" fill-rule="evenodd"/>'
         )
     out += _unit_dots(scene, colours, k)
-    _OVERVIEW[:] = [(key, out)]
+    scene.shared[key] = out
     return out
 
 
@@ -389,25 +833,95 @@ def _area_fill(area: Area, colours: dict[str, str]) -> str:
     return PALE_LAND
 
 
-def _area(area: Area, colours: dict[str, str]) -> str:
-    return _area_path(area, _area_fill(area, colours))
+def _pieces(scene: Scene, kind: str) -> dict[object, str]:
+    """The board's pieces of one kind drawn so far (a province's shape in a fill, a centre's
+    mark in a colour, a unit at its place), kept per board: a phase picks among them."""
+    kept = _board_kept(scene)
+    found = kept.get(("pieces", kind))
+    if found is None or len(found) > 50_000:  # type: ignore[arg-type]
+        found = kept[("pieces", kind)] = {}
+    assert isinstance(found, dict)
+    return found
 
 
-@functools.lru_cache(maxsize=8192)
-def _area_path(area: Area, fill: str) -> str:
-    """A province's shape filled `fill`. Kept: most provinces look the same next phase."""
+def _fills(scene: Scene, colours: dict[str, str]) -> list[str]:
+    """Each area's fill this phase (`_area_fill`), found once for all its pictures."""
+    found = scene.shared.get("fills")
+    if found is None:
+        found = scene.shared["fills"] = [_area_fill(area, colours) for area in scene.areas]
+    assert isinstance(found, list)
+    return found
+
+
+def _area_pieces(scene: Scene, colours: dict[str, str]) -> Callable[[int], str]:
+    """The `i`th area's shape in its fill."""
+    areas, pieces, fills = scene.areas, _pieces(scene, "area"), _fills(scene, colours)
+
+    suffix = scene.id_suffix
+
+    def piece(i: int) -> str:
+        key = (i, fills[i], suffix)
+        text = pieces.get(key)
+        if text is None:
+            text = pieces[key] = _area_path(areas[i], fills[i], suffix)
+        return text
+
+    return piece
+
+
+def _outlines(scene: Scene, colours: dict[str, str]) -> list[str]:
+    """Each land area's outline simplified in its fill, for the whole board drawn small (the
+    seas: the ground shows them)."""
+    areas, pieces, fills = scene.areas, _pieces(scene, "outline"), _fills(scene, colours)
+    out = []
+    for i, fill in enumerate(fills):
+        if fill == SEA_FILL:
+            continue
+        text = pieces.get((i, fill))
+        if text is None:
+            text = pieces[(i, fill)] = f'<path d="{areas[i].outline}" fill="{fill}"/>'
+        out.append(text)
+    return out
+
+
+def _centre_pieces(scene: Scene, colours: dict[str, str], scale: float) -> Callable[[int], str]:
+    """The `i`th area's centre mark in its owner's colour ("" where it has none)."""
+    areas, pieces, suffix = scene.areas, _pieces(scene, "centre"), scene.id_suffix
+
+    def piece(i: int) -> str:
+        area = areas[i]
+        if area.centre_at is None:
+            return ""
+        key = (i, area.centre_owner and colours.get(area.centre_owner), scale, suffix)
+        text = pieces.get(key)
+        if text is None:
+            text = pieces[key] = _centre(area, colours, scale, suffix)
+        return text
+
+    return piece
+
+
+def _area_path(area: Area, fill: str, suffix: str = "") -> str:
+    """A province's shape filled `fill`."""
     title = f"<title>{_text(area.title)}</title>" if area.title else ""
-    return f'<path id="p-{_attr(area.code)}" d="{area.path}" fill="{fill}">{title}</path>'
+    return f'<path id="p-{_attr(area.code)}{suffix}" d="{area.path}" fill="{fill}">{title}</path>'
 
 
-def _centre(area: Area, colours: dict[str, str], scale: float = 1.0) -> str:
+def _centre(area: Area, colours: dict[str, str], scale: float = 1.0, suffix: str = "") -> str:
     assert area.centre_at is not None
     x, y = area.centre_at
     dot = colours.get(area.centre_owner, "#ffffff") if area.centre_owner else "#ffffff"
     return (
-        f'<circle id="c-{_attr(area.code)}" cx="{x:.1f}" cy="{y:.1f}" r="{5 * scale:g}" '
+        f'<circle id="c-{_attr(area.code)}{suffix}" cx="{x:.1f}" cy="{y:.1f}" r="{5 * scale:g}" '
         f'fill="{dot}" stroke="#000000" stroke-width="{1.5 * scale:g}"/>'
     )
+
+
+# The group of a board with shapes' labels: what every label shares.
+SHAPE_LABELS = (
+    '<g id="labels{}" font-weight="bold" text-anchor="middle" fill="#1b1f24" stroke="#ffffff" '
+    'stroke-width="2.5" stroke-opacity="0.8" paint-order="stroke">'
+)
 
 
 def _static_layers(
@@ -420,12 +934,21 @@ def _static_layers(
         if kept is not None and kept[0] is scene.static:
             return kept[1], kept[2]
     if scene.areas:
-        links, labels = _kept_shape_layers(scene), ['<g id="labels">']
-        for area in visible_areas(scene):
-            labels.append(_area_label(area, scene.label_size))
+        areas, size = scene.areas, scene.label_size
+        suffix = scene.id_suffix
+        labels = [
+            SHAPE_LABELS.format(suffix),
+            *_part_layer(
+                scene,
+                _board_kept(scene),
+                ("labels", size, suffix),
+                lambda i: _area_label(areas[i], size, suffix),
+            ),
+        ]
         labels.append("</g>")
         if scene.view is not None:
-            return links, labels
+            return _shape_layers(scene), labels
+        links = _kept_shape_layers(scene)
         return _kept(scene, links, labels)
     shown = _visible_codes(scene)
     links = _land(_land_shown(scene))
@@ -548,59 +1071,153 @@ def _points(line: tuple[tuple[float, float], ...]) -> str:
     return " ".join(f"{x:g},{y:g}" for x, y in line)
 
 
-_SHAPE_LAYERS: dict[int, tuple[object, list[str]]] = {}
+_SHAPE_LAYERS: dict[tuple[int, str], tuple[object, list[str]]] = {}
 
 
 def _kept_shape_layers(scene: Scene) -> list[str]:
     """`_shape_layers`, kept by the scene's `static` (the board's: they never change)."""
     if scene.static is None:
         return _shape_layers(scene)
-    kept = _SHAPE_LAYERS.get(id(scene.static))
+    key = (id(scene.static), scene.id_suffix)
+    kept = _SHAPE_LAYERS.get(key)
     if kept is None or kept[0] is not scene.static:
         if len(_SHAPE_LAYERS) > 64:
             _SHAPE_LAYERS.clear()
-        kept = _SHAPE_LAYERS[id(scene.static)] = (scene.static, _shape_layers(scene))
+        kept = _SHAPE_LAYERS[key] = (scene.static, _shape_layers(scene))
     return kept[1]
 
 
 def _shape_layers(scene: Scene) -> list[str]:
-    """Over the provinces: the impassable land, the borders no move crosses, the crossings."""
+    """Over the provinces: the impassable land, the borders no move crosses, the crossings (a
+    crossing the short way round a board that wraps drawn as two pieces through its edges);
+    on a reader's window, those that reach into its cells."""
+    kinds, items, cells = _shape_items(scene)
+    if scene.view is None:
+        shown: list[int] | range = range(len(items))
+    else:
+        shown = sorted(
+            {
+                i
+                for cy, x1, x2 in _view_spans(scene, 0.0)
+                for cx in range(x1, x2 + 1)
+                for i in cells.get((cx, cy), ())
+            }
+        )
+    suffix = scene.id_suffix
+    heads = {
+        "impassable": f'<g id="impassable{suffix}" fill="{ROCK}" stroke="{BORDER}" '
+        'stroke-width="0.8" fill-rule="evenodd">',
+        "barriers": f'<g id="barriers{suffix}" stroke="#262626" stroke-width="3.5" '
+        'fill="none" stroke-linecap="round" stroke-linejoin="round">',
+        "crossings": f'<g id="crossings{suffix}" stroke="#262626" stroke-width="2" '
+        'stroke-dasharray="5 3" fill="none">',
+    }
     out = []
-    if scene.impassable:
-        out.append(f'<g id="impassable" fill="{ROCK}" stroke="{BORDER}" stroke-width="0.8">')
-        out += [f'<path d="{d}" fill-rule="evenodd"/>' for d in scene.impassable]
-        out.append("</g>")
-    if scene.barriers:
-        out.append(
-            '<g id="barriers" stroke="#262626" stroke-width="3.5" fill="none" '
-            'stroke-linecap="round" stroke-linejoin="round">'
-        )
-        out += [f'<polyline points="{_points(line)}"/>' for line in scene.barriers]
-        out.append("</g>")
-    if scene.crossings:
-        out.append(
-            '<g id="crossings" stroke="#262626" stroke-width="2" stroke-dasharray="5 3" '
-            'fill="none">'
-        )
-        out += [f'<polyline points="{_points(line)}"/>' for line in scene.crossings]
+    kind = ""
+    for i in shown:  # the items are in order of their kind
+        if kinds[i] != kind:
+            if kind:
+                out.append("</g>")
+            kind = kinds[i]
+            out.append(heads[kind])
+        out.append(items[i])
+    if kind:
         out.append("</g>")
     return out
 
 
-def _area_label(area: Area, size: float) -> str:
+def _shape_items(scene: Scene) -> tuple[list[str], list[str], dict[Cell, list[int]]]:
+    """The impassable land's (each piece apart: a ring with the rings inside it), the
+    barriers' and the crossings' pieces: their kinds, their texts and the cells each reaches
+    into, kept per board."""
+    kept = _board_kept(scene)
+    found = kept.get("shape items")
+    if found is None:
+        pieces: list[tuple[str, Box, str]] = []
+        for d in scene.impassable:
+            pieces += [("impassable", box, f'<path d="{part}"/>') for box, part in _rock(d)]
+        pieces += [
+            ("barriers", _line_box(line), f'<polyline points="{_points(line)}"/>')
+            for line in scene.barriers
+        ]
+        pieces += [
+            ("crossings", _line_box(piece), f'<polyline points="{_points(piece)}"/>')
+            for line in scene.crossings
+            for piece in link_segments(line[0], line[-1], scene.width, scene.wraps)
+        ]
+        cells: dict[Cell, list[int]] = {}
+        for i, (_, box, _) in enumerate(pieces):
+            (cx1, cy1), (cx2, cy2) = _cell(box[0], box[1]), _cell(box[2], box[3])
+            for cx in range(cx1, cx2 + 1):
+                for cy in range(cy1, cy2 + 1):
+                    cells.setdefault((cx, cy), []).append(i)
+        found = kept["shape items"] = ([k for k, _, _ in pieces], [t for _, _, t in pieces], cells)
+    assert isinstance(found, tuple)
+    return found
+
+
+def _rock(d: str) -> list[tuple[Box, str]]:
+    """Impassable land's path data in pieces, each with its extent: each ring with the rings
+    whose extent lies inside its own (its holes, or land in them), drawn as one path."""
+    rings = ["M" + ring for ring in d.split("M")[1:]]
+    boxes = [_path_box(ring) for ring in rings]
+
+    def inside(a: Box, b: Box) -> bool:
+        return a[0] >= b[0] and a[1] >= b[1] and a[2] <= b[2] and a[3] <= b[3]
+
+    outer = [
+        i
+        for i, box in enumerate(boxes)
+        if not any(j != i and inside(box, other) for j, other in enumerate(boxes))
+    ]
+    return [
+        (
+            boxes[i],
+            "".join(ring for j, ring in enumerate(rings) if j == i or inside(boxes[j], boxes[i])),
+        )
+        for i in outer
+    ]
+
+
+def _line_box(line: Sequence[tuple[float, float]]) -> Box:
+    xs = [p[0] for p in line]
+    ys = [p[1] for p in line]
+    return (min(xs), min(ys), max(xs), max(ys))
+
+
+def _path_box(d: str) -> Box:
+    """The extent of path data written as `board._path` writes it: each ring's first point,
+    then relative steps."""
+    xs: list[float] = []
+    ys: list[float] = []
+    for ring in d.split("M")[1:]:
+        numbers = [float(n) for n in re.findall(r"-?[0-9]*\.?[0-9]+", ring)]
+        x, y = numbers[0], numbers[1]
+        xs.append(x)
+        ys.append(y)
+        for i in range(2, len(numbers) - 1, 2):
+            x += numbers[i]
+            y += numbers[i + 1]
+            xs.append(x)
+            ys.append(y)
+    return (min(xs), min(ys), max(xs), max(ys)) if xs else (0.0, 0.0, 0.0, 0.0)
+
+
+def _area_label(area: Area, size: float, suffix: str = "") -> str:
     """A province's code at its shape's label point (the text's middle), bold, haloed."""
-    return _label_text(area.code, area.label, area.kind, area.label_at, size)
+    return _label_text(area.code, area.label, area.kind, area.label_at, size, suffix)
 
 
 @functools.lru_cache(maxsize=16384)
-def _label_text(code: str, label: str, kind: str, at: tuple[float, float], size: float) -> str:
+def _label_text(
+    code: str, label: str, kind: str, at: tuple[float, float], size: float, suffix: str = ""
+) -> str:
+    """A province's label, bold and haloed by its group (`SHAPE_LABELS`), at its size."""
     x, y = at
     style = ' font-style="italic"' if kind == SEA else ""
     return (
-        f'<text id="l-{_attr(code)}" x="{x:.1f}" y="{y + size * 0.36:.1f}" '
-        f'font-size="{size:g}" font-weight="bold" text-anchor="middle" fill="#1b1f24" '
-        f'stroke="#ffffff" stroke-width="2.5" stroke-opacity="0.8" paint-order="stroke"'
-        f"{style}>{_text(label)}</text>"
+        f'<text id="l-{_attr(code)}{suffix}" x="{x:.1f}" y="{y + size * 0.36:.1f}" '
+        f'font-size="{size:g}"{style}>{_text(label)}</text>'
     )
 
 
@@ -859,10 +1476,14 @@ def label_sides(scene: Scene) -> dict[str, Side]:
 
 
 def _unit(
-    unit: UnitMark, colours: dict[str, str], lettered: bool = False, scale: float = 1.0
+    unit: UnitMark,
+    colours: dict[str, str],
+    lettered: bool = False,
+    scale: float = 1.0,
+    suffix: str = "",
 ) -> list[str]:
     army = colours.get(unit.army_power) if unit.kind == "AF" and unit.army_power else None
-    drawn = _unit_mark(unit, colours.get(unit.power, "#000000"), army, lettered)
+    drawn = _unit_mark(unit, colours.get(unit.power, "#000000"), army, lettered, suffix)
     if scale == 1.0:
         return drawn
     # Smaller about its own point: the group's first line opens it, so the scale goes there.
@@ -877,13 +1498,15 @@ def _unit(
 
 
 @functools.lru_cache(maxsize=4096)
-def _unit_mark(unit: UnitMark, colour: str, army: str | None, lettered: bool = False) -> list[str]:
+def _unit_mark(
+    unit: UnitMark, colour: str, army: str | None, lettered: bool = False, suffix: str = ""
+) -> list[str]:
     """A unit in its power's `colour`, an army/fleet's army stripe in `army`. Kept: most units
     stand where they stood last phase."""
     ink = _ink(colour)
     x, y = unit.x, unit.y
     prefix = "d" if unit.dislodged else "u"
-    uid = f"{prefix}-{unit.power}-{unit.loc}"
+    uid = f"{prefix}-{unit.power}-{unit.loc}{suffix}"
     kind = "A/F" if unit.kind == "AF" else unit.kind
     what = {"A": "army", "F": "fleet", "AF": "army/fleet", RAT: "rat"}.get(unit.kind, unit.kind)
     title = f"{unit.power} {what} in {unit.loc}"
@@ -963,9 +1586,11 @@ def _trimmed(
     return a[0] + ux * start, a[1] + uy * start, b[0] - ux * end, b[1] - uy * end
 
 
-def _arrow(index: int, arrow: Arrow, colour: str, width: float, wraps: bool) -> list[str]:
+def _arrow(
+    index: int, arrow: Arrow, colour: str, width: float, wraps: bool, suffix: str = ""
+) -> list[str]:
     title = f"<title>{_text(arrow.text)}</title>" if arrow.text else ""
-    head = f'<g id="o-{index}" class="{arrow.kind}{"" if arrow.ok else " failed"}">{title}'
+    head = f'<g id="o-{index}{suffix}" class="{arrow.kind}{"" if arrow.ok else " failed"}">{title}'
     return [head, *_arrow_lines(arrow, colour, width, wraps)]
 
 
@@ -1066,8 +1691,26 @@ def _inset(scene: Scene) -> list[str]:
 
 
 def _legend(scene: Scene, height: float) -> list[str]:
+    """The title, the notes and each power's colour and counts, under the map (kept for the
+    phase's other pictures with their legend in the same place)."""
     top = map_height(scene)
     left, width = _legend_place(scene)
+    # A reader's part: drawn at the top of the band and moved down to it, so every reader of
+    # the phase shares it; the whole board: where it stands.
+    at = 0.0 if scene.view is not None else top
+    key = ("legend", at, left, width)
+    kept = scene.shared.get(key)
+    if kept is None:
+        kept = scene.shared[key] = _legend_lines(scene, at, left, width)
+    assert isinstance(kept, tuple)
+    assert kept[1] + top - at <= height
+    if at == top:
+        return kept[0]
+    return [f'<g transform="translate(0,{top:.1f})">', *kept[0], "</g>"]
+
+
+def _legend_lines(scene: Scene, top: float, left: float, width: float) -> tuple[list[str], float]:
+    """The legend's lines and the baseline of its last."""
     out = [
         f'<g id="legend"><line x1="{left:.1f}" y1="{top:.1f}" x2="{left + width:.0f}" '
         f'y2="{top:.1f}" stroke="#4d5560"/>',
@@ -1090,5 +1733,4 @@ def _legend(scene: Scene, height: float) -> list[str]:
             f'<text x="{x + 20:.1f}" y="{y:.1f}" font-size="12">{_text(words)}</text>'
         )
     out.append("</g>")
-    assert y <= height
-    return out
+    return out, y

@@ -13,7 +13,8 @@ from typing import Any
 import pytest
 from test_board_pictures import crowded  # type: ignore[import-not-found]
 
-from judge.engine.position import province_of
+from judge.engine.geography import Map
+from judge.engine.position import Unit, province_of
 from judge.map_files import load_map, start_case
 from judge.pictures.board import neighbours_of, readable_whole, within_two_moves
 from judge.pictures.shapes import load_shapes
@@ -58,23 +59,38 @@ def by_shape(name: str) -> set[str]:
     return {f"p-{code}" for code in (shapes.provinces if shapes else load_map(name).provinces)}
 
 
-def shown_label_sizes(svg: str) -> list[float]:
-    """Each province label's height in pixels when the whole picture is shown 800 wide."""
+def shown_label_sizes(svg: str, only: str | None = None) -> list[float]:
+    """Each province label's height in pixels when the whole picture is shown 800 wide: its
+    size, times the scale its board group is shown at (each window of a reader's part its own,
+    from the `use` that shows it; the whole board drawn as it is). `only`: the labels of that
+    board group alone."""
     root = ET.fromstring(svg)
     width = float(root.attrib["viewBox"].split()[2])
-    scale = 1.0
-    view = next((e for e in root.iter() if e.get("id") == "view"), None)
-    if view is not None:
-        use = view.find(f"{SVG}use")
-        assert use is not None
-        found = re.search(r"scale\(([0-9.]+)\)", use.attrib["transform"])
-        assert found is not None
-        scale = float(found.group(1))
+    scales = {board: k for board, (k, _) in views(root).items()}
+    groups = [g for g in root.iter(f"{SVG}g") if (g.get("id") or "").startswith("board")]
+    if only is not None:
+        groups = [g for g in groups if g.get("id") == only]
+    elif not scales:
+        groups = groups[:1]
     return [
-        float(e.attrib["font-size"]) * scale * 800 / width
-        for e in root.iter(f"{SVG}text")
+        float(e.attrib["font-size"]) * scales.get(group.attrib["id"], 1.0) * 800 / width
+        for group in groups
+        for e in group.iter(f"{SVG}text")
         if e.get("id", "").startswith("l-")
     ]
+
+
+def opening_pictures(name: str, variant: str) -> list[tuple[str, str]]:
+    """Each power's picture of the board's opening position."""
+    board = load_map(name)
+    case = start_case(board)
+    case.update(variant=variant, map=name)
+    out = []
+    for reader in sorted(board.powers):
+        svg = picture_svg(PictureSource(case), reader)
+        assert svg is not None
+        out.append((reader, svg))
+    return out
 
 
 BOARDS = [("standard", "standard"), ("youngstown", "youngstown"), ("1885", "1885")]
@@ -85,12 +101,7 @@ BOARDS += [("mercator-world", "mercator")]
 def test_labels_read_at_least_nine_pixels_in_a_players_picture_800_wide(
     name: str, variant: str
 ) -> None:
-    board = load_map(name)
-    case = start_case(board)
-    case.update(variant=variant, map=name)
-    for reader in sorted(board.powers):
-        svg = picture_svg(PictureSource(case), reader)
-        assert svg is not None
+    for reader, svg in opening_pictures(name, variant):
         sizes = shown_label_sizes(svg)
         assert sizes and min(sizes) >= 9, (reader, min(sizes))
 
@@ -116,3 +127,131 @@ def test_a_wide_boards_player_sees_his_part_and_the_whole_small(name: str) -> No
                 assert f"l-{code}" in ids, (reader, code)  # what his units touch is drawn
     whole = picture_svg(PictureSource(case), MASTER)
     assert whole is not None and 'id="view"' not in whole
+
+
+def two_moves(board: Map, unit: Unit) -> set[str]:
+    """Every province a unit may reach in one or two moves without a convoy, read from the
+    board's adjacency here: an army by army moves, a fleet by fleet moves from its own coast,
+    an army/fleet by either."""
+    places = {unit.loc}
+    for _ in range(2):
+        step = set()
+        for place in places:
+            if unit.kind in ("A", "AF"):
+                step |= set(board.army_edges.get(province_of(place), ()))
+            if unit.kind in ("F", "AF"):
+                fleet = [place] if place in board.fleet_edges else []
+                fleet += [loc for loc in board.fleet_edges if province_of(loc) == place]
+                for loc in fleet:
+                    step |= set(board.fleet_edges[loc])
+        places |= step
+    return {province_of(p) for p in places}
+
+
+def views(root: ET.Element) -> dict[str, tuple[float, list[tuple[float, float, float, float]]]]:
+    """Each board group a picture shows enlarged (a window of a reader's part, the whole's
+    crowded part), by its id: the scale it is shown at and the part of the canvas it shows,
+    (x, y, w, h), once for each place the group is drawn at (a board that wraps is drawn twice
+    at its edge). A window is a group moved and scaled onto the canvas, or a pattern (or
+    nested viewport) with the canvas's part as its view box."""
+    number = r"([-0-9.]+)"
+    out: dict[str, tuple[float, list[tuple[float, float, float, float]]]] = {}
+    for view in root.iter():
+        if not (view.get("id") or "").startswith("view"):
+            continue
+        if view.tag in (f"{SVG}svg", f"{SVG}pattern"):
+            x, y, w, h = (float(v) for v in view.attrib["viewBox"].split())
+            k = float(view.attrib["width"]) / w
+        else:
+            move = re.search(
+                rf"scale\({number}\) translate\({number},{number}\)", view.attrib["transform"]
+            )
+            assert move is not None
+            k, x, y = float(move.group(1)), -float(move.group(2)), -float(move.group(3))
+            ground = view.find(f"{SVG}rect")
+            assert ground is not None
+            w, h = float(ground.attrib["width"]), float(ground.attrib["height"])
+        for use in view.iter(f"{SVG}use"):
+            shift = re.search(rf"translate\({number},0\)", use.get("transform", ""))
+            dx = float(shift.group(1)) if shift else 0.0
+            board = use.attrib["href"].lstrip("#")
+            out.setdefault(board, (k, []))[1].append((x - dx, y, w, h))
+    return out
+
+
+def windows(root: ET.Element) -> dict[str, list[tuple[float, float, float, float]]]:
+    """Each window of a reader's part, by the board group it shows (`views`)."""
+    return {board: places for board, (_, places) in views(root).items()}
+
+
+@pytest.mark.parametrize(("name", "variant"), [("mercator-world", "mercator")])
+def test_a_players_part_holds_every_province_within_two_moves_of_his_units(
+    name: str, variant: str
+) -> None:
+    board = load_map(name)
+    for reader, svg in opening_pictures(name, variant):
+        root = ET.fromstring(svg)
+        shown = windows(root)
+        assert shown, reader
+        near = set()
+        for unit in board.powers[reader].starting_units:
+            near |= two_moves(board, unit)
+        for code in sorted(near & by_code(name)):
+            inside = any(
+                x <= lx <= x + w and y <= ly <= y + h
+                for group, places in shown.items()
+                for lx, ly in labels_in(root, group, code)
+                for x, y, w, h in places
+            )
+            assert inside, (reader, code)
+
+
+def by_code(name: str) -> set[str]:
+    return {p[2:] for p in by_shape(name)}
+
+
+def labels_in(root: ET.Element, group: str, code: str) -> list[tuple[float, float]]:
+    """Where the province's label stands in a board group (none: not drawn there)."""
+    board_group = next(e for e in root.iter(f"{SVG}g") if e.get("id") == group)
+    suffix = group.removeprefix("board")  # a further window's ids end as its group's
+    return [
+        (float(t.attrib["x"]), float(t.attrib["y"]))
+        for t in board_group.iter(f"{SVG}text")
+        if t.get("id") == f"l-{code}{suffix}"
+    ]
+
+
+def test_the_whole_world_shows_its_crowded_part_again_readable_at_800() -> None:
+    """The GM's and observers' picture of the world board: the whole board, and under it the
+    board's crowded part (Europe, the map's `inset`) drawn again larger, every province there
+    labelled at least 9 pixels high when the picture is shown 800 pixels wide."""
+    name = "mercator-world"
+    board = load_map(name)
+    assert board.inset is not None
+    case = start_case(board)
+    case.update(variant="mercator", map=name)
+    for reader in (MASTER, OBSERVERS):
+        svg = picture_svg(PictureSource(case), reader)
+        assert svg is not None
+        root = ET.fromstring(svg)
+        detail = next(g for g in root.iter(f"{SVG}g") if g.get("id") == "board-2")
+        shown = windows(root)["board-2"]
+        x, y, w, h = board.inset
+        assert any(abs(v[0] - x) < 1 and abs(v[2] - w) < 1 for v in shown)
+        labelled = {
+            t.attrib["id"][2:].removesuffix("-2")
+            for t in detail.iter(f"{SVG}text")
+            if t.get("id", "").startswith("l-")
+        }
+        every = [e.get("id") for e in root.iter() if e.get("id")]
+        assert len(every) == len(set(every))  # no id twice: the part's own end in "-2"
+        shapes = load_shapes(name)
+        assert shapes is not None
+        inside = {
+            code
+            for code, shape in shapes.provinces.items()
+            if x <= shape.label[0] <= x + w and y <= shape.label[1] <= y + h
+        }
+        assert inside and inside <= labelled
+        sizes = shown_label_sizes(svg, only="board-2")
+        assert len(sizes) == len(labelled) and min(sizes) >= 9, min(sizes)
