@@ -121,13 +121,31 @@ def _note_lines(scene: Scene, width: float) -> list[str]:
     return lines
 
 
+# The width a mail program shows a picture at, and the smallest legend text read there.
+MAIL_WIDTH = 800
+LEGEND_TEXT_AT_MAIL_WIDTH = 9
+LEGEND_FONT = 12
+
+
+def legend_scale(scene: Scene) -> float:
+    """How much larger than its own size the legend is drawn: a whole picture wider than a mail
+    shows it (the world board's, for its GM and observers) gets a legend whose smallest text
+    still reads LEGEND_TEXT_AT_MAIL_WIDTH pixels shown MAIL_WIDTH wide; a reader's part, whose
+    width is the mail's, none."""
+    if scene.view is not None:
+        return 1.0
+    shrink = MAIL_WIDTH / picture_width(scene)
+    return max(1.0, LEGEND_TEXT_AT_MAIL_WIDTH / (LEGEND_FONT * shrink))
+
+
 def legend_height(scene: Scene) -> float:
-    width = _legend_place(scene)[1]
+    scale = legend_scale(scene)
+    width = _legend_place(scene)[1] / scale
     key = ("legend height", width)
     kept = scene.shared.get(key)
     if kept is None:
         rows = 1 + len(_note_lines(scene, width)) + math.ceil(len(scene.powers) / _columns(width))
-        kept = scene.shared[key] = 12 + rows * LEGEND_ROW
+        kept = scene.shared[key] = (12 + rows * LEGEND_ROW) * scale
     assert isinstance(kept, float | int)
     return kept
 
@@ -1695,6 +1713,12 @@ def _legend(scene: Scene, height: float) -> list[str]:
     phase's other pictures with their legend in the same place)."""
     top = map_height(scene)
     left, width = _legend_place(scene)
+    scale = legend_scale(scene)
+    if scale > 1.0:  # a wide whole picture: the legend drawn at its own size, then enlarged
+        lines, bottom = _legend_lines(scene, 0.0, 0.0, width / scale)
+        assert top + bottom * scale <= height
+        head = f'<g transform="translate({left:.1f},{top:.1f}) scale({scale:.3f})">'
+        return [head, *lines, "</g>"]
     # A reader's part: drawn at the top of the band and moved down to it, so every reader of
     # the phase shares it; the whole board: where it stands.
     at = 0.0 if scene.view is not None else top
@@ -1730,7 +1754,7 @@ def _legend_lines(scene: Scene, top: float, left: float, width: float) -> tuple[
         out.append(
             f'<rect x="{x:.1f}" y="{y - 10:.1f}" width="14" height="12" fill="{colour}" '
             f'stroke="#000000" stroke-width="0.8"/>'
-            f'<text x="{x + 20:.1f}" y="{y:.1f}" font-size="12">{_text(words)}</text>'
+            f'<text x="{x + 20:.1f}" y="{y:.1f}" font-size="{LEGEND_FONT}">{_text(words)}</text>'
         )
     out.append("</g>")
     return out, y

@@ -145,8 +145,8 @@ def test_the_world_board_draws_its_crowded_part_again_larger_beside_the_legend()
     assert f'<clipPath id="inset-part"><rect x="{x}" y="{y}" width="{w}" height="{h}"/>' in svg
     assert 'translate(10,1430.0) scale(1.8) translate(-890,-200)"><use href="#board"' in svg
     assert svg.count('id="l-par"') == 1  # every label still once: `use` copies no ids
-    # The legend stands beside the inset, under the map.
-    assert '<g id="legend"><line x1="704.0" y1="1400.0"' in svg
+    # The legend stands beside the inset, under the map, drawn larger to read 800 pixels wide.
+    assert '<g transform="translate(704.0,1400.0) scale(1.875)">\n<g id="legend">' in svg
     assert 'height="2088"' in svg  # the map, then the inset's band (1.8 x 360 and margins)
     assert 'id="inset"' not in graph_picture(load_map("standard"))
     assert 'id="inset"' not in board_picture_svg(board)  # its shapes need none

@@ -255,3 +255,32 @@ def test_the_whole_world_shows_its_crowded_part_again_readable_at_800() -> None:
         assert inside and inside <= labelled
         sizes = shown_label_sizes(svg, only="board-2")
         assert len(sizes) == len(labelled) and min(sizes) >= 9, min(sizes)
+
+
+def _scale_of(transform: str) -> float:
+    found = re.search(r"scale\(([0-9.]+)\)", transform)
+    return float(found.group(1)) if found else 1.0
+
+
+@pytest.mark.parametrize(("name", "variant"), BOARDS, ids=[n for n, _ in BOARDS])
+def test_the_legend_of_a_whole_picture_reads_at_800(name: str, variant: str) -> None:
+    """The GM's picture of every board, shown 800 pixels wide: the legend's title, notes and
+    every power's counts are at least 9 pixels high (the world board's 2000-pixel picture draws
+    its legend larger to be so)."""
+    board = load_map(name)
+    case = start_case(board)
+    case.update(variant=variant, map=name)
+    svg = picture_svg(PictureSource(case), MASTER)
+    assert svg is not None
+    root = ET.fromstring(svg)
+    shrink = 800 / float(root.attrib["width"])
+    parents = {child: parent for parent in root.iter() for child in parent}
+    legend = next(g for g in root.iter(f"{SVG}g") if g.get("id") == "legend")
+    scale, element = 1.0, legend
+    while element in parents:
+        element = parents[element]
+        scale *= _scale_of(element.get("transform", ""))
+    texts = list(legend.iter(f"{SVG}text"))
+    assert len(texts) >= 1 + len(board.powers)
+    shown = [float(t.attrib["font-size"]) * scale * shrink for t in texts]
+    assert min(shown) >= 9, (name, min(shown))
