@@ -22,7 +22,7 @@ if command -v gcc >/dev/null 2>&1; then export JUDGE_REQUIRE_COMPILED=1; fi
 status=0
 # Two workers (JUDGE_TEST_WORKERS), a test file to a worker: each starts its own Postfix, Dovecot
 # and PostgreSQL on free ports, and the e2e tests wait on mail far more than on the processor.
-.venv/bin/python -m pytest -n "${JUDGE_TEST_WORKERS:-2}" --dist loadfile "$@" || status=$?
+.venv/bin/python -m pytest -n "${JUDGE_TEST_WORKERS:-2}" --dist loadfile --no-loadscope-reorder "$@" || status=$?
 if [ "$status" -eq 5 ]; then
     echo "test.sh: pytest collected no tests" >&2
     exit 1
