@@ -25,6 +25,8 @@ from typing import Any
 import pytest
 from sqlalchemy import Engine, create_engine, text
 
+from tests.long_files import LONG_FIRST
+
 ROOT = Path(__file__).resolve().parent.parent
 DEPLOY = ROOT / "deploy"
 
@@ -37,28 +39,6 @@ PLAYERS = tuple(f"player{n}" for n in range(1, 41))
 BOXES = tuple(f"box{n}" for n in range(1, 301))
 MAIL_USERS = (JUDGE_USER, "gm", "alice", "bob", *PLAYERS, *BOXES)
 _unused_boxes = iter(BOXES)
-
-
-# Test files that take a minute or more, longest first: they are collected before the rest, so
-# that with test.sh's two workers (`--dist loadfile --no-loadscope-reorder`) they start first
-# and the many short files fill the gaps at the end. xdist's own reordering puts files with
-# few tests last, which left one worker running the longest of them alone at the end.
-LONG_FIRST = (
-    "tests/e2e/test_maildir_storm.py",
-    "tests/e2e/test_scripted_game.py",
-    "tests/variants/algernon/test_leaks.py",
-    "tests/e2e/test_scripted_mercator.py",
-    "tests/e2e/test_picture_storm.py",
-    "tests/variants/v1885/test_1885_cases_by_mail.py",
-    "tests/e2e/test_crash.py",
-    "tests/e2e/test_scripted_1885.py",
-    "tests/e2e/test_variant_help_and_start.py",
-    "tests/e2e/test_variant_orders_on_arrival.py",
-    "tests/web/test_browser.py",
-    "tests/e2e/test_two_hosts.py",
-    "tests/mail/test_imap_inbound.py",
-    "tests/e2e/test_scripted_mercenary.py",
-)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

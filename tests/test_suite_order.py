@@ -1,11 +1,11 @@
-"""tests/conftest.py's LONG_FIRST names files that exist: a long file renamed or moved would
+"""tests/long_files.py's LONG_FIRST names files that exist: a long file renamed or moved would
 otherwise drop silently to its collection place and lengthen the suite's end again."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from conftest import LONG_FIRST
+from tests.long_files import LONG_FIRST
 
 ROOT = Path(__file__).resolve().parent.parent
 
