@@ -1,4 +1,3 @@
-
 """CREATE, SIGNON and JOIN: games made, seats taken, and the game started when the last seat
 is (OBSERVE and LIST, the readers who play no seat: observing.py).
 
@@ -261,36 +260,39 @@ def _sign_on(state: MailState, command: cv.SignOn) -> None:
 
 def _tell_owner_of_guesses(state: MailState, game: Game, seat: Seat, failures: int) -> None:
     """Tell a seat's holder that strangers' wrong passwords now hold its password back."""
-    owner = seat.person.address_of_record if seat.person else None
-    if not owner:
-        return
-    context = {
-        "game": game.name,
-        "power": power_title(game, seat.power),
-        "gm": False,
-        "failures": failures,
-        "sender": state.sender,
-        "retry_at": retry_words(state, seat_key(seat)),
-    }
     reply_to = (
         reply_to_address(state.where.judge_address, seat.reply_token) if seat.reply_token else None
     )
-    state.replies.append(Reply("password_guessed", "password_guessed", context, owner, reply_to))
+    words = {"power": power_title(game, seat.power), "gm": False}
+    _tell_of_guesses(state, game, seat.person, seat_key(seat), reply_to, words, failures)
 
 
 def _tell_gm_of_guesses(state: MailState, game: Game, failures: int) -> None:
     """Tell a game's GM that strangers' wrong passwords now hold the GM password back."""
-    owner = game.gm.address_of_record if game.gm else None
+    reply_to = gm_reply_address(state.where.judge_address, game)
+    _tell_of_guesses(state, game, game.gm, gm_key(game), reply_to, {"gm": True}, failures)
+
+
+def _tell_of_guesses(
+    state: MailState,
+    game: Game,
+    holder: Person | None,
+    key: str,
+    reply_to: str | None,
+    words: dict[str, Any],
+    failures: int,
+) -> None:
+    """The password_guessed mail to `holder` (a seat's or the GM's), about the count at `key`."""
+    owner = holder.address_of_record if holder else None
     if not owner:
         return
     context = {
         "game": game.name,
-        "gm": True,
+        **words,
         "failures": failures,
         "sender": state.sender,
-        "retry_at": retry_words(state, gm_key(game)),
+        "retry_at": retry_words(state, key),
     }
-    reply_to = gm_reply_address(state.where.judge_address, game)
     state.replies.append(Reply("password_guessed", "password_guessed", context, owner, reply_to))
 
 
