@@ -52,19 +52,36 @@ def loads_case(text: str | bytes) -> Any:
 
 def dumps_line(value: Any) -> str:
     """`value` as compact JSON on one line, byte for byte what
-    ``json.JSONEncoder(separators=(",", ":")).encode`` writes.
+    ``json.JSONEncoder(separators=(",", ":")).encode`` writes."""
+    return dumps_line_bytes(value).decode("ascii")
+
+
+def dumps_line_bytes(value: Any) -> bytes:
+    """`dumps_line` as ASCII bytes, for a writer of bytes (`judge adjudicate --batch`).
 
     orjson writes the same text for plain ASCII values; the standard library writes anything
     else (it escapes non-ASCII characters and DEL as ``\\uXXXX``, orjson does not).
     """
     if orjson is not None:
         try:
-            out = orjson.dumps(value).decode()
+            out = orjson.dumps(value)
         except (TypeError, ValueError):
-            return _DUMPS_COMPACT(value)
-        if out.isascii() and "\x7f" not in out:
+            return _DUMPS_COMPACT(value).encode("ascii")
+        if out.isascii() and b"\x7f" not in out:
             return out
-    return _DUMPS_COMPACT(value)
+    return _DUMPS_COMPACT(value).encode("ascii")
+
+
+def loads_case_quickly(line: bytes) -> Any:
+    """A line of bytes -> its value where orjson reads it as `loads_case` would; raises
+    ValueError where it does not (no orjson, not UTF-8, not JSON as orjson reads it), and the
+    caller reads the line as text instead."""
+    if orjson is None:
+        raise ValueError("orjson is not installed")
+    try:
+        return orjson.loads(line)
+    except (orjson.JSONDecodeError, TypeError) as exc:
+        raise ValueError(str(exc)) from None
 
 
 class CaseError(ValueError):

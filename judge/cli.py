@@ -52,7 +52,9 @@ def _quick_args(argv: list[str] | None) -> Any:
     return quick(words) if quick is not None else None
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, *, whole_process: bool = False) -> int:
+    """Runs the command line; `whole_process`: this run is the process's own (`judge ...`,
+    `python -m judge.cli ...`), which a command read by `quick_args` then leaves at once."""
     args = _quick_args(argv)
     if args is None:
         parser = build_parser(argv)
@@ -61,14 +63,37 @@ def main(argv: list[str] | None = None) -> int:
             parser.print_help()
             return 2
     try:
-        return int(args.func(args) or 0)
+        code = int(args.func(args) or 0)
     except BrokenPipeError:
         # The reader went away (`judge ... | head`): nothing left to say to it.
         sys.stderr.close()
         return 0
     except KeyboardInterrupt:
         return 130
+    if whole_process and getattr(args, "leave_at_once", False):
+        _leave(code)
+    return code
+
+
+def _leave(code: int) -> None:
+    """Ends the process once its output is written, without the interpreter's teardown (a
+    final garbage collection and every module's objects freed: 6 ms, a tenth of a batch
+    command's start). For a command with nothing left to close: its files closed, no handler
+    waiting at exit, no thread."""
+    import os
+
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except (OSError, ValueError):  # the reader went away, or a stream was closed
+        pass
+    os._exit(code)
+
+
+def command() -> int:
+    """The `judge` command's entry point."""
+    return main(whole_process=True)
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(whole_process=True))

@@ -4,11 +4,19 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import sys
 from types import SimpleNamespace
 from typing import IO, TYPE_CHECKING, Any
 
-from judge.adjudicate_json import CaseError, dumps_line, loads_case, run_case
+from judge.adjudicate_json import (
+    CaseError,
+    dumps_line,
+    dumps_line_bytes,
+    loads_case,
+    loads_case_quickly,
+    run_case,
+)
 from judge.engine.geography import MapError
 from judge.language.orders import OrderSyntaxError, parse_order
 from judge.map_files import available_maps, load_map, map_summary, start_case
@@ -19,6 +27,11 @@ if TYPE_CHECKING:
 
 def _open_input(name: str) -> IO[str]:
     return sys.stdin if name == "-" else open(name, encoding="utf-8")  # noqa: SIM115
+
+
+def _open_lines(name: str) -> IO[bytes]:
+    """A batch's input as bytes: its common line goes to orjson undecoded."""
+    return sys.stdin.buffer if name == "-" else open(name, "rb")  # noqa: SIM115
 
 
 def _rules_arg(value: str | None) -> list[str] | None:
@@ -117,19 +130,55 @@ def batch_output(line: str, variant: str | None, rules: list[str] | None) -> str
     return dumps_line(_batch_line(line, variant, rules))
 
 
+def batch_output_bytes(line: bytes, variant: str | None, rules: list[str] | None) -> bytes:
+    """One input line of `--batch` as bytes -> its output line (without the newline): what
+    `batch_output` gives for its text, the common line neither decoded nor its result encoded
+    (a batch's lines are thousands); a line that is not UTF-8 is an error line of its own."""
+    try:
+        case = loads_case_quickly(line)
+    except ValueError:
+        pass
+    else:
+        try:
+            return dumps_line_bytes(run_case(case, variant=variant, rules=rules))
+        except CaseError:
+            pass  # worded by the text's path, which quotes the faulty value as written
+    try:
+        text = line.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return dumps_line_bytes({"error": f"input is not UTF-8 text: {exc}"})
+    return batch_output(text, variant, rules).encode("ascii")
+
+
+# Characters `str.strip` takes for white space that `bytes.strip` does not (the ASCII
+# information separators); any other ASCII character after `bytes.strip` is text.
+_TEXT_SPACES = frozenset(b"\x1c\x1d\x1e\x1f")
+
+
+def _blank(line: bytes) -> bool:
+    """Whether a line is blank as its text's `str.strip` reads it (Unicode's spaces too)."""
+    stripped = line.strip()
+    if not stripped:
+        return True
+    first = stripped[0]
+    if first < 0x80 and first not in _TEXT_SPACES:
+        return False
+    return not line.decode("utf-8", "replace").strip()
+
+
 _CHUNK = 64  # lines handed to a worker at a time with --jobs
 
 
-def _chunk_output(task: tuple[list[str], str | None, list[str] | None]) -> str:
+def _chunk_output(task: tuple[list[bytes], str | None, list[str] | None]) -> bytes:
     """A worker's share of `--batch --jobs`: the output lines of a chunk of input lines."""
     lines, variant, rules = task
-    return "".join(batch_output(line, variant, rules) + "\n" for line in lines)
+    return b"".join(batch_output_bytes(line, variant, rules) + b"\n" for line in lines)
 
 
-def _chunks(stream: IO[str], variant: str | None, rules: list[str] | None) -> Any:
-    chunk: list[str] = []
+def _chunks(stream: IO[bytes], variant: str | None, rules: list[str] | None) -> Any:
+    chunk: list[bytes] = []
     for line in stream:
-        if not line.strip():
+        if _blank(line):
             continue
         chunk.append(line)
         if len(chunk) == _CHUNK:
@@ -139,8 +188,56 @@ def _chunks(stream: IO[str], variant: str | None, rules: list[str] | None) -> An
         yield chunk, variant, rules
 
 
+class _Output:
+    """A batch's output lines, written as bytes in blocks (a result is some kilobytes and a
+    batch thousands of them); each line at once where someone may be waiting for it: on a
+    terminal, or when the input is not a file (a pipe a program feeds case by case)."""
+
+    _BLOCK = 1 << 18
+
+    def __init__(self, out: IO[str], stream: IO[bytes]) -> None:
+        out.flush()
+        self._text = out
+        self._bytes: IO[bytes] | None = getattr(out, "buffer", None)
+        self._waiting = out.isatty() or not _is_file(stream)
+        self._parts: list[bytes] = []
+        self._size = 0
+
+    def write(self, data: bytes) -> None:
+        """Lines, each ended by its newline."""
+        self._parts.append(data)
+        self._size += len(data)
+        if self._waiting or self._size >= self._BLOCK:
+            self.flush()
+
+    def write_line(self, line: bytes) -> None:
+        """One line, without its newline."""
+        self._parts += (line, b"\n")
+        self._size += len(line) + 1
+        if self._waiting or self._size >= self._BLOCK:
+            self.flush()
+
+    def flush(self) -> None:
+        data = b"".join(self._parts)
+        self._parts.clear()
+        self._size = 0
+        if self._bytes is None:  # a text stream put in stdout's place
+            self._text.write(data.decode("ascii"))
+            self._text.flush()
+        else:
+            self._bytes.write(data)
+            self._bytes.flush()
+
+
+def _is_file(stream: IO[bytes]) -> bool:
+    try:
+        return stat.S_ISREG(os.fstat(stream.fileno()).st_mode)
+    except (OSError, ValueError, AttributeError):  # no descriptor: a stream in memory
+        return True
+
+
 def _batch_jobs(
-    stream: IO[str], out: IO[str], variant: str | None, rules: list[str] | None, jobs: int
+    stream: IO[bytes], out: _Output, variant: str | None, rules: list[str] | None, jobs: int
 ) -> None:
     """The lines spread over `jobs` worker processes, the output written in input order."""
     import multiprocessing
@@ -154,28 +251,27 @@ def _batch_jobs(
     except (MapError, KeyError, FileNotFoundError, OrderSyntaxError):
         pass  # every line will say what is wrong with its variant
     with context.Pool(jobs) as pool:
-        for text in pool.imap(_chunk_output, _chunks(stream, variant, rules)):
-            out.write(text)
+        for data in pool.imap(_chunk_output, _chunks(stream, variant, rules)):
+            out.write(data)
 
 
 def _batch(args: argparse.Namespace) -> int:
     rules = _rules_arg(args.rules)
     jobs = args.jobs if args.jobs > 0 else (os.cpu_count() or 1)
     try:
-        stream = _open_input(args.file)
+        stream = _open_lines(args.file)
     except OSError as exc:
         print(f"judge adjudicate: cannot read {args.file}: {exc.strerror}", file=sys.stderr)
         return 2
-    out = sys.stdout
     with stream:
+        out = _Output(sys.stdout, stream)
         if jobs > 1:
             _batch_jobs(stream, out, args.variant, rules, jobs)
-            return 0
-        for line in stream:
-            if not line.strip():
-                continue
-            out.write(batch_output(line, args.variant, rules))
-            out.write("\n")
+        else:
+            for line in stream:
+                if not _blank(line):
+                    out.write_line(batch_output_bytes(line, args.variant, rules))
+        out.flush()
     return 0
 
 
@@ -273,6 +369,7 @@ def quick_args(words: list[str]) -> SimpleNamespace | None:
         rules=None,
         picture=None,
         func=_adjudicate,
+        leave_at_once=True,
     )
 
 
@@ -301,7 +398,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="FILE",
         help="also draw the position after the phase, with its orders, to FILE (.svg or .png)",
     )
-    adj.set_defaults(func=_adjudicate)
+    # Nothing is left to close when it ends: `judge` leaves without the interpreter's teardown.
+    adj.set_defaults(func=_adjudicate, leave_at_once=True)
 
     mp = subparsers.add_parser("map", help="a map's summary, or its starting position")
     mp.add_argument("name", help="map name, e.g. standard or youngstown")

@@ -59,3 +59,32 @@ def test_loads_case_fails_with_the_standard_library_s_message(text: str) -> None
     with pytest.raises(json.JSONDecodeError) as theirs:
         json.loads(text)
     assert str(ours.value) == str(theirs.value)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        '{"phase": 123456789012345678901234567890}',
+        '{"x": NaN}',
+        '{"s": "\\ud800", "phase": "S1901M"}',
+        '{"phase": "S1901M", "variant": "M\\u00fcnchen"}',
+        '{"phase": "S1901M", "variant": "Münchén"}',
+        "{not json",
+        "[1, 2]",
+        '{"phase": "S1901M", "units": [{"power": "FRANCE", "type": "A", "loc": "par"}], '
+        '"orders": {"FRANCE": ["A Par - Bur", "A Pàr H", "A Par\\u007f- Pic"]}}',
+    ],
+)
+def test_a_batch_line_as_bytes_gives_what_its_text_gives(line: str) -> None:
+    """`judge adjudicate --batch` reads and writes bytes: every line's output is the text path's."""
+    from judge.cli_adjudicate import batch_output, batch_output_bytes
+
+    text_out = batch_output(line + "\n", None, None)
+    assert batch_output_bytes((line + "\n").encode(), None, None) == text_out.encode()
+
+
+def test_a_batch_line_that_is_not_utf8_is_an_error_line() -> None:
+    from judge.cli_adjudicate import batch_output_bytes
+
+    out = json.loads(batch_output_bytes(b'{"phase": "S1901M\xff"}\n', None, None))
+    assert out["error"].startswith("input is not UTF-8 text")

@@ -349,3 +349,57 @@ def test_any_other_command_line_is_left_to_argparse(words: list[str]) -> None:
     from judge.cli_adjudicate import quick_args
 
     assert quick_args(words) is None
+
+
+def test_a_batch_goes_on_past_a_line_that_is_not_utf8() -> None:
+    """The input is bytes: a line that is not UTF-8 text is an error line, the rest adjudicated."""
+    case = json.dumps(start_case()).encode()
+    proc = subprocess.run(
+        [*JUDGE, "adjudicate", "--batch", "-"],
+        input=case + b"\n" + b'{"phase": "\xff"}\n' + case + b"\n",
+        capture_output=True,
+        timeout=60,
+    )
+    assert proc.returncode == 0, proc.stderr
+    outs = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert [("error" in out) for out in outs] == [False, True, False]
+    assert "UTF-8" in outs[1]["error"]
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_line_of_unicode_spaces_is_blank(jobs: str) -> None:
+    """Blank as its text reads it: information separators, a no-break and an ideographic space."""
+    case = json.dumps(start_case())
+    text = f"{case}\n\x1c\x1f \n\u00a0\u3000\n\t\n{case}\n"
+    proc = run(["adjudicate", "--batch", "--jobs", jobs, "-"], text)
+    assert proc.returncode == 0, proc.stderr
+    assert len(proc.stdout.splitlines()) == 2
+
+
+def test_a_program_feeding_a_batch_case_by_case_gets_each_answer_at_once() -> None:
+    """Fed through a pipe, each result is written as its line is read: a program may send a
+    case, wait for its result and send the next (the output is not held back in a buffer)."""
+    import select
+
+    case = json.dumps(start_case())
+    proc = subprocess.Popen(
+        [*JUDGE, "adjudicate", "--batch", "-"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert proc.stdin is not None and proc.stdout is not None
+        for _ in range(3):
+            proc.stdin.write(case + "\n")
+            proc.stdin.flush()
+            ready, _, _ = select.select([proc.stdout], [], [], 30)
+            assert ready, "no result while the input stays open"
+            assert "results" in json.loads(proc.stdout.readline())
+        proc.stdin.close()
+        assert proc.wait(timeout=30) == 0
+        assert proc.stdout.read() == ""
+    finally:
+        proc.kill()
+        proc.wait()
