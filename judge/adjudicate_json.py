@@ -145,22 +145,37 @@ def _rules_of(names: Any) -> Rules:
         raise CaseError(f"rules: {exc}") from None
 
 
-def _units(game_map: Map, raw_units: list[Any], field: str) -> list[Unit]:
-    """The units of a list; the common well-formed unit takes the quick way through."""
+# (board, power, type, location) as a case writes them -> the unit they make, for the boards
+# of maps/ (one board a name in a process): a batch's cases repeat the same units phase after
+# phase. Bounded: past it, units are read each time.
+_UNITS_READ: dict[tuple[str, str, str, str], Unit] = {}
+_UNITS_READ_MAX = 1 << 14
+_NOTHING_KEPT: dict[tuple[str, str, str, str], Unit] = {}
+
+
+def _units(game_map: Map, raw_units: list[Any], field: str, *, board_file: bool) -> list[Unit]:
+    """The units of a list; the common well-formed unit takes the quick way through, and on a
+    board of maps/ (`board_file`; not a case's own maze) a unit read before is taken as read."""
+    board = game_map.name
     placements = topology(game_map).placements
     units: list[Unit] = []
     append = units.append
+    known = _UNITS_READ if board_file else _NOTHING_KEPT
     for i, raw in enumerate(raw_units):
-        if type(raw) is dict:
-            power = raw.get("power")
-            if (
-                type(power) is str
-                and power
-                and (raw.get("type"), raw.get("loc")) in placements
-                and "army_power" not in raw
-            ):
-                append(make_unit(power.upper(), raw["type"], raw["loc"]))
-                continue
+        if type(raw) is dict and len(raw) == 3:
+            power, kind, loc = raw.get("power"), raw.get("type"), raw.get("loc")
+            if type(power) is str and type(kind) is str and type(loc) is str:
+                key = (board, power, kind, loc)
+                unit = known.get(key)
+                if unit is not None:
+                    append(unit)
+                    continue
+                if power and (kind, loc) in placements:
+                    unit = make_unit(power.upper(), kind, loc)
+                    if board_file and len(known) < _UNITS_READ_MAX:
+                        known[key] = unit
+                    append(unit)
+                    continue
         append(_unit(game_map, raw, f"{field}[{i}]"))
     return units
 
@@ -266,7 +281,9 @@ def read_variant_case(
     raw_units = case.get("units", [])
     if not isinstance(raw_units, list):
         raise CaseError(f"units: expected a list, got {raw_units!r}")
-    units = tuple(_units(game_map, raw_units, "units"))
+    units = tuple(
+        _units(game_map, raw_units, "units", board_file=the_variant.rules.board_in_case is None)
+    )
     occupied = {province_of(unit.loc) for unit in units}
     if len(occupied) != len(units):
         seen: set[str] = set()

@@ -88,3 +88,44 @@ def test_a_batch_line_that_is_not_utf8_is_an_error_line() -> None:
 
     out = json.loads(batch_output_bytes(b'{"phase": "S1901M\xff"}\n', None, None))
     assert out["error"].startswith("input is not UTF-8 text")
+
+
+def _opening() -> dict[str, object]:
+    from judge.variants import start_case
+
+    return start_case("standard")
+
+
+def test_a_unit_read_before_on_a_board_of_maps_is_the_unit_made_then() -> None:
+    """A batch's cases repeat their units phase after phase: each is made once a process."""
+    from judge.adjudicate_json import read_variant_case
+
+    first = read_variant_case(_opening()).position.units
+    again = read_variant_case(_opening()).position.units
+    assert first == again and all(a is b for a, b in zip(first, again, strict=True))
+
+
+def test_a_unit_kept_is_still_checked_by_its_type_and_its_board() -> None:
+    from judge.adjudicate_json import CaseError, read_variant_case
+
+    case = _opening()
+    read_variant_case(case)  # every unit of the opening kept
+    army_at_sea = {**case, "units": [{"power": "ENGLAND", "type": "A", "loc": "nth"}]}
+    with pytest.raises(CaseError, match="army cannot stand"):
+        read_variant_case(army_at_sea)
+    fleet_inland = {**case, "units": [{"power": "FRANCE", "type": "F", "loc": "par"}]}
+    with pytest.raises(CaseError, match="fleet cannot stand"):
+        read_variant_case(fleet_inland)
+
+
+def test_a_case_s_own_maze_has_its_units_read_each_time() -> None:
+    """Algernon's mazes share a name but not their places: nothing is kept for them."""
+    from judge.adjudicate_json import read_variant_case
+    from judge.variants import variant
+
+    rules = variant("algernon").rules
+    assert rules.new_game is not None
+    case = rules.new_game(["3"], 11)
+    first = read_variant_case(case).position.units
+    again = read_variant_case(case).position.units
+    assert first == again and not any(a is b for a, b in zip(first, again, strict=True))
