@@ -85,7 +85,8 @@ _TAIL = (
 # A unit type written as a word of its own (the scanner's _UNIT, followed by a blank).
 _UNIT_WORDS = {"a": ARMY, "army": ARMY, "f": FLEET, "fleet": FLEET}
 _VIA = ("via", "by")  # the first word of the grammar's VIA, before "convoy"
-_WORDS_LIMIT = 20_000  # names remembered per map (single words, never whole orders)
+_WORDS_LIMIT = 20_000  # names remembered per map (single words)
+_LINES_LIMIT = 20_000  # whole lines remembered per map with the order each says
 _ORDER = re.compile(r"\s*" + _UNIT + _LOC + _TAIL)
 
 
@@ -97,6 +98,9 @@ class FastScanner:
         # Written word -> location, for words already found to be names and no keyword (a
         # name table's own cache may hold any word a caller resolved, "S" included).
         self._words: dict[str, str] = {}
+        # Line -> the order it says, for lines read before: a game's lines recur phase after
+        # phase ("A Par - Bur"). An order value is never changed once made, so one serves all.
+        self._lines: dict[str, Order] = {}
         self._match = _ORDER.fullmatch
         # Hyphenated names (Mid-Atlantic): the parser glues them before lexing, so a line
         # that holds one, in any letter case, is left to it.
@@ -137,6 +141,15 @@ class FastScanner:
 
     def scan(self, line: str) -> Order | None:
         """The order `line` says, or None where the parser must read it."""
+        known = self._lines.get(line)
+        if known is not None:
+            return known
+        order = self._scan(line)
+        if order is not None and len(self._lines) < _LINES_LIMIT:
+            self._lines[line] = order
+        return order
+
+    def _scan(self, line: str) -> Order | None:
         quick = self._scan_words(line.split())
         if quick is not None:
             return quick

@@ -184,3 +184,14 @@ def test_lines_the_scanner_leaves_to_the_parser() -> None:
         "A Bur. - Par",
     ]:
         assert parser.scanner.scan(line) is None, line
+
+
+def test_a_line_read_before_is_the_order_read_then() -> None:
+    """A game's lines recur phase after phase: each is read once per board."""
+    from judge.language.orders import order_scanner
+    from judge.map_files import load_map
+
+    scan = order_scanner(load_map("standard"))
+    assert scan("A Par - Bur") is scan("A Par - Bur")
+    assert scan("A Par - Bur") != scan("A Par - Pic")
+    assert scan("A Par - Nowhere") is None and scan("A Par - Nowhere") is None
