@@ -256,6 +256,21 @@ def _place(value: Any, section: int | None, line_no: int) -> Scaled | str:
     return Scaled(scale, value, getattr(value, "unit_type", None))
 
 
+# A board's words (the mapping `scan` is given) -> the lines scanned before with it and the
+# order each says: a game's lines recur month after month, and an order value is never changed
+# once made. The mapping is held, so its id is never another's.
+_SCANNED: dict[int, tuple[Mapping[str, str], dict[str, Any]]] = {}
+_SCANNED_LIMIT = 20_000  # lines remembered per board
+
+
+def _lines_scanned(known: Mapping[str, str]) -> dict[str, Any]:
+    entry = _SCANNED.get(id(known))
+    if entry is None or entry[0] is not known:
+        entry = (known, {})
+        _SCANNED[id(known)] = entry
+    return entry[1]
+
+
 def read_all(
     texts: Mapping[str, Sequence[str]], known: Mapping[str, str], parse: Parse
 ) -> tuple[
@@ -270,19 +285,23 @@ def read_all(
     unreadable: dict[tuple[str, int], OrderResult] = {}
     headings: set[tuple[str, int]] = set()
     parts: dict[tuple[str, int], list[str]] = {}
+    seen = _lines_scanned(known)
     for power, lines in texts.items():
         section: int | None = None
         out: list[Any] = []
         for index, line in enumerate(lines):
-            if _DIGIT.search(line) is None and line[:1] not in "rR":
+            scanned = seen.get(line)
+            if scanned is None and _DIGIT.search(line) is None and line[:1] not in "rR":
                 # read_line's commonest line (one order in a common shape), without the
                 # LineReading value it would be handed back in
                 scanned = scan(line.strip(), known)
-                if scanned is not None:
-                    placed = _place(scanned, section, index + 1)
-                    if not isinstance(placed, str):
-                        out.append(placed)
-                        continue
+                if scanned is not None and len(seen) < _SCANNED_LIMIT:
+                    seen[line] = scanned
+            if scanned is not None:
+                placed = _place(scanned, section, index + 1)
+                if not isinstance(placed, str):
+                    out.append(placed)
+                    continue
             reading = read_line(line, section, index + 1, known, parse)
             section = reading.section
             if reading.heading_only:

@@ -45,3 +45,19 @@ def test_the_quick_reader_reads_landings_supported_and_fast_ferries_as_the_gramm
 )
 def test_the_quick_reader_leaves_the_rest_to_the_grammar(text: str) -> None:
     assert scan(text, name_table(MAP).known_locations) is None
+
+
+def test_a_month_s_line_read_before_is_the_order_read_then() -> None:
+    """A game's lines recur month after month: each common line is scanned once per board,
+    and where it stands in a month (its time scale) is still worked out each time."""
+    from judge.variants.mercator.language import read_mercator_orders
+
+    board = load_map("standard")
+    texts = {"ENGLAND": ["F(NTH) - Hol", "A(Lon) B F(ENC)"]}
+    first = read_mercator_orders(board, texts).orders["ENGLAND"]
+    again = read_mercator_orders(board, texts).orders["ENGLAND"]
+    assert [s.order for s in first] == [s.order for s in again]
+    assert all(a.order is b.order for a, b in zip(first, again, strict=True))
+    assert [s.time_scale for s in first] == [2, 1]
+    headed = read_mercator_orders(board, {"ENGLAND": ["TS2", "A(Lon) B F(ENC)"]})
+    assert headed.unreadable, "a boarding under a time scale 2 heading is still refused"
