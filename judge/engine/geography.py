@@ -225,6 +225,7 @@ class Map:
 _CODE = re.compile(r"^[a-z][a-z0-9]{1,5}$")
 _COAST = re.compile(r"^[a-z]{2}$")
 _POWER = re.compile(r"^[A-Z][A-Z_-]*$")
+_NOT_SPOKEN = re.compile(r"[^0-9a-z]")
 _MAP_KEYS = {
     "name", "title", "calendar", "start_phase", "victory_centres", "canvas", "wraps",
     "two_way_centres", "three_way_centres", "inset",
@@ -248,7 +249,7 @@ _CENTRE_TERRAIN = {Terrain.LAND, Terrain.COAST, Terrain.CANAL}
 
 def _spoken(written: str) -> str:
     """How two written names compare: case, spaces and punctuation do not count."""
-    return re.sub(r"[^0-9a-z]", "", written.casefold())
+    return _NOT_SPOKEN.sub("", written.casefold())
 
 
 class _Checker:

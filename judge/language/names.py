@@ -24,6 +24,8 @@ _CACHE_LIMIT = 20_000  # resolved spellings remembered per map (names only, neve
 # Coast codes whose words players spell out: "north coast", "north", "n coast".
 _COAST_WORDS = {"nc": "north", "sc": "south", "ec": "east", "wc": "west"}
 _NOT_ALNUM = re.compile(r"[\W_]+")
+_NAME_WORD_BREAK = re.compile(r"[\s\-_.]+")
+_BLANKS = re.compile(r"\s+")
 _SMALL_WORDS = frozenset({"of", "the"})
 
 
@@ -63,7 +65,7 @@ def _join_names(names: Sequence[str]) -> str:
 
 def _name_variants(name: str) -> set[str]:
     """Compact spellings of one full name: as written, without "of"/"the", "St" as "Saint"."""
-    words = re.split(r"[\s\-_.]+", name.lower())
+    words = _NAME_WORD_BREAK.split(name.lower())
     words = [w for w in words if w]
     out = {compact(name), compact("".join(w for w in words if w not in _SMALL_WORDS))}
     if words and words[0] in ("st", "saint"):
@@ -89,7 +91,7 @@ class NameTable:
             for spelled in (prov.name, *prov.aliases):
                 for key in _name_variants(spelled):
                     exact.setdefault(key, set()).add(code)
-                hyphenated.update(w for w in re.split(r"\s+", spelled.lower()) if "-" in w)
+                hyphenated.update(w for w in _BLANKS.split(spelled.lower()) if "-" in w)
             for key in _name_variants(prov.name):
                 full.setdefault(key, set()).add(code)
         self._exact: dict[str, str | _Ambiguous] = {
