@@ -30,8 +30,19 @@ class Unit(NamedTuple):
 
 def make_unit(power: str, kind: str, loc: str, army_power: str | None = None) -> Unit:
     """``Unit(power, kind, loc, army_power)`` without the named tuple's Python-level __new__,
-    for the places that make a unit per unit on the board (a third of the cost)."""
-    return tuple.__new__(Unit, (power, kind, loc, army_power))
+    for the places that make a unit per unit on the board (a third of the cost); a unit made
+    before is that unit (a unit is a tuple, never changed: phases make the same ones again)."""
+    fields = (power, kind, loc, army_power)
+    unit = _UNITS_MADE.get(fields)
+    if unit is None:
+        unit = tuple.__new__(Unit, fields)
+        if len(_UNITS_MADE) < _UNITS_MADE_LIMIT:
+            _UNITS_MADE[fields] = unit
+    return unit
+
+
+_UNITS_MADE: dict[tuple[str, str, str, str | None], Unit] = {}
+_UNITS_MADE_LIMIT = 1 << 15
 
 
 @dataclass(slots=True, unsafe_hash=True, init=False)

@@ -135,3 +135,13 @@ def test_the_fields_left_out_take_the_dataclass_defaults(cls: type) -> None:
     if required:
         with pytest.raises(TypeError):
             cls(*_values(cls)[: len(required) - 1])
+
+
+def test_a_unit_made_again_is_the_unit_made_before() -> None:
+    """Phases make the same units again (a unit is a tuple, never changed): each once."""
+    from judge.engine.position import Unit, make_unit
+
+    unit = make_unit("FRANCE", "A", "par")
+    assert unit is make_unit("FRANCE", "A", "par")
+    assert unit == Unit("FRANCE", "A", "par") and type(unit) is Unit
+    assert make_unit("FRANCE", "F", "bre") is not make_unit("FRANCE", "F", "bre", "GERMANY")
