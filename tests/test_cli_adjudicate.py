@@ -403,3 +403,38 @@ def test_a_program_feeding_a_batch_case_by_case_gets_each_answer_at_once() -> No
     finally:
         proc.kill()
         proc.wait()
+
+
+_WHOLE_PROCESS = """
+import atexit, sys
+atexit.register(lambda: sys.stderr.write("torn down\\n"))
+from judge.cli import main
+sys.exit(main(sys.argv[1:], whole_process=True))
+"""
+
+
+@pytest.mark.parametrize(
+    ("words", "torn_down"),
+    [
+        (["adjudicate", "--batch", "-"], False),
+        (["adjudicate", "-"], False),
+        (["map", "standard"], True),
+    ],
+)
+def test_judge_adjudicate_leaves_without_the_interpreter_s_teardown(
+    words: list[str], torn_down: bool
+) -> None:
+    """Run as the process itself, `judge adjudicate` ends once its output is written (the
+    teardown costs a short batch a tenth of its time); its output is whole and its status kept."""
+    case = json.dumps(start_case())
+    proc = subprocess.run(
+        [sys.executable, "-c", _WHOLE_PROCESS, *words],
+        input=case + "\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert ("torn down" in proc.stderr) == torn_down
+    if words[0] == "adjudicate":
+        assert "results" in json.loads(proc.stdout)
