@@ -119,13 +119,17 @@ def test_a_unit_kept_is_still_checked_by_its_type_and_its_board() -> None:
 
 
 def test_a_case_s_own_maze_has_its_units_read_each_time() -> None:
-    """Algernon's mazes share a name but not their places: nothing is kept for them."""
-    from judge.adjudicate_json import read_variant_case
+    """Algernon's mazes share a name but not their places: a unit read on one maze is not
+    taken as read on another, where its place may be no space at all."""
+    from judge.adjudicate_json import CaseError, read_variant_case
     from judge.variants import variant
 
     rules = variant("algernon").rules
-    assert rules.new_game is not None
-    case = rules.new_game(["3"], 11)
-    first = read_variant_case(case).position.units
-    again = read_variant_case(case).position.units
-    assert first == again and not any(a is b for a, b in zip(first, again, strict=True))
+    assert rules.new_game is not None and rules.board_in_case is not None
+    first, second = rules.new_game(["3"], 11), rules.new_game(["3"], 12)
+    read_variant_case(first)  # its units read, on its maze
+    elsewhere = rules.board_in_case(second)
+    strays = [u for u in first["units"] if not elsewhere.is_location(u["loc"])]
+    assert strays, "the two mazes must differ for this test"
+    with pytest.raises(CaseError, match="is not a location"):
+        read_variant_case({**second, "units": [strays[0]]})
