@@ -15,7 +15,7 @@ from typing import Any
 
 from judge.engine.geography import Map, Terrain
 from judge.engine.orders import Build, Convoy, Disband, Hold, Move, Retreat, Support, Waive
-from judge.engine.position import Position, province_of
+from judge.engine.position import Position, Unit, province_of
 from judge.engine.results import SUCCESS
 from judge.pictures.layout import (
     GRAPH_ROOM,
@@ -274,6 +274,41 @@ def arrow(
     return Arrow(kind, power, tuple(points), ok, text)
 
 
+def _unit_marks(board: Map, shapes: Shapes | None) -> Callable[[Unit, bool], UnitMark]:
+    """A unit's mark (dislodged or not), kept on the board: a unit at its place looks the same
+    in every picture, and a picture keeps what it drew of it by the mark."""
+    made: dict[tuple[str, str, str, str | None, bool], UnitMark] = _memo(
+        board, f"_picture_unit_marks_{shapes is not None}", dict
+    )
+    if len(made) > 50_000:
+        made.clear()
+    letters = {name: power.letter for name, power in board.powers.items()}
+    rooms = unit_rooms(board, shapes) if shapes is not None else {}
+
+    def mark(unit: Unit, dislodged: bool) -> UnitMark:
+        key = (unit.power, unit.kind, unit.loc, unit.army_power, dislodged)
+        found = made.get(key)
+        if found is None:
+            if dislodged:
+                x, y = dislodged_point(board, unit.loc, shapes)
+            else:
+                x, y = where(board, unit.loc, shapes)
+            found = made[key] = UnitMark(
+                unit.power,
+                unit.kind,
+                unit.loc,
+                x,
+                y,
+                army_power=unit.army_power,
+                dislodged=dislodged,
+                letter=letters.get(unit.power, ""),
+                room=1.0 if dislodged else rooms.get(unit.loc, 1.0),
+            )
+        return found
+
+    return mark
+
+
 def board_scene(
     board: Map,
     shown: Position,
@@ -308,27 +343,9 @@ def board_scene(
             board, "_picture_links", lambda: [Link(a, b) for a, b in links_of(neighbours_of(board))]
         )
         areas = []
-    letters = {name: power.letter for name, power in board.powers.items()}
-    rooms = unit_rooms(board, shapes) if shapes is not None else {}
-    units = [
-        UnitMark(
-            u.power,
-            u.kind,
-            u.loc,
-            *where(board, u.loc, shapes),
-            army_power=u.army_power,
-            letter=letters.get(u.power, ""),
-            room=rooms.get(u.loc, 1.0),
-        )
-        for u in shown.units
-    ]
-    units += [
-        UnitMark(
-            d.unit.power, d.unit.kind, d.unit.loc, *dislodged_point(board, d.unit.loc, shapes),
-            army_power=d.unit.army_power, dislodged=True, letter=letters.get(d.unit.power, ""),
-        )
-        for d in shown.dislodged
-    ]  # fmt: skip
+    marks = _unit_marks(board, shapes)
+    units = [marks(u, False) for u in shown.units]
+    units += [marks(d.unit, True) for d in shown.dislodged]
     arrows = []
     for power, order, result, text in orders:
         shape = order_shape(order, own_orders)

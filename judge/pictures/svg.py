@@ -12,10 +12,11 @@ from __future__ import annotations
 import functools
 import math
 import re
-from collections.abc import Callable, Sequence
-from typing import Any, TypeVar
+from collections.abc import Sequence
+from typing import Any, NamedTuple, cast
 from xml.sax.saxutils import escape
 
+from judge.pictures.cells import GRID, Cut, Grid, Large, Placed, Rows, copies, cut
 from judge.pictures.layout import MARKER_RADIUS, link_segments, simplify
 from judge.pictures.scene import (
     BUILD,
@@ -39,7 +40,6 @@ from judge.pictures.scene import (
     with_changes,
 )
 
-T = TypeVar("T")
 FONT = "DejaVu Sans, Verdana, sans-serif"
 FILL = {
     SEA: "#cfe3f5",
@@ -291,8 +291,7 @@ def draw(scene: Scene) -> str:
 def _board(scene: Scene, suffix: str = "") -> list[str]:
     """The board group (id "board" and `suffix`): the ground (shapes or markers and links), the
     orders, the units and the labels, on the canvas."""
-    colours = {name: colour for name, (colour, _) in scene.powers.items()}
-    nodes = {node.code: node for node in scene.nodes}
+    colours = _colours(scene)
     background = SEA_FILL if scene.areas else "#f7fbff"
     out = [
         f'<g id="board{suffix}">',
@@ -302,47 +301,282 @@ def _board(scene: Scene, suffix: str = "") -> list[str]:
         out.append(
             f'<rect width="{scene.width:.0f}" height="{scene.height:.0f}" fill="{background}"/>'
         )
+    if scene.areas:
+        _shapes_board(scene, colours, out)
+        return out
+    nodes = {node.code: node for node in scene.nodes}
     sides = label_sides(scene)
     links, labels = _static_layers(scene, nodes, sides)
-    if scene.areas:
-        out.append(
-            f'<g id="provinces{scene.id_suffix}" stroke="{BORDER}" stroke-width="1" '
-            'stroke-linejoin="round" '
-            'fill-rule="evenodd">'
-        )
-        scale = scene.mark_scale
-        out += _part_layer(
-            scene, scene.shared, ("areas", scene.id_suffix), _area_pieces(scene, colours)
-        )
-        out.append("</g>")
-        out += links
-        out.append(f'<g id="centres{scene.id_suffix}">')
-        out += _centres(scene, colours, scale)
-        out.append("</g>")
-    else:
-        out += links
-        out += _portal_labels(scene, nodes, sides)
-        out.append('<g id="provinces">')
-        shown = _visible_codes(scene)
-        for node in scene.nodes:
-            if shown is None or node.code in shown:
-                out += _node(node, colours)
-        out.append("</g>")
+    out += links
+    out += _portal_labels(scene, nodes, sides)
+    out.append('<g id="provinces">')
+    shown = _visible_codes(scene)
+    for node in scene.nodes:
+        if shown is None or node.code in shown:
+            out += _node(node, colours)
+    out.append("</g>")
     out.append("</g>")
     out.append(f'<g id="orders{scene.id_suffix}">')
     out.append(_orders_text(scene, colours))
     out.append("</g>")
     out.append(f'<g id="units{scene.id_suffix}">')
     lettered = len(scene.powers) > COLOUR_ONLY
-    if scene.areas:
-        out += _part_units(scene, colours, lettered)
-    else:
-        for unit in _visible_units(scene):
-            out += _unit(unit, colours, lettered, _unit_scale(unit, scene.mark_scale))
+    for unit in _visible_units(scene):
+        out += _unit(unit, colours, lettered, _unit_scale(unit, scene.mark_scale))
     out.append("</g>")
     out += labels
     out.append("</g>")
     return out
+
+
+def _colours(scene: Scene) -> dict[str, str]:
+    """Each power's colour (kept for the phase's pictures)."""
+    found = scene.shared.get("colours")
+    if found is None:
+        found = scene.shared["colours"] = {n: colour for n, (colour, _) in scene.powers.items()}
+    assert isinstance(found, dict)
+    return found
+
+
+def _shapes_board(scene: Scene, colours: dict[str, str], out: list[str]) -> None:
+    """A board with shapes, as much of it as the scene's window shows (all, without one): the
+    provinces in their fills, the impassable land, barriers and crossings, the centres, the
+    orders, the units and the labels, each layer taken by rows of cells (judge.pictures.cells)
+    from what the board keeps (its lines, its labels at each size) and what the pictures of the
+    phase keep (its provinces' fills, centres and units at each size of marks)."""
+    board = _shapes_kept(scene)
+    phase = _phase(scene, board)
+    window = phase.window(scene)
+    suffix = scene.id_suffix
+    out.append(_PROVINCES.format(suffix))
+    texts = phase.areas(scene, suffix)
+    phase.area_rows(scene, suffix).cut(window.areas, out)
+    out += [texts[i] for i in window.large]
+    out.append("</g>")
+    for kind, head in _LINE_HEADS.items():
+        drawn: list[str] = []
+        board.lines[kind].cut(window.areas, drawn)
+        drawn += [text for k, text in window.large_lines if k == kind]
+        if drawn:
+            out.append(head.format(suffix))
+            out += drawn
+            out.append("</g>")
+    out.append(f'<g id="centres{suffix}">')
+    phase.centre_rows(scene).cut(window.marks, out)
+    out.append("</g></g>")
+    out.append(f'<g id="orders{suffix}">{_orders_text(scene, colours)}</g>')
+    out.append(f'<g id="units{suffix}">')
+    phase.unit_rows(scene).cut(window.marks, out)
+    out.append("</g>")
+    # The labels go over the units, so a unit never hides its province's name.
+    out.append(SHAPE_LABELS.format(suffix))
+    labels = board.labels_at(scene)
+    labels.cut(window.areas, out)
+    large = labels.large
+    out += [large[i] for i in window.large]
+    out.append("</g></g>")
+
+
+_PROVINCES = (
+    f'<g id="provinces{{}}" stroke="{BORDER}" stroke-width="1" stroke-linejoin="round" '
+    'fill-rule="evenodd">'
+)
+
+
+class _ShapesKept:
+    """What every picture of a board with shapes finds its layers by, kept per board: its
+    cells, its areas smaller than a cell by the cell of their middle and the larger ones by
+    the cells they reach, its centres by the cell of their mark, its impassable land, barriers
+    and crossings (as rows of text, and those larger than a cell), its labels at each size,
+    and the pieces drawn so far (a province's shape in a fill, a centre's mark in a colour, a
+    unit at its place, at each size of marks and ids), by the area or unit they draw (which
+    the board keeps: judge.pictures.board)."""
+
+    def __init__(self, scene: Scene) -> None:
+        self.grid = Grid(scene.width, scene.height, scene.wraps)
+        small = []
+        large = []
+        for i, area in enumerate(scene.areas):
+            x1, y1, x2, y2 = area.box
+            if x2 - x1 > GRID or y2 - y1 > GRID:
+                large.append((area.box, i))
+            else:
+                small.append((((x1 + x2) / 2, (y1 + y2) / 2), i))
+        self.areas = Placed(self.grid, small)
+        self.large = [i for _, i in large]
+        self.large_areas = Large(self.grid, large)
+        self.centres = Placed(
+            self.grid, [(a.centre_at, i) for i, a in enumerate(scene.areas) if a.centre_at]
+        )
+        self.lines: dict[str, Rows[str]] = {}
+        items = _shape_items(scene)
+        large_lines = []
+        for kind in _LINE_HEADS:
+            placed = []
+            for k, box, text in items:
+                if k != kind:
+                    continue
+                if box[2] - box[0] > GRID or box[3] - box[1] > GRID:
+                    large_lines.append((box, (kind, text)))
+                else:
+                    placed.append((((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), text))
+            self.lines[kind] = Rows(self.grid, Placed(self.grid, placed), _same)
+        self.large_lines = Large(self.grid, large_lines)
+        self.labels: dict[tuple[float, str], _Labels] = {}
+        self.pieces: dict[tuple[object, ...], dict[int, tuple[object, str]]] = {}
+
+    def labels_at(self, scene: Scene) -> _Labels:
+        """The board's labels at the scene's size and ids."""
+        key = (scene.label_size, scene.id_suffix)
+        found = self.labels.get(key)
+        if found is None:
+            found = self.labels[key] = _Labels(scene, self)
+        return found
+
+    def drawn(self, *key: object) -> dict[int, tuple[object, str]]:
+        """The pieces of one kind, size and ids drawn so far, by their thing's id (the thing
+        kept beside its text, so an id is never another thing's)."""
+        found = self.pieces.get(key)
+        if found is None or len(found) > 20_000:
+            found = self.pieces[key] = {}
+        return found
+
+
+def _same(text: str) -> str:
+    return text
+
+
+def _shapes_kept(scene: Scene) -> _ShapesKept:
+    kept = _board_kept(scene)
+    found = kept.get("shapes")
+    if found is None:
+        found = kept["shapes"] = _ShapesKept(scene)
+    return cast(_ShapesKept, found)
+
+
+class _Window(NamedTuple):
+    """The cells a window of a board with shapes draws from: its marks' (within a unit's
+    reach of it), its areas' and lines' (within half a cell), and the areas and lines larger
+    than a cell that reach into its own cells."""
+
+    marks: Cut
+    areas: Cut
+    large: list[int]
+    large_lines: list[tuple[str, str]]
+
+
+class _Phase:
+    """What the pictures of one phase of a board with shapes share, made on first use: each
+    area's shape in its fill, rows of areas, centres and units at each size of marks and ids,
+    and each window's cells."""
+
+    def __init__(self, scene: Scene, board: _ShapesKept) -> None:
+        self.board = board
+        self.colours = _colours(scene)
+        self.lettered = len(scene.powers) > COLOUR_ONLY
+        self.texts: dict[str, list[str]] = {}
+        self.rows: dict[tuple[object, ...], Rows[Any]] = {}
+        self.windows: dict[object, _Window] = {}
+        self.units: Placed[UnitMark] | None = None
+
+    def window(self, scene: Scene) -> _Window:
+        found = self.windows.get(scene.view)
+        if found is None:
+            grid = self.board.grid
+            own = cut(grid, scene.view, 0.0)
+            found = self.windows[scene.view] = _Window(
+                cut(grid, scene.view, 30.0),
+                cut(grid, scene.view, GRID / 2),
+                self.board.large_areas.reached(own),
+                self.board.large_lines.reached(own),
+            )
+        return found
+
+    def areas(self, scene: Scene, suffix: str) -> list[str]:
+        """Each area's shape in its fill (`_area_fill`), with ids of `suffix`."""
+        found = self.texts.get(suffix)
+        if found is None:
+            drawn = self.board.drawn("area", suffix)
+            colours = self.colours
+            found = self.texts[suffix] = []
+            for area in scene.areas:
+                kept = drawn.get(id(area))
+                if kept is None or kept[0] is not area:
+                    text = _area_path(area, _area_fill(area, colours), suffix)
+                    kept = drawn[id(area)] = (area, text)
+                found.append(kept[1])
+        return found
+
+    def area_rows(self, scene: Scene, suffix: str) -> Rows[int]:
+        found = self.rows.get(("areas", suffix))
+        if found is None:
+            texts = self.areas(scene, suffix)
+            found = self.rows[("areas", suffix)] = Rows(
+                self.board.grid, self.board.areas, texts.__getitem__
+            )
+        return found
+
+    def centre_rows(self, scene: Scene) -> Rows[int]:
+        """The centres' marks in their owners' colours at the scene's size and ids."""
+        scale, suffix = scene.mark_scale, scene.id_suffix
+        found = self.rows.get(("centres", scale, suffix))
+        if found is None:
+            drawn = self.board.drawn("centre", scale, suffix)
+            areas, colours = scene.areas, self.colours
+
+            def piece(i: int) -> str:
+                area = areas[i]
+                kept = drawn.get(id(area))
+                if kept is None or kept[0] is not area:
+                    kept = drawn[id(area)] = (area, _centre(area, colours, scale, suffix))
+                return kept[1]
+
+            found = self.rows[("centres", scale, suffix)] = Rows(
+                self.board.grid, self.board.centres, piece
+            )
+        return found
+
+    def unit_rows(self, scene: Scene) -> Rows[UnitMark]:
+        """The units at the scene's size of marks and ids."""
+        scale, suffix = scene.mark_scale, scene.id_suffix
+        found = self.rows.get(("units", scale, suffix))
+        if found is None:
+            if self.units is None:
+                self.units = Placed(self.board.grid, [((u.x, u.y), u) for u in scene.units])
+            drawn = self.board.drawn("unit", scale, suffix, self.lettered)
+            colours, lettered = self.colours, self.lettered
+
+            def piece(unit: UnitMark) -> str:
+                kept = drawn.get(id(unit))
+                if kept is None or kept[0] is not unit:
+                    size = _unit_scale(unit, scale)
+                    text = "".join(_unit(unit, colours, lettered, size, suffix))
+                    kept = drawn[id(unit)] = (unit, text)
+                return kept[1]
+
+            found = self.rows[("units", scale, suffix)] = Rows(self.board.grid, self.units, piece)
+        return found
+
+
+def _phase(scene: Scene, board: _ShapesKept) -> _Phase:
+    found = scene.shared.get("shapes")
+    if found is None:
+        found = scene.shared["shapes"] = _Phase(scene, board)
+    return cast(_Phase, found)
+
+
+class _Labels(Rows[int]):
+    """A board's labels at one size, by rows of cells, and the larger areas' each by itself
+    (`large`)."""
+
+    def __init__(self, scene: Scene, board: _ShapesKept) -> None:
+        areas, size, suffix = scene.areas, scene.label_size, scene.id_suffix
+
+        def piece(i: int) -> str:
+            return _area_label(areas[i], size, suffix)
+
+        super().__init__(board.grid, board.areas, piece)
+        self.large = {i: piece(i) for i in board.large}
 
 
 # Tables derived once per board (where its areas lie, its labels at each size), by the scene's
@@ -361,220 +595,6 @@ def _board_kept(scene: Scene) -> dict[object, object]:
             _BOARD_KEPT.clear()
         kept = _BOARD_KEPT[id(scene.static)] = (scene.static, {})
     return kept[1]
-
-
-# A reader's part finds what it draws by cells of the canvas this many pixels square: each
-# province smaller than a cell by the cell of its middle, each larger one on its own.
-GRID = 128.0
-Cell = tuple[int, int]
-
-
-def _cell(x: float, y: float) -> Cell:
-    return (int(x // GRID), int(y // GRID))
-
-
-def _area_cells(scene: Scene) -> tuple[dict[Cell, list[int]], dict[Cell, list[int]]]:
-    """The areas smaller than a cell by their middle's cell, and the larger ones by every cell
-    they reach into (their index in `scene.areas`, the same on every scene of a board), kept
-    per board."""
-    kept = _board_kept(scene)
-    found = kept.get("cells")
-    if found is None:
-        cells: dict[Cell, list[int]] = {}
-        large: dict[Cell, list[int]] = {}
-        for i, area in enumerate(scene.areas):
-            x1, y1, x2, y2 = area.box
-            if x2 - x1 > GRID or y2 - y1 > GRID:
-                (cx1, cy1), (cx2, cy2) = _cell(x1, y1), _cell(x2, y2)
-                for cx in range(cx1, cx2 + 1):
-                    for cy in range(cy1, cy2 + 1):
-                        large.setdefault((cx, cy), []).append(i)
-            else:
-                cells.setdefault(_cell((x1 + x2) / 2, (y1 + y2) / 2), []).append(i)
-        found = kept["cells"] = (cells, large)
-    assert isinstance(found, tuple)
-    return found
-
-
-def _centres(scene: Scene, colours: dict[str, str], scale: float) -> list[str]:
-    """The supply centres' marks of the picture (those within a cell of the reader's part),
-    each row of cells drawn once for the pictures of the phase at the part's size of marks."""
-    kept = _board_kept(scene)
-    cells = _kept_dict(kept, "centre cells")
-    if not cells:  # the areas with a centre, by the cell of the centre's mark
-        for i, area in enumerate(scene.areas):
-            if area.centre_at is not None:
-                cells.setdefault(_cell(*area.centre_at), []).append(i)
-    made = _kept_dict(scene.shared, ("centres", scale, scene.id_suffix))
-    piece = _centre_pieces(scene, colours, scale)
-    return _by_cell(made, _view_spans(scene, 30.0), cells, piece)
-
-
-def _view_spans(scene: Scene, reach: float) -> list[tuple[int, int, int]]:
-    """The cells whose things may stand in the reader's part, their middle within `reach` of it
-    (at each shift a board that wraps is drawn at), as spans of rows: (row, first column,
-    last column); every cell, where the board is drawn whole."""
-    key = ("spans", scene.view, reach)
-    kept = scene.shared.get(key)
-    if kept is not None:
-        assert isinstance(kept, list)
-        return kept
-    last_x, last_y = _cell(scene.width, scene.height)
-    if scene.view is None:
-        spans = [(cy, 0, last_x) for cy in range(last_y + 1)]
-    else:
-        x, y, w, h = scene.view
-        columns: list[tuple[int, int]] = []
-        for s in _copies(scene, x, w):
-            x1, x2 = max(_cell(x - s - reach, 0)[0], 0), min(_cell(x + w - s + reach, 0)[0], last_x)
-            if x1 <= x2:
-                columns.append((x1, x2))
-        columns.sort()
-        merged: list[tuple[int, int]] = []
-        for x1, x2 in columns:  # spans of two shifts that meet are one
-            if merged and x1 <= merged[-1][1] + 1:
-                merged[-1] = (merged[-1][0], max(merged[-1][1], x2))
-            else:
-                merged.append((x1, x2))
-        y1, y2 = max(_cell(0, y - reach)[1], 0), min(_cell(0, y + h + reach)[1], last_y)
-        spans = [(cy, x1, x2) for cy in range(y1, y2 + 1) for x1, x2 in merged]
-    scene.shared[key] = spans
-    return spans
-
-
-def _large_shown(scene: Scene) -> list[int]:
-    """The larger areas that reach into the cells of the reader's part (all, where the board
-    is drawn whole)."""
-    key = ("large", scene.view)
-    found = scene.shared.get(key)
-    if found is None:
-        large = _area_cells(scene)[1]
-        found = scene.shared[key] = sorted(
-            {
-                i
-                for cy, x1, x2 in _view_spans(scene, 0.0)
-                for cx in range(x1, x2 + 1)
-                for i in large.get((cx, cy), ())
-            }
-        )
-    assert isinstance(found, list)
-    return found
-
-
-def _strips(
-    scene: Scene,
-    made: dict[object, object],
-    spans: list[tuple[int, int, int]],
-    items: dict[Cell, list[T]],
-    piece: Callable[[T], str],
-) -> list[str]:
-    """The texts of the `items` of the cells in `spans`, each drawn by `piece`: each row's
-    cells joined once into one text (kept in `made` by row, with where each cell's text
-    starts), a span of it cut out by two offsets."""
-    last_x = _cell(scene.width, 0)[0]
-    out = []
-    for cy, x1, x2 in spans:
-        row = made.get(cy)
-        if row is None:
-            starts = [0]
-            texts = []
-            for cx in range(last_x + 1):
-                found = items.get((cx, cy))
-                if found:
-                    text = "".join([piece(item) for item in found])
-                    texts.append(text)
-                    starts.append(starts[-1] + len(text))
-                else:
-                    starts.append(starts[-1])
-            row = made[cy] = ("".join(texts), starts)
-        assert isinstance(row, tuple)
-        text = row[0][row[1][x1] : row[1][x2 + 1]]
-        if text:
-            out.append(text)
-    return out
-
-
-def _kept_dict(store: dict[object, object], key: object) -> dict[Any, Any]:
-    """The dict kept in `store` at `key`, made empty there the first time."""
-    found = store.get(key)
-    if found is None:
-        found = store[key] = {}
-    assert isinstance(found, dict)
-    return found
-
-
-def _by_cell(
-    made: dict[object, object],
-    spans: list[tuple[int, int, int]],
-    items: dict[Cell, list[T]],
-    piece: Callable[[T], str],
-) -> list[str]:
-    """The texts of the `items` of the cells in `spans`, each drawn by `piece`, each cell's
-    joined once (kept in `made`): for a layer drawn at a size only a reader or two share."""
-    out = []
-    for cy, x1, x2 in spans:
-        for cx in range(x1, x2 + 1):
-            found = items.get((cx, cy))
-            if not found:
-                continue
-            text = made.get((cx, cy))
-            if text is None:
-                text = made[(cx, cy)] = "".join([piece(item) for item in found])
-            assert isinstance(text, str)
-            out.append(text)
-    return out
-
-
-def _part_layer(
-    scene: Scene, kept: dict[object, object], key: object, make: Callable[[int], str]
-) -> list[str]:
-    """One layer of a reader's part (the areas' shapes, their centres, their labels): the texts
-    `make` gives the areas that may show there, each row of cells joined once into `kept[key]`
-    (what the pictures of the phase share, or of the board)."""
-    cells, _ = _area_cells(scene)
-    made = _kept_dict(kept, key)
-    out = _strips(scene, made, _view_spans(scene, GRID / 2), cells, make)
-    large = made.get("large")
-    if large is None:
-        large = made["large"] = {}
-    for i in _large_shown(scene):
-        text = large.get(i)
-        if text is None:
-            text = large[i] = make(i)
-        if text:
-            out.append(text)
-    return out
-
-
-def _part_units(scene: Scene, colours: dict[str, str], lettered: bool) -> list[str]:
-    """The units of a reader's part (those standing within a cell of it), each row of cells
-    drawn once for the pictures of the phase at the part's size of marks."""
-    by_cell = scene.shared.get("units by cell")
-    if by_cell is None:
-        by_cell = scene.shared["units by cell"] = {}
-        for unit in scene.units:
-            by_cell.setdefault(_cell(unit.x, unit.y), []).append(unit)
-    assert isinstance(by_cell, dict)
-    made = _kept_dict(scene.shared, ("units", scene.mark_scale, lettered, scene.id_suffix))
-    piece = _unit_pieces(scene, colours, lettered)
-    return _by_cell(made, _view_spans(scene, 30.0), by_cell, piece)
-
-
-def _unit_pieces(
-    scene: Scene, colours: dict[str, str], lettered: bool
-) -> Callable[[UnitMark], str]:
-    """A unit drawn at its place at the part's size of marks, kept per board."""
-    pieces, scale, suffix = _pieces(scene, "unit"), scene.mark_scale, scene.id_suffix
-
-    def piece(unit: UnitMark) -> str:
-        key = (unit, lettered, scale, suffix)
-        text = pieces.get(key)
-        if text is None:
-            size = _unit_scale(unit, scale)
-            text = pieces[key] = "".join(_unit(unit, colours, lettered, size, suffix))
-        return text
-
-    return piece
 
 
 # A unit where provinces crowd is drawn smaller, to the room its place leaves, but no smaller
@@ -609,18 +629,6 @@ def _orders_text(scene: Scene, colours: dict[str, str]) -> str:
     return found
 
 
-def visible_areas(scene: Scene) -> list[Area]:
-    """The areas a picture draws: all, or those a reader's part may show (`_part_layer`)."""
-    cells, _ = _area_cells(scene)
-    shown = [
-        i
-        for cy, x1, x2 in _view_spans(scene, GRID / 2)
-        for cx in range(x1, x2 + 1)
-        for i in cells.get((cx, cy), ())
-    ]
-    return [scene.areas[i] for i in shown + _large_shown(scene)]
-
-
 def _visible_units(scene: Scene) -> list[UnitMark]:
     """The units a picture draws in full: all, or those in a reader's part (the whole board
     beside it shows every unit as a dot)."""
@@ -637,14 +645,7 @@ def _visible_units(scene: Scene) -> list[UnitMark]:
 
 def _copies(scene: Scene, x: float, w: float) -> list[float]:
     """The shifts at which a board that wraps is drawn so the span x..x+w is covered."""
-    if not scene.wraps:
-        return [0.0]
-    shifts = [0.0]
-    if x < 0:
-        shifts.append(-scene.width)
-    if x + w > scene.width:
-        shifts.append(scene.width)
-    return shifts
+    return copies(Grid(scene.width, scene.height, scene.wraps), x, w)
 
 
 def _uses(scene: Scene, suffix: str) -> list[str]:
@@ -778,7 +779,7 @@ def _overview(scene: Scene, top: float) -> list[str]:
     k = _overview_scale(scene)
     left, upper = INSET_MARGIN, top + INSET_CAPTION
     frame = 'fill="none" stroke="#000000" stroke-width="1.5"'
-    colours = {name: colour for name, (colour, _) in scene.powers.items()}
+    colours = _colours(scene)
     out = [
         f'<line x1="0" y1="{top:.1f}" x2="{VIEW_PICTURE:.0f}" y2="{top:.1f}" stroke="#4d5560"/>',
         f'<text x="{left:g}" y="{upper - 8:.1f}" font-size="13" font-weight="bold">'
@@ -786,7 +787,7 @@ def _overview(scene: Scene, top: float) -> list[str]:
         f'<g id="overview" transform="translate({left:g},{upper:.1f}) scale({k:.4f})">',
         f'<rect width="{scene.width:.0f}" height="{scene.height:.0f}" fill="{SEA_FILL}"/>',
     ]
-    out += _overview_body(scene, colours, k)
+    out.append(_overview_body(scene, colours, k))
     # Each window framed (where it runs past an edge of a board that wraps, its frame runs on
     # from the other edge), inside the board drawn small.
     out.append(
@@ -807,13 +808,13 @@ def _overview(scene: Scene, top: float) -> list[str]:
     return out
 
 
-def _overview_body(scene: Scene, colours: dict[str, str], k: float) -> list[str]:
+def _overview_body(scene: Scene, colours: dict[str, str], k: float) -> str:
     """The shapes' outlines simplified (or the land's), every unit a dot: the same for every
     reader of a phase (kept in the phase's `shared`)."""
     key = ("overview", k)
     kept = scene.shared.get(key)
     if kept is not None:
-        assert isinstance(kept, list)
+        assert isinstance(kept, str)
         return kept
     out = []
     if scene.areas:
@@ -826,18 +827,26 @@ def _overview_body(scene: Scene, colours: dict[str, str], k: float) -> list[str]
             f'stroke-width="{0.6 / k:.1f}" fill-rule="evenodd"/>'
         )
     out += _unit_dots(scene, colours, k)
-    scene.shared[key] = out
-    return out
+    text = scene.shared[key] = "".join(out)
+    return text
 
 
 def _unit_dots(scene: Scene, colours: dict[str, str], k: float) -> list[str]:
-    """Every unit as a dot in its power's colour, for the whole board drawn small (scale k)."""
-    return [
-        f'<circle cx="{unit.x:.0f}" cy="{unit.y:.0f}" r="{2.2 / k:.1f}" '
-        f'fill="{colours.get(unit.power, "#000000")}" stroke="#000000" '
-        f'stroke-width="{0.5 / k:.1f}"/>'
-        for unit in scene.units
-    ]
+    """Every unit as a dot in its power's colour, for the whole board drawn small (scale k),
+    kept per board (by the unit, which the board keeps: judge.pictures.board)."""
+    pieces = _pieces(scene, "dot")
+    out = []
+    for unit in scene.units:
+        kept = pieces.get((id(unit), k))
+        if kept is None or kept[0] is not unit:
+            kept = pieces[(id(unit), k)] = (
+                unit,
+                f'<circle cx="{unit.x:.0f}" cy="{unit.y:.0f}" r="{2.2 / k:.1f}" '
+                f'fill="{colours.get(unit.power, "#000000")}" stroke="#000000" '
+                f'stroke-width="{0.5 / k:.1f}"/>',
+            )
+        out.append(kept[1])
+    return out
 
 
 def _area_fill(area: Area, colours: dict[str, str]) -> str:
@@ -851,7 +860,7 @@ def _area_fill(area: Area, colours: dict[str, str]) -> str:
     return PALE_LAND
 
 
-def _pieces(scene: Scene, kind: str) -> dict[object, str]:
+def _pieces(scene: Scene, kind: str) -> dict[object, Any]:
     """The board's pieces of one kind drawn so far (a province's shape in a fill, a centre's
     mark in a colour, a unit at its place), kept per board: a phase picks among them."""
     kept = _board_kept(scene)
@@ -862,61 +871,20 @@ def _pieces(scene: Scene, kind: str) -> dict[object, str]:
     return found
 
 
-def _fills(scene: Scene, colours: dict[str, str]) -> list[str]:
-    """Each area's fill this phase (`_area_fill`), found once for all its pictures."""
-    found = scene.shared.get("fills")
-    if found is None:
-        found = scene.shared["fills"] = [_area_fill(area, colours) for area in scene.areas]
-    assert isinstance(found, list)
-    return found
-
-
-def _area_pieces(scene: Scene, colours: dict[str, str]) -> Callable[[int], str]:
-    """The `i`th area's shape in its fill."""
-    areas, pieces, fills = scene.areas, _pieces(scene, "area"), _fills(scene, colours)
-
-    suffix = scene.id_suffix
-
-    def piece(i: int) -> str:
-        key = (i, fills[i], suffix)
-        text = pieces.get(key)
-        if text is None:
-            text = pieces[key] = _area_path(areas[i], fills[i], suffix)
-        return text
-
-    return piece
-
-
 def _outlines(scene: Scene, colours: dict[str, str]) -> list[str]:
     """Each land area's outline simplified in its fill, for the whole board drawn small (the
     seas: the ground shows them)."""
-    areas, pieces, fills = scene.areas, _pieces(scene, "outline"), _fills(scene, colours)
+    pieces = _pieces(scene, "outline")
     out = []
-    for i, fill in enumerate(fills):
-        if fill == SEA_FILL:
+    for i, area in enumerate(scene.areas):
+        if area.kind == SEA:
             continue
-        text = pieces.get((i, fill))
+        text = pieces.get((i, area.owner))
         if text is None:
-            text = pieces[(i, fill)] = f'<path d="{areas[i].outline}" fill="{fill}"/>'
+            fill = _area_fill(area, colours)
+            text = pieces[(i, area.owner)] = f'<path d="{area.outline}" fill="{fill}"/>'
         out.append(text)
     return out
-
-
-def _centre_pieces(scene: Scene, colours: dict[str, str], scale: float) -> Callable[[int], str]:
-    """The `i`th area's centre mark in its owner's colour ("" where it has none)."""
-    areas, pieces, suffix = scene.areas, _pieces(scene, "centre"), scene.id_suffix
-
-    def piece(i: int) -> str:
-        area = areas[i]
-        if area.centre_at is None:
-            return ""
-        key = (i, area.centre_owner and colours.get(area.centre_owner), scale, suffix)
-        text = pieces.get(key)
-        if text is None:
-            text = pieces[key] = _centre(area, colours, scale, suffix)
-        return text
-
-    return piece
 
 
 def _area_path(area: Area, fill: str, suffix: str = "") -> str:
@@ -945,29 +913,12 @@ SHAPE_LABELS = (
 def _static_layers(
     scene: Scene, nodes: dict[str, Node], sides: dict[str, Side]
 ) -> tuple[list[str], list[str]]:
-    """The links (with their end labels) and the provinces' labels, kept per board (those of
-    the areas a reader's part shows, where it shows a part)."""
+    """The links and the markers' labels, kept per board (those of the markers a reader's
+    part shows, where it shows a part)."""
     if scene.static is not None and scene.view is None:
         kept = _LAYERS.get(id(scene.static))
         if kept is not None and kept[0] is scene.static:
             return kept[1], kept[2]
-    if scene.areas:
-        areas, size = scene.areas, scene.label_size
-        suffix = scene.id_suffix
-        labels = [
-            SHAPE_LABELS.format(suffix),
-            *_part_layer(
-                scene,
-                _board_kept(scene),
-                ("labels", size, suffix),
-                lambda i: _area_label(areas[i], size, suffix),
-            ),
-        ]
-        labels.append("</g>")
-        if scene.view is not None:
-            return _shape_layers(scene), labels
-        links = _kept_shape_layers(scene)
-        return _kept(scene, links, labels)
     shown = _visible_codes(scene)
     links = _land(_land_shown(scene))
     links.append('<g id="links" stroke="#8a8f98" stroke-width="1.4" fill="none">')
@@ -1089,89 +1040,36 @@ def _points(line: tuple[tuple[float, float], ...]) -> str:
     return " ".join(f"{x:g},{y:g}" for x, y in line)
 
 
-_SHAPE_LAYERS: dict[tuple[int, str], tuple[object, list[str]]] = {}
+# The groups of the lines over the provinces, in the order they are drawn ("{}": the ids'
+# suffix).
+_LINE_HEADS = {
+    "impassable": f'<g id="impassable{{}}" fill="{ROCK}" stroke="{BORDER}" stroke-width="0.8" '
+    'fill-rule="evenodd">',
+    "barriers": '<g id="barriers{}" stroke="#262626" stroke-width="3.5" fill="none" '
+    'stroke-linecap="round" stroke-linejoin="round">',
+    "crossings": '<g id="crossings{}" stroke="#262626" stroke-width="2" stroke-dasharray="5 3" '
+    'fill="none">',
+}
 
 
-def _kept_shape_layers(scene: Scene) -> list[str]:
-    """`_shape_layers`, kept by the scene's `static` (the board's: they never change)."""
-    if scene.static is None:
-        return _shape_layers(scene)
-    key = (id(scene.static), scene.id_suffix)
-    kept = _SHAPE_LAYERS.get(key)
-    if kept is None or kept[0] is not scene.static:
-        if len(_SHAPE_LAYERS) > 64:
-            _SHAPE_LAYERS.clear()
-        kept = _SHAPE_LAYERS[key] = (scene.static, _shape_layers(scene))
-    return kept[1]
-
-
-def _shape_layers(scene: Scene) -> list[str]:
-    """Over the provinces: the impassable land, the borders no move crosses, the crossings (a
-    crossing the short way round a board that wraps drawn as two pieces through its edges);
-    on a reader's window, those that reach into its cells."""
-    kinds, items, cells = _shape_items(scene)
-    if scene.view is None:
-        shown: list[int] | range = range(len(items))
-    else:
-        shown = sorted(
-            {
-                i
-                for cy, x1, x2 in _view_spans(scene, 0.0)
-                for cx in range(x1, x2 + 1)
-                for i in cells.get((cx, cy), ())
-            }
-        )
-    suffix = scene.id_suffix
-    heads = {
-        "impassable": f'<g id="impassable{suffix}" fill="{ROCK}" stroke="{BORDER}" '
-        'stroke-width="0.8" fill-rule="evenodd">',
-        "barriers": f'<g id="barriers{suffix}" stroke="#262626" stroke-width="3.5" '
-        'fill="none" stroke-linecap="round" stroke-linejoin="round">',
-        "crossings": f'<g id="crossings{suffix}" stroke="#262626" stroke-width="2" '
-        'stroke-dasharray="5 3" fill="none">',
-    }
-    out = []
-    kind = ""
-    for i in shown:  # the items are in order of their kind
-        if kinds[i] != kind:
-            if kind:
-                out.append("</g>")
-            kind = kinds[i]
-            out.append(heads[kind])
-        out.append(items[i])
-    if kind:
-        out.append("</g>")
-    return out
-
-
-def _shape_items(scene: Scene) -> tuple[list[str], list[str], dict[Cell, list[int]]]:
-    """The impassable land's (each piece apart: a ring with the rings inside it), the
-    barriers' and the crossings' pieces: their kinds, their texts and the cells each reaches
-    into, kept per board."""
-    kept = _board_kept(scene)
-    found = kept.get("shape items")
-    if found is None:
-        pieces: list[tuple[str, Box, str]] = []
-        for d in scene.impassable:
-            pieces += [("impassable", box, f'<path d="{part}"/>') for box, part in _rock(d)]
-        pieces += [
-            ("barriers", _line_box(line), f'<polyline points="{_points(line)}"/>')
-            for line in scene.barriers
-        ]
-        pieces += [
-            ("crossings", _line_box(piece), f'<polyline points="{_points(piece)}"/>')
-            for line in scene.crossings
-            for piece in link_segments(line[0], line[-1], scene.width, scene.wraps)
-        ]
-        cells: dict[Cell, list[int]] = {}
-        for i, (_, box, _) in enumerate(pieces):
-            (cx1, cy1), (cx2, cy2) = _cell(box[0], box[1]), _cell(box[2], box[3])
-            for cx in range(cx1, cx2 + 1):
-                for cy in range(cy1, cy2 + 1):
-                    cells.setdefault((cx, cy), []).append(i)
-        found = kept["shape items"] = ([k for k, _, _ in pieces], [t for _, _, t in pieces], cells)
-    assert isinstance(found, tuple)
-    return found
+def _shape_items(scene: Scene) -> list[tuple[str, Box, str]]:
+    """Over the provinces: the impassable land (each piece apart: a ring with the rings inside
+    it), the borders no move crosses (barriers), the crossings (one the short way round a
+    board that wraps drawn as two pieces through its edges): each piece's kind, extent and
+    text."""
+    pieces: list[tuple[str, Box, str]] = []
+    for d in scene.impassable:
+        pieces += [("impassable", box, f'<path d="{part}"/>') for box, part in _rock(d)]
+    pieces += [
+        ("barriers", _line_box(line), f'<polyline points="{_points(line)}"/>')
+        for line in scene.barriers
+    ]
+    pieces += [
+        ("crossings", _line_box(piece), f'<polyline points="{_points(piece)}"/>')
+        for line in scene.crossings
+        for piece in link_segments(line[0], line[-1], scene.width, scene.wraps)
+    ]
+    return pieces
 
 
 def _rock(d: str) -> list[tuple[Box, str]]:
