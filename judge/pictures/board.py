@@ -395,7 +395,12 @@ def for_reader(
     to read whole (`own_picture`), else the scene itself."""
     if not own_picture(board, shapes, reader):
         return scene
-    views = reader_parts(board, shown, reader, shapes, (scene.width, scene.height))
+    places = scene.shared.get("unit places")
+    if places is None:  # each power's units, found once for the pictures of the phase
+        places = scene.shared["unit places"] = unit_places(shown)
+    assert isinstance(places, dict)
+    mine = places.get(reader, set())
+    views = reader_parts(board, shown, reader, shapes, (scene.width, scene.height), mine)
     if not views:
         return scene
     first, *more = [
@@ -771,13 +776,25 @@ def two_moves_of(board: Map, province: str, kind: str) -> frozenset[str]:
 Box = tuple[float, float, float, float]
 
 
-def reader_targets(board: Map, shown: Position, reader: str) -> list[tuple[str, frozenset[str]]]:
+def unit_places(shown: Position) -> dict[str, set[tuple[str, str]]]:
+    """Each power's units as (province, kind)."""
+    out: dict[str, set[tuple[str, str]]] = {}
+    for u in shown.units:
+        out.setdefault(u.power, set()).add((province_of(u.loc), u.kind))
+    return out
+
+
+def reader_targets(
+    board: Map, shown: Position, reader: str, mine: set[tuple[str, str]] | None = None
+) -> list[tuple[str, frozenset[str]]]:
     """Each of the reader's units' province with every province within two moves of it
-    (`two_moves_of`); with no units, his home centres' (either kind of move)."""
-    mine = [(province_of(u.loc), u.kind) for u in shown.units if u.power == reader]
+    (`two_moves_of`); with no units, his home centres' (either kind of move). `mine`: his
+    units' places (`unit_places`), where they are known already."""
+    if mine is None:
+        mine = unit_places(shown).get(reader, set())
     if not mine:
-        mine = [(c, "AF") for c in sorted(board.powers[reader].home_centres)]
-    return [(p, two_moves_of(board, p, kind)) for p, kind in sorted(set(mine))]
+        mine = {(c, "AF") for c in board.powers[reader].home_centres}
+    return [(p, two_moves_of(board, p, kind)) for p, kind in sorted(mine)]
 
 
 def reader_part(
@@ -798,6 +815,7 @@ def reader_parts(
     reader: str,
     shapes: Shapes | None,
     canvas: tuple[float, float],
+    mine: set[tuple[str, str]] | None = None,
 ) -> list[tuple[float, float, float, float]]:
     """The windows of the canvas a power's picture shows enlarged (x, y, width, height), the
     one holding most of his units first: together they hold each of his units and every
@@ -806,7 +824,8 @@ def reader_parts(
     The provinces are gathered as they come (his units' with most within reach first, each's
     nearest first), each into the first window that holds it or still fits it; past
     MOST_PARTS windows, those holding fewest of his units are left to the whole board drawn
-    small. On a board that wraps, x may run past either edge."""
+    small. On a board that wraps, x may run past either edge. `mine`: his units' places
+    (`unit_places`), where they are known already."""
     width, height = canvas
     points = _point_boxes(board, shapes)
     wraps = board.wraps
@@ -815,7 +834,7 @@ def reader_parts(
     high = view_width() * TALLEST - 2 * WINDOW_MARGIN
     windows: list[list[float]] = []  # x1, y1, x2, y2
     units: list[int] = []  # how many of his units' provinces each window holds
-    targets = sorted(reader_targets(board, shown, reader), key=lambda t: (-len(t[1]), t[0]))
+    targets = sorted(reader_targets(board, shown, reader, mine), key=lambda t: (-len(t[1]), t[0]))
     kept: dict[tuple[str, frozenset[str]], tuple[list[Box], list[float]]] = _memo(
         board, "_picture_reach_boxes", dict
     )
@@ -865,12 +884,23 @@ def _take(
     """Put `box` (a province to show; `own`: his unit's) into the first window that holds it
     already or still fits it within `limit` (wide, high), else a new one where `new` allows;
     whether it was put."""
-    for index, window in enumerate(windows):
-        merged = _joined(window, box, width, wraps)
-        if merged == window or (
-            merged[2] - merged[0] <= limit[0] and merged[3] - merged[1] <= limit[1]
-        ):
-            windows[index] = merged
+    bx1, by1, bx2, by2 = box
+    wide, high = limit
+    middle = (bx1 + bx2) / 2
+    for index, (x1, y1, x2, y2) in enumerate(windows):
+        if wraps:  # `box` moved round the board to the side nearer the window (`_unwrapped`)
+            anchor = (x1 + x2) / 2
+            shift = ((middle - anchor + width / 2) % width - width / 2) - (middle - anchor)
+            ax1, ax2 = bx1 + shift, bx2 + shift
+        else:
+            ax1, ax2 = bx1, bx2
+        if ax1 >= x1 and by1 >= y1 and ax2 <= x2 and by2 <= y2:  # holds it already
+            units[index] += own
+            return True
+        nx1, ny1 = (x1 if x1 < ax1 else ax1), (y1 if y1 < by1 else by1)
+        nx2, ny2 = (x2 if x2 > ax2 else ax2), (y2 if y2 > by2 else by2)
+        if nx2 - nx1 <= wide and ny2 - ny1 <= high:
+            windows[index] = [nx1, ny1, nx2, ny2]
             units[index] += own
             return True
     if new:
@@ -887,12 +917,6 @@ def _unwrapped(box: Box, anchor: float, width: float, wraps: bool) -> Box:
     middle = (box[0] + box[2]) / 2
     shift = ((middle - anchor + width / 2) % width - width / 2) - (middle - anchor)
     return box[0] + shift, box[1], box[2] + shift, box[3]
-
-
-def _joined(a: list[float], b: list[float], width: float, wraps: bool) -> list[float]:
-    """The box holding both, `b` moved round the board to the side nearer `a`."""
-    x1, y1, x2, y2 = _unwrapped((b[0], b[1], b[2], b[3]), (a[0] + a[2]) / 2, width, wraps)
-    return [min(a[0], x1), min(a[1], y1), max(a[2], x2), max(a[3], y2)]
 
 
 def _framed(

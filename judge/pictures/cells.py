@@ -12,9 +12,9 @@ for the pictures of one phase).
 
 from __future__ import annotations
 
-from bisect import bisect_left
 from collections.abc import Callable, Iterable, Sequence
 from itertools import accumulate
+from operator import itemgetter
 from typing import Generic, NamedTuple, TypeVar
 
 T = TypeVar("T")
@@ -23,29 +23,27 @@ GRID = 128.0
 Cell = tuple[int, int]
 
 
-def cell(x: float, y: float) -> Cell:
-    return (int(x // GRID), int(y // GRID))
+class Grid:
+    """A canvas's cells: its width and height, whether it wraps east to west, and how many
+    columns and rows of cells it has."""
 
+    __slots__ = ("columns", "height", "rows", "wraps", "width")
 
-class Grid(NamedTuple):
-    """A canvas's cells: its width and height, and whether it wraps east to west."""
-
-    width: float
-    height: float
-    wraps: bool
-
-    @property
-    def columns(self) -> int:
-        return int(self.width // GRID) + 1
-
-    @property
-    def rows(self) -> int:
-        return int(self.height // GRID) + 1
+    def __init__(self, width: float, height: float, wraps: bool) -> None:
+        self.width = width
+        self.height = height
+        self.wraps = wraps
+        self.columns = int(width // GRID) + 1
+        self.rows = int(height // GRID) + 1
 
     def at(self, x: float, y: float) -> Cell:
         """The cell of a point, a point past the canvas in the cell at its edge."""
-        cx, cy = cell(x, y)
-        return (min(max(cx, 0), self.columns - 1), min(max(cy, 0), self.rows - 1))
+        cx, cy = int(x // GRID), int(y // GRID)
+        last_x, last_y = self.columns - 1, self.rows - 1
+        return (
+            0 if cx < 0 else last_x if cx > last_x else cx,
+            0 if cy < 0 else last_y if cy > last_y else cy,
+        )
 
 
 class Cut(NamedTuple):
@@ -79,6 +77,11 @@ def cut(grid: Grid, view: tuple[float, float, float, float] | None, reach: float
         return whole(grid)
     x, y, w, h = view
     last_x, last_y = grid.columns - 1, grid.rows - 1
+    y1 = max(int((y - reach) // GRID), 0)
+    y2 = min(int((y + h + reach) // GRID), last_y)
+    if not grid.wraps:
+        x1, x2 = max(int((x - reach) // GRID), 0), min(int((x + w + reach) // GRID), last_x)
+        return Cut(range(y1, y2 + 1), ((x1, x2),) if x1 <= x2 else ())
     spans: list[tuple[int, int]] = []
     for s in copies(grid, x, w):
         x1 = max(int((x - s - reach) // GRID), 0)
@@ -92,8 +95,6 @@ def cut(grid: Grid, view: tuple[float, float, float, float] | None, reach: float
             merged[-1] = (merged[-1][0], max(merged[-1][1], x2))
         else:
             merged.append((x1, x2))
-    y1 = max(int((y - reach) // GRID), 0)
-    y2 = min(int((y + h + reach) // GRID), last_y)
     return Cut(range(y1, y2 + 1), tuple(merged))
 
 
@@ -106,31 +107,41 @@ class Placed(Generic[T]):
 
     def __init__(self, grid: Grid, placed: Iterable[tuple[tuple[float, float], T]]) -> None:
         rows: list[list[tuple[int, T]]] = [[] for _ in range(grid.rows)]
+        at = grid.at
         for (x, y), thing in placed:
-            cx, cy = grid.at(x, y)
+            cx, cy = at(x, y)
             rows[cy].append((cx, thing))
         self.things: list[list[T]] = []
         self.before: list[list[int]] = []
+        empty = [0] * (grid.columns + 1)
         for row in rows:
-            row.sort(key=lambda item: item[0])  # stable: a cell's things stay in order
-            columns = [cx for cx, _ in row]
+            if not row:
+                self.things.append([])
+                self.before.append(empty)
+                continue
+            row.sort(key=itemgetter(0))  # stable: a cell's things stay in order
+            counts = [0] * (grid.columns + 1)
+            for cx, _ in row:
+                counts[cx + 1] += 1
             self.things.append([thing for _, thing in row])
-            self.before.append([bisect_left(columns, c) for c in range(grid.columns + 1)])
+            self.before.append(list(accumulate(counts)))
 
 
 class Rows(Generic[T]):
-    """One layer's text by rows of cells, each row made on its first use: its things each
-    drawn by `piece` and joined, with where each thing's text starts."""
+    """One layer's text by rows of cells, each row made on its first use: its things drawn by
+    `texts` (a text for each) and joined, with where each thing's text starts."""
 
-    __slots__ = ("_made", "_piece", "_placed")
+    __slots__ = ("_made", "_placed", "_texts")
 
-    def __init__(self, grid: Grid, placed: Placed[T], piece: Callable[[T], str]) -> None:
+    def __init__(
+        self, grid: Grid, placed: Placed[T], texts: Callable[[list[T]], list[str]]
+    ) -> None:
         self._placed = placed
-        self._piece = piece
+        self._texts = texts
         self._made: list[tuple[str, list[int]] | None] = [None] * grid.rows
 
     def _row(self, cy: int) -> tuple[str, list[int]]:
-        texts = list(map(self._piece, self._placed.things[cy]))
+        texts = self._texts(self._placed.things[cy])
         return "".join(texts), list(accumulate(map(len, texts), initial=0))
 
     def cut(self, at: Cut, out: list[str]) -> None:
@@ -153,38 +164,29 @@ class Rows(Generic[T]):
 
 class Large(Generic[T]):
     """Things larger than a cell, each with its extent (x1, y1, x2, y2): those reaching into a
-    window's cells, in the order given."""
+    window's cells, in the order given, found once for each span of cells (a board's windows
+    come back to the same cells)."""
 
     def __init__(self, grid: Grid, things: Sequence[tuple[tuple[float, ...], T]]) -> None:
         self._things = [thing for _, thing in things]
-        masks = [[0] * grid.columns for _ in range(grid.rows)]
-        for i, ((x1, y1, x2, y2), _) in enumerate(things):
+        self._cells: list[tuple[int, int, int, int]] = []  # first and last column and row
+        for (x1, y1, x2, y2), _ in things:
             (cx1, cy1), (cx2, cy2) = grid.at(x1, y1), grid.at(x2, y2)
-            for cy in range(cy1, cy2 + 1):
-                row = masks[cy]
-                for cx in range(cx1, cx2 + 1):
-                    row[cx] |= 1 << i
-        self._masks = masks
-        self._spans: dict[tuple[int, int, int], int] = {}
+            self._cells.append((cx1, cx2, cy1, cy2))
+        self._reached: dict[Cut, list[T]] = {}
 
     def reached(self, at: Cut) -> list[T]:
-        """The things reaching into the cells of `at` (each thing's bit set in the cells it
-        reaches; a span of a row's bits found once)."""
-        spans = self._spans
-        mask = 0
-        for cy in at.rows:
-            for x1, x2 in at.columns:
-                found = spans.get((cy, x1, x2))
-                if found is None:
-                    found = 0
-                    for bits in self._masks[cy][x1 : x2 + 1]:
-                        found |= bits
-                    spans[(cy, x1, x2)] = found
-                mask |= found
-        things = self._things
-        out = []
-        while mask:
-            low = mask & -mask
-            out.append(things[low.bit_length() - 1])
-            mask ^= low
-        return out
+        """The things reaching into the cells of `at`."""
+        found = self._reached.get(at)
+        if found is None:
+            if len(self._reached) > 10_000:
+                self._reached.clear()
+            top, bottom = (at.rows[0], at.rows[-1]) if at.rows else (0, -1)
+            found = self._reached[at] = [
+                thing
+                for (cx1, cx2, cy1, cy2), thing in zip(self._cells, self._things, strict=True)
+                if cy1 <= bottom
+                and cy2 >= top
+                and any(cx1 <= x2 and cx2 >= x1 for x1, x2 in at.columns)
+            ]
+        return found

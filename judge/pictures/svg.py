@@ -12,7 +12,8 @@ from __future__ import annotations
 import functools
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from operator import attrgetter
 from typing import Any, NamedTuple, cast
 from xml.sax.saxutils import escape
 
@@ -349,9 +350,8 @@ def _shapes_board(scene: Scene, colours: dict[str, str], out: list[str]) -> None
     window = phase.window(scene)
     suffix = scene.id_suffix
     out.append(_PROVINCES.format(suffix))
-    texts = phase.areas(scene, suffix)
     phase.area_rows(scene, suffix).cut(window.areas, out)
-    out += [texts[i] for i in window.large]
+    out += window.large_areas
     out.append("</g>")
     for kind, head in _LINE_HEADS.items():
         drawn: list[str] = []
@@ -362,11 +362,11 @@ def _shapes_board(scene: Scene, colours: dict[str, str], out: list[str]) -> None
             out += drawn
             out.append("</g>")
     out.append(f'<g id="centres{suffix}">')
-    phase.centre_rows(scene).cut(window.marks, out)
+    phase.centre_rows(scene).cut(window.areas, out)
     out.append("</g></g>")
     out.append(f'<g id="orders{suffix}">{_orders_text(scene, colours)}</g>')
     out.append(f'<g id="units{suffix}">')
-    phase.unit_rows(scene).cut(window.marks, out)
+    phase.unit_rows(scene).cut(window.areas, out)
     out.append("</g>")
     # The labels go over the units, so a unit never hides its province's name.
     out.append(SHAPE_LABELS.format(suffix))
@@ -394,6 +394,7 @@ class _ShapesKept:
 
     def __init__(self, scene: Scene) -> None:
         self.grid = Grid(scene.width, scene.height, scene.wraps)
+        self.grid_areas = len(scene.areas)
         small = []
         large = []
         for i, area in enumerate(scene.areas):
@@ -404,6 +405,7 @@ class _ShapesKept:
                 small.append((((x1 + x2) / 2, (y1 + y2) / 2), i))
         self.areas = Placed(self.grid, small)
         self.large = [i for _, i in large]
+        self.land = [i for i, area in enumerate(scene.areas) if area.kind != SEA]
         self.large_areas = Large(self.grid, large)
         self.centres = Placed(
             self.grid, [(a.centre_at, i) for i, a in enumerate(scene.areas) if a.centre_at]
@@ -423,7 +425,8 @@ class _ShapesKept:
             self.lines[kind] = Rows(self.grid, Placed(self.grid, placed), _same)
         self.large_lines = Large(self.grid, large_lines)
         self.labels: dict[tuple[float, str], _Labels] = {}
-        self.pieces: dict[tuple[object, ...], dict[int, tuple[object, str]]] = {}
+        self.by_owner: dict[tuple[object, ...], list[dict[str | None, str]]] = {}
+        self.units: dict[tuple[object, ...], dict[int, tuple[UnitMark, str]]] = {}
 
     def labels_at(self, scene: Scene) -> _Labels:
         """The board's labels at the scene's size and ids."""
@@ -433,17 +436,25 @@ class _ShapesKept:
             found = self.labels[key] = _Labels(scene, self)
         return found
 
-    def drawn(self, *key: object) -> dict[int, tuple[object, str]]:
-        """The pieces of one kind, size and ids drawn so far, by their thing's id (the thing
-        kept beside its text, so an id is never another thing's)."""
-        found = self.pieces.get(key)
+    def owned(self, *key: object) -> list[dict[str | None, str]]:
+        """The areas' pieces of one kind, size and ids drawn so far (a shape in its fill, a
+        centre's mark in its colour): for each area, by the power owning it."""
+        found = self.by_owner.get(key)
+        if found is None:
+            found = self.by_owner[key] = [{} for _ in range(self.grid_areas)]
+        return found
+
+    def drawn_units(self, *key: object) -> dict[int, tuple[UnitMark, str]]:
+        """The units drawn so far at one size and ids, by the unit's id (the unit kept beside
+        its text, so an id is never another unit's)."""
+        found = self.units.get(key)
         if found is None or len(found) > 20_000:
-            found = self.pieces[key] = {}
+            found = self.units[key] = {}
         return found
 
 
-def _same(text: str) -> str:
-    return text
+def _same(texts: list[str]) -> list[str]:
+    return texts
 
 
 def _shapes_kept(scene: Scene) -> _ShapesKept:
@@ -455,13 +466,13 @@ def _shapes_kept(scene: Scene) -> _ShapesKept:
 
 
 class _Window(NamedTuple):
-    """The cells a window of a board with shapes draws from: its marks' (within a unit's
-    reach of it), its areas' and lines' (within half a cell), and the areas and lines larger
-    than a cell that reach into its own cells."""
+    """The cells a window of a board with shapes draws from: those within half a cell of it
+    (its areas', lines', centres', units' and labels'), and the areas and lines larger than a
+    cell that reach into its own cells."""
 
-    marks: Cut
     areas: Cut
     large: list[int]
+    large_areas: list[str]  # their shapes in their fills
     large_lines: list[tuple[str, str]]
 
 
@@ -474,45 +485,49 @@ class _Phase:
         self.board = board
         self.colours = _colours(scene)
         self.lettered = len(scene.powers) > COLOUR_ONLY
-        self.texts: dict[str, list[str]] = {}
+        self.texts: dict[str, Callable[[list[int]], list[str]]] = {}
         self.rows: dict[tuple[object, ...], Rows[Any]] = {}
-        self.windows: dict[object, _Window] = {}
+        self.windows: dict[tuple[object, str], _Window] = {}
+        self.large: dict[str, dict[int, str]] = {}
         self.units: Placed[UnitMark] | None = None
 
     def window(self, scene: Scene) -> _Window:
-        found = self.windows.get(scene.view)
+        key = (scene.view, scene.id_suffix)
+        found = self.windows.get(key)
         if found is None:
             grid = self.board.grid
             own = cut(grid, scene.view, 0.0)
-            found = self.windows[scene.view] = _Window(
-                cut(grid, scene.view, 30.0),
+            large = self.board.large_areas.reached(own)
+            texts = self.large.get(scene.id_suffix)
+            if texts is None:  # the larger areas' shapes, for all the windows of the phase
+                board = self.board.large
+                made = self.areas(scene, scene.id_suffix)(board)
+                texts = self.large[scene.id_suffix] = dict(zip(board, made, strict=True))
+            found = self.windows[key] = _Window(
                 cut(grid, scene.view, GRID / 2),
-                self.board.large_areas.reached(own),
+                large,
+                [texts[i] for i in large],
                 self.board.large_lines.reached(own),
             )
         return found
 
-    def areas(self, scene: Scene, suffix: str) -> list[str]:
-        """Each area's shape in its fill (`_area_fill`), with ids of `suffix`."""
+    def areas(self, scene: Scene, suffix: str) -> Callable[[list[int]], list[str]]:
+        """The areas' shapes in their fills (`_area_fill`), with ids of `suffix`."""
         found = self.texts.get(suffix)
         if found is None:
-            drawn = self.board.drawn("area", suffix)
-            colours = self.colours
-            found = self.texts[suffix] = []
-            for area in scene.areas:
-                kept = drawn.get(id(area))
-                if kept is None or kept[0] is not area:
-                    text = _area_path(area, _area_fill(area, colours), suffix)
-                    kept = drawn[id(area)] = (area, text)
-                found.append(kept[1])
+            found = self.texts[suffix] = _by_owner(
+                self.board.owned("area", suffix),
+                scene.areas,
+                "owner",
+                lambda area: _area_path(area, _area_fill(area, self.colours), suffix),
+            )
         return found
 
     def area_rows(self, scene: Scene, suffix: str) -> Rows[int]:
         found = self.rows.get(("areas", suffix))
         if found is None:
-            texts = self.areas(scene, suffix)
             found = self.rows[("areas", suffix)] = Rows(
-                self.board.grid, self.board.areas, texts.__getitem__
+                self.board.grid, self.board.areas, self.areas(scene, suffix)
             )
         return found
 
@@ -521,18 +536,14 @@ class _Phase:
         scale, suffix = scene.mark_scale, scene.id_suffix
         found = self.rows.get(("centres", scale, suffix))
         if found is None:
-            drawn = self.board.drawn("centre", scale, suffix)
-            areas, colours = scene.areas, self.colours
-
-            def piece(i: int) -> str:
-                area = areas[i]
-                kept = drawn.get(id(area))
-                if kept is None or kept[0] is not area:
-                    kept = drawn[id(area)] = (area, _centre(area, colours, scale, suffix))
-                return kept[1]
-
+            texts = _by_owner(
+                self.board.owned("centre", scale, suffix),
+                scene.areas,
+                "centre_owner",
+                lambda area: _centre(area, self.colours, scale, suffix),
+            )
             found = self.rows[("centres", scale, suffix)] = Rows(
-                self.board.grid, self.board.centres, piece
+                self.board.grid, self.board.centres, texts
             )
         return found
 
@@ -543,19 +554,46 @@ class _Phase:
         if found is None:
             if self.units is None:
                 self.units = Placed(self.board.grid, [((u.x, u.y), u) for u in scene.units])
-            drawn = self.board.drawn("unit", scale, suffix, self.lettered)
+            drawn = self.board.drawn_units(scale, suffix, self.lettered)
             colours, lettered = self.colours, self.lettered
 
-            def piece(unit: UnitMark) -> str:
-                kept = drawn.get(id(unit))
-                if kept is None or kept[0] is not unit:
-                    size = _unit_scale(unit, scale)
-                    text = "".join(_unit(unit, colours, lettered, size, suffix))
-                    kept = drawn[id(unit)] = (unit, text)
-                return kept[1]
+            def texts(units: list[UnitMark]) -> list[str]:
+                out = []
+                for unit in units:
+                    kept = drawn.get(id(unit))
+                    if kept is None or kept[0] is not unit:
+                        size = _unit_scale(unit, scale)
+                        text = "".join(_unit(unit, colours, lettered, size, suffix))
+                        kept = drawn[id(unit)] = (unit, text)
+                    out.append(kept[1])
+                return out
 
-            found = self.rows[("units", scale, suffix)] = Rows(self.board.grid, self.units, piece)
+            found = self.rows[("units", scale, suffix)] = Rows(self.board.grid, self.units, texts)
         return found
+
+
+def _by_owner(
+    drawn: list[dict[str | None, str]],
+    areas: list[Area],
+    owner: str,
+    make: Callable[[Area], str],
+) -> Callable[[list[int]], list[str]]:
+    """The texts of the areas given (by their places in `areas`), each found in `drawn` by its
+    `owner` (the attribute its look depends on, besides the area), else made by `make`."""
+
+    whose = attrgetter(owner)
+
+    def texts(things: list[int]) -> list[str]:
+        found = [drawn[i].get(whose(areas[i])) for i in things]
+        if None in found:
+            for k, i in enumerate(things):
+                if found[k] is None:
+                    area = areas[i]
+                    text = found[k] = make(area)
+                    drawn[i][whose(area)] = text
+        return found  # type: ignore[return-value]
+
+    return texts
 
 
 def _phase(scene: Scene, board: _ShapesKept) -> _Phase:
@@ -572,11 +610,11 @@ class _Labels(Rows[int]):
     def __init__(self, scene: Scene, board: _ShapesKept) -> None:
         areas, size, suffix = scene.areas, scene.label_size, scene.id_suffix
 
-        def piece(i: int) -> str:
-            return _area_label(areas[i], size, suffix)
+        def texts(things: list[int]) -> list[str]:
+            return [_area_label(areas[i], size, suffix) for i in things]
 
-        super().__init__(board.grid, board.areas, piece)
-        self.large = {i: piece(i) for i in board.large}
+        super().__init__(board.grid, board.areas, texts)
+        self.large = dict(zip(board.large, texts(board.large), strict=True))
 
 
 # Tables derived once per board (where its areas lie, its labels at each size), by the scene's
@@ -874,17 +912,14 @@ def _pieces(scene: Scene, kind: str) -> dict[object, Any]:
 def _outlines(scene: Scene, colours: dict[str, str]) -> list[str]:
     """Each land area's outline simplified in its fill, for the whole board drawn small (the
     seas: the ground shows them)."""
-    pieces = _pieces(scene, "outline")
-    out = []
-    for i, area in enumerate(scene.areas):
-        if area.kind == SEA:
-            continue
-        text = pieces.get((i, area.owner))
-        if text is None:
-            fill = _area_fill(area, colours)
-            text = pieces[(i, area.owner)] = f'<path d="{area.outline}" fill="{fill}"/>'
-        out.append(text)
-    return out
+    board = _shapes_kept(scene)
+    texts = _by_owner(
+        board.owned("outline"),
+        scene.areas,
+        "owner",
+        lambda area: f'<path d="{area.outline}" fill="{_area_fill(area, colours)}"/>',
+    )
+    return texts(board.land)
 
 
 def _area_path(area: Area, fill: str, suffix: str = "") -> str:
