@@ -432,7 +432,8 @@ def for_reader(
 # LEAST_SHOWN pixels when the whole picture is shown VIEWED_AT wide.
 DETAIL_ENLARGED = 2.5
 # The size of units and centres there, against their size on the canvas (the whole's): about
-# one and a half times theirs on the picture, less where provinces crowd (`UnitMark.room`).
+# one and a half times theirs on the picture, less where provinces crowd (`UnitMark.room`);
+# the size of a reader's part enlarged about twice (`mark_scale`), so the phase draws it once.
 DETAIL_MARKS = 0.6
 
 
@@ -463,16 +464,29 @@ def _part(scene: Scene, view: tuple[float, float, float, float], shown: float) -
     return Part(
         view,
         label_size=min(scene.label_size, math.ceil(least * 20) / 20),
-        mark_scale=min(1.0, MARK_ON_PICTURE / enlarged),
+        mark_scale=mark_scale(shown / view[2]),
         shown_width=shown,
     )
 
 
-# How large units and centres stand on a reader's part, against their size on the canvas.
-MARK_ON_PICTURE = 1.1
-# The sizes of labels and marks on a reader's part follow its enlargement taken down to a step
-# of this ladder (a little larger than they need be, never smaller), so that readers' parts of
-# a phase drawn about as large share their drawn labels, centres and units.
+# How large units and centres stand on a reader's part, against their usual size (the standard
+# board's), and the ladder their size on the canvas follows the part's enlargement by.
+MARK_ON_PICTURE = 1.2
+MARK_STEP = 2**0.5
+
+
+def mark_scale(enlarged: float) -> float:
+    """The size units and centres are drawn at on the canvas of a part shown `enlarged` times
+    larger: MARK_ON_PICTURE on the picture, the enlargement taken to the nearest step of
+    MARK_STEP's ladder (1, 1.41, 2, 2.83), so that they show 1.0 to 1.43 times their usual size
+    and the readers' parts of a phase share a few sizes, each drawn once for all of them."""
+    step = round(MARK_STEP ** round(math.log(max(enlarged, 1.0), MARK_STEP)), 4)
+    return min(1.0, round(MARK_ON_PICTURE / step, 4))
+
+
+# The sizes of labels on a reader's part follow its enlargement taken down to a step of this
+# ladder (a little larger than they need be, never smaller), so that readers' parts drawn about
+# as large share their labels (kept per board at each size).
 ZOOM_STEP = 2**0.25
 
 
