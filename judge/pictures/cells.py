@@ -52,10 +52,11 @@ class Cut(NamedTuple):
 
     rows: range
     columns: tuple[tuple[int, int], ...]
+    whole: bool = False  # every cell of the canvas
 
 
 def whole(grid: Grid) -> Cut:
-    return Cut(range(grid.rows), ((0, grid.columns - 1),))
+    return Cut(range(grid.rows), ((0, grid.columns - 1),), True)
 
 
 def copies(grid: Grid, x: float, w: float) -> list[float]:
@@ -99,37 +100,34 @@ def cut(grid: Grid, view: tuple[float, float, float, float] | None, reach: float
 
 
 class Placed(Generic[T]):
-    """Things by the cells of their points: each row's things in the order of their columns
-    (those of one cell in the order given), and for each column how many of the row's things
-    stand before it."""
+    """Things by the cells of their points, in the order of their rows and then their columns
+    (those of one cell in the order given), and for each row and column where its first thing
+    stands in that order."""
 
     __slots__ = ("before", "things")
 
     def __init__(self, grid: Grid, placed: Iterable[tuple[tuple[float, float], T]]) -> None:
-        rows: list[list[tuple[int, T]]] = [[] for _ in range(grid.rows)]
         at = grid.at
+        cells = []
         for (x, y), thing in placed:
             cx, cy = at(x, y)
-            rows[cy].append((cx, thing))
-        self.things: list[list[T]] = []
-        self.before: list[list[int]] = []
-        empty = [0] * (grid.columns + 1)
-        for row in rows:
-            if not row:
-                self.things.append([])
-                self.before.append(empty)
-                continue
-            row.sort(key=itemgetter(0))  # stable: a cell's things stay in order
-            counts = [0] * (grid.columns + 1)
-            for cx, _ in row:
-                counts[cx + 1] += 1
-            self.things.append([thing for _, thing in row])
-            self.before.append(list(accumulate(counts)))
+            cells.append((cy * grid.columns + cx, thing))
+        cells.sort(key=itemgetter(0))  # stable: a cell's things stay in order
+        self.things: list[T] = [thing for _, thing in cells]
+        counts = [0] * (grid.rows * grid.columns + 1)
+        for index, _ in cells:
+            counts[index + 1] += 1
+        first = list(accumulate(counts))
+        # A row's columns, and one past its last: where the next row's first thing stands.
+        self.before = [
+            first[cy * grid.columns : (cy + 1) * grid.columns + 1] for cy in range(grid.rows)
+        ]
 
 
 class Rows(Generic[T]):
-    """One layer's text by rows of cells, each row made on its first use: its things drawn by
-    `texts` (a text for each) and joined, with where each thing's text starts."""
+    """One layer's text, made on first use: all its things drawn by `texts` (a text for each)
+    and joined in the order of their rows and columns, with where each thing's text starts; a
+    window takes its span of each row out by two offsets (the whole board, all of it)."""
 
     __slots__ = ("_made", "_placed", "_texts")
 
@@ -138,28 +136,27 @@ class Rows(Generic[T]):
     ) -> None:
         self._placed = placed
         self._texts = texts
-        self._made: list[tuple[str, list[int]] | None] = [None] * grid.rows
+        self._made: tuple[str, list[int]] | None = None
 
-    def _row(self, cy: int) -> tuple[str, list[int]]:
-        texts = self._texts(self._placed.things[cy])
-        return "".join(texts), list(accumulate(map(len, texts), initial=0))
+    def _make(self) -> tuple[str, list[int]]:
+        texts = self._texts(self._placed.things)
+        self._made = ("".join(texts), list(accumulate(map(len, texts), initial=0)))
+        return self._made
 
     def cut(self, at: Cut, out: list[str]) -> None:
         """Add the text of the cells of `at` to `out`, a row (or span of a row) a line."""
-        made = self._made
+        text, starts = self._made or self._make()
+        if at.whole:
+            if text:
+                out.append(text)
+            return
         before = self._placed.before
         for cy in at.rows:
-            row = made[cy]
-            if row is None:
-                row = made[cy] = self._row(cy)
-            text, starts = row
-            if not text:
-                continue
             first = before[cy]
             for x1, x2 in at.columns:
-                piece = text[starts[first[x1]] : starts[first[x2 + 1]]]
-                if piece:
-                    out.append(piece)
+                start, end = starts[first[x1]], starts[first[x2 + 1]]
+                if start != end:
+                    out.append(text[start:end])
 
 
 class Large(Generic[T]):

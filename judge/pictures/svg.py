@@ -161,7 +161,7 @@ def map_height(scene: Scene) -> float:
     whole canvas)."""
     if scene.view is None:
         return scene.height
-    key = ("map height", scene.view, scene.parts)
+    key = ("map height", *_windows_key(scene))
     kept = scene.shared.get(key)
     if kept is None:
         kept = scene.shared[key] = max(
@@ -175,12 +175,17 @@ def map_height(scene: Scene) -> float:
 def _placed(scene: Scene) -> list[tuple[Scene, float, float]]:
     """Each window's scene with its place on the picture (left, top): the first across the
     picture, the others under it, two of half its width side by side."""
-    key = ("placed", scene.view, scene.parts)
+    key = ("placed", *_windows_key(scene))
     kept = scene.shared.get(key)
     if kept is None:
         kept = scene.shared[key] = _placing(scene)
     assert isinstance(kept, list)
     return kept
+
+
+def _windows_key(scene: Scene) -> tuple[object, ...]:
+    """What places a reader's windows on the picture: each one's view and width there."""
+    return (scene.view, tuple((part.view, part.shown_width) for part in scene.parts))
 
 
 def _placing(scene: Scene) -> list[tuple[Scene, float, float]]:
@@ -1658,12 +1663,13 @@ def _legend(scene: Scene, height: float) -> list[str]:
     key = ("legend", at, left, width)
     kept = scene.shared.get(key)
     if kept is None:
-        kept = scene.shared[key] = _legend_lines(scene, at, left, width)
+        lines, bottom = _legend_lines(scene, at, left, width)
+        kept = scene.shared[key] = ("\n".join(lines), bottom)
     assert isinstance(kept, tuple)
     assert kept[1] + top - at <= height
     if at == top:
-        return kept[0]
-    return [f'<g transform="translate(0,{top:.1f})">', *kept[0], "</g>"]
+        return [kept[0]]
+    return [f'<g transform="translate(0,{top:.1f})">', kept[0], "</g>"]
 
 
 def _legend_lines(scene: Scene, top: float, left: float, width: float) -> tuple[list[str], float]:
