@@ -59,15 +59,16 @@ def whole(grid: Grid) -> Cut:
     return Cut(range(grid.rows), ((0, grid.columns - 1),), True)
 
 
-def copies(grid: Grid, x: float, w: float) -> list[float]:
-    """The shifts at which a board that wraps is drawn so the span x..x+w is covered."""
-    if not grid.wraps:
+def copies(width: float, wraps: bool, x: float, w: float) -> list[float]:
+    """The shifts at which a board `width` wide (that wraps, or not) is drawn so the span
+    x..x+w is covered."""
+    if not wraps:
         return [0.0]
     shifts = [0.0]
     if x < 0:
-        shifts.append(-grid.width)
-    if x + w > grid.width:
-        shifts.append(grid.width)
+        shifts.append(-width)
+    if x + w > width:
+        shifts.append(width)
     return shifts
 
 
@@ -84,7 +85,7 @@ def cut(grid: Grid, view: tuple[float, float, float, float] | None, reach: float
         x1, x2 = max(int((x - reach) // GRID), 0), min(int((x + w + reach) // GRID), last_x)
         return Cut(range(y1, y2 + 1), ((x1, x2),) if x1 <= x2 else ())
     spans: list[tuple[int, int]] = []
-    for s in copies(grid, x, w):
+    for s in copies(grid.width, True, x, w):
         x1 = max(int((x - s - reach) // GRID), 0)
         x2 = min(int((x + w - s + reach) // GRID), last_x)
         if x1 <= x2:

@@ -563,14 +563,14 @@ class _Phase:
             colours, lettered = self.colours, self.lettered
 
             def texts(units: list[UnitMark]) -> list[str]:
-                out = []
-                for unit in units:
-                    kept = drawn.get(id(unit))
-                    if kept is None or kept[0] is not unit:
+                kept = [drawn.get(id(unit)) for unit in units]
+                out = [k[1] if k and k[0] is u else "" for k, u in zip(kept, units, strict=True)]
+                for index, unit in enumerate(units if "" in out else ()):
+                    if not out[index]:  # not drawn yet at this size
                         size = _unit_scale(unit, scale)
                         text = "".join(_unit(unit, colours, lettered, size, suffix))
-                        kept = drawn[id(unit)] = (unit, text)
-                    out.append(kept[1])
+                        drawn[id(unit)] = (unit, text)
+                        out[index] = text
                 return out
 
             found = self.rows[("units", scale, suffix)] = Rows(self.board.grid, self.units, texts)
@@ -688,7 +688,7 @@ def _visible_units(scene: Scene) -> list[UnitMark]:
 
 def _copies(scene: Scene, x: float, w: float) -> list[float]:
     """The shifts at which a board that wraps is drawn so the span x..x+w is covered."""
-    return copies(Grid(scene.width, scene.height, scene.wraps), x, w)
+    return copies(scene.width, scene.wraps, x, w)
 
 
 def _uses(scene: Scene, suffix: str) -> list[str]:
