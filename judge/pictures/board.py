@@ -637,9 +637,10 @@ def _areas(
         },
     )
     boxes = _boxes(board, shapes)
-    out = []
-    for code in _memo(board, "_picture_shape_codes", lambda: sorted(shapes.provinces)):
-        key = (code, centre_owner.get(code), owners.get(code) or centre_owner.get(code))
+    codes: list[str] = _memo(board, "_picture_shape_codes", lambda: sorted(shapes.provinces))
+
+    def area_of(code: str, centre: str | None, owner: str | None) -> Area:
+        key = (code, centre, owner or centre)
         area = made.get(key)
         if area is None:
             shape = shapes.provinces[code]
@@ -647,9 +648,9 @@ def _areas(
             kind = SEA if shape.kind == "sea" else LAND
             if province is not None and province.terrain is Terrain.IMPASSABLE:
                 kind = IMPASSABLE
-            centre = shape.centre if province is not None and province.supply_centre else None
-            if centre is not None:
-                centre = _centre_point(board, shapes, code)
+            at = shape.centre if province is not None and province.supply_centre else None
+            if at is not None:
+                at = _centre_point(board, shapes, code)
             area = made[key] = Area(
                 code=code,
                 label=code.upper(),
@@ -658,12 +659,22 @@ def _areas(
                 outline=paths[code][1],
                 box=boxes.get(code, (0.0, 0.0, 0.0, 0.0)),
                 label_at=(float(shape.label[0]), float(shape.label[1])),
-                centre_at=None if centre is None else (float(centre[0]), float(centre[1])),
+                centre_at=None if at is None else (float(at[0]), float(at[1])),
                 owner=key[2] if kind == LAND else None,
                 centre_owner=key[1],
                 title=province.name if province is not None else code,
             )
-        out.append(area)
+        return area
+
+    # Every province unowned, then those owned (a centre's owner, or the province's own).
+    out = list(_memo(board, "_picture_unowned", lambda: [area_of(c, None, None) for c in codes]))
+    places: dict[str, int] = _memo(
+        board, "_picture_shape_index", lambda: {c: i for i, c in enumerate(codes)}
+    )
+    for code in centre_owner.keys() | owners.keys():
+        at = places.get(code)
+        if at is not None:
+            out[at] = area_of(code, centre_owner.get(code), owners.get(code))
     return out
 
 

@@ -108,11 +108,13 @@ class Placed(Generic[T]):
     __slots__ = ("before", "things")
 
     def __init__(self, grid: Grid, placed: Iterable[tuple[tuple[float, float], T]]) -> None:
-        at = grid.at
+        columns, last_x, last_y = grid.columns, grid.columns - 1, grid.rows - 1
         cells = []
-        for (x, y), thing in placed:
-            cx, cy = at(x, y)
-            cells.append((cy * grid.columns + cx, thing))
+        for (x, y), thing in placed:  # each by its cell (`Grid.at`), row by row
+            cx, cy = int(x // GRID), int(y // GRID)
+            cx = 0 if cx < 0 else last_x if cx > last_x else cx
+            cy = 0 if cy < 0 else last_y if cy > last_y else cy
+            cells.append((cy * columns + cx, thing))
         cells.sort(key=itemgetter(0))  # stable: a cell's things stay in order
         self.things: list[T] = [thing for _, thing in cells]
         counts = [0] * (grid.rows * grid.columns + 1)
