@@ -135,20 +135,26 @@ class Rows(Generic[T]):
     __slots__ = ("_made", "_placed", "_texts")
 
     def __init__(
-        self, grid: Grid, placed: Placed[T], texts: Callable[[list[T]], list[str]]
+        self,
+        grid: Grid,
+        placed: Placed[T],
+        texts: Callable[[list[T]], list[str]],
+        made: tuple[str, list[int]] | None = None,
     ) -> None:
         self._placed = placed
         self._texts = texts
-        self._made: tuple[str, list[int]] | None = None
+        self._made = made
 
-    def _make(self) -> tuple[str, list[int]]:
-        texts = self._texts(self._placed.things)
-        self._made = ("".join(texts), list(accumulate(map(len, texts), initial=0)))
+    def made(self) -> tuple[str, list[int]]:
+        """The layer's text and where each thing's text starts (made now, if not yet)."""
+        if self._made is None:
+            texts = self._texts(self._placed.things)
+            self._made = ("".join(texts), list(accumulate(map(len, texts), initial=0)))
         return self._made
 
     def cut(self, at: Cut, out: list[str]) -> None:
         """Add the text of the cells of `at` to `out`, a row (or span of a row) a line."""
-        text, starts = self._made or self._make()
+        text, starts = self._made or self.made()
         if at.whole:
             if text:
                 out.append(text)

@@ -430,6 +430,9 @@ class _ShapesKept:
             self.lines[kind] = Rows(self.grid, Placed(self.grid, placed), _same)
         self.large_lines = Large(self.grid, large_lines)
         self.labels: dict[tuple[float, str], _Labels] = {}
+        # The centres' layer at each size and ids, by whose each centre is (most phases leave
+        # every centre with its owner).
+        self.centre_layers: dict[tuple[object, ...], tuple[str, list[int]]] = {}
         self.by_owner: dict[tuple[object, ...], list[dict[str | None, str]]] = {}
         self.units: dict[tuple[object, ...], dict[int, tuple[UnitMark, str]]] = {}
 
@@ -495,6 +498,7 @@ class _Phase:
         self.windows: dict[tuple[object, str], _Window] = {}
         self.large: dict[str, dict[int, str]] = {}
         self.units: Placed[UnitMark] | None = None
+        self.owners: tuple[str | None, ...] | None = None
 
     def window(self, scene: Scene) -> _Window:
         key = (scene.view, scene.id_suffix)
@@ -547,9 +551,18 @@ class _Phase:
                 "centre_owner",
                 lambda area: _centre(area, self.colours, scale, suffix),
             )
+            if self.owners is None:  # whose each centre is: what the layer shows
+                areas = scene.areas
+                self.owners = tuple([areas[i].centre_owner for i in self.board.centres.things])
+            key = (scale, suffix, self.owners)
+            kept = self.board.centre_layers
             found = self.rows[("centres", scale, suffix)] = Rows(
-                self.board.grid, self.board.centres, texts
+                self.board.grid, self.board.centres, texts, kept.get(key)
             )
+            if key not in kept:
+                if len(kept) > 200:
+                    kept.clear()
+                kept[key] = found.made()
         return found
 
     def unit_rows(self, scene: Scene) -> Rows[UnitMark]:
