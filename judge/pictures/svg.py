@@ -161,26 +161,28 @@ def map_height(scene: Scene) -> float:
     whole canvas)."""
     if scene.view is None:
         return scene.height
-    key = ("map height", *_windows_key(scene))
-    kept = scene.shared.get(key)
-    if kept is None:
-        kept = scene.shared[key] = max(
-            top + window.view[3] * _view_scale(window)  # type: ignore[index]
-            for window, _, top in _placed(scene)
-        )
-    assert isinstance(kept, float)
-    return kept
+    return _layout(scene)[1]
 
 
 def _placed(scene: Scene) -> list[tuple[Scene, float, float]]:
     """Each window's scene with its place on the picture (left, top): the first across the
     picture, the others under it, two of half its width side by side."""
-    key = ("placed", *_windows_key(scene))
+    return _layout(scene)[0]
+
+
+def _layout(scene: Scene) -> tuple[list[tuple[Scene, float, float]], float]:
+    """The reader's windows placed (`_placing`) and the height they take, found once for
+    the readers of the phase whose windows are the same."""
+    key = ("layout", *_windows_key(scene))
     kept = scene.shared.get(key)
     if kept is None:
-        kept = scene.shared[key] = _placing(scene)
-    assert isinstance(kept, list)
-    return kept
+        placed = _placing(scene)
+        high = max(
+            top + window.view[3] * _view_scale(window)  # type: ignore[index]
+            for window, _, top in placed
+        )
+        kept = scene.shared[key] = (placed, high)
+    return cast(tuple[list[tuple[Scene, float, float]], float], kept)
 
 
 def _windows_key(scene: Scene) -> tuple[object, ...]:
@@ -265,7 +267,7 @@ def _legend_place(scene: Scene) -> tuple[float, float]:
 def draw(scene: Scene) -> str:
     """The scene as one SVG document."""
     width = picture_width(scene)
-    top = map_height(scene)
+    placed, top = ([], scene.height) if scene.view is None else _layout(scene)
     height = top + max(
         inset_height(scene), overview_height(scene), detail_height(scene), legend_height(scene)
     )
@@ -280,7 +282,7 @@ def draw(scene: Scene) -> str:
         out += _board(scene)
         out += _detail_marks(scene)
     else:  # each window's board once, shown enlarged; under them the whole board small
-        for index, (window, left, upper) in enumerate(_placed(scene)):
+        for index, (window, left, upper) in enumerate(placed):
             suffix = "" if index == 0 else f"-{index + 1}"
             out += ["<defs>", *_board(window, suffix), "</defs>"]
             if index == 0:
@@ -289,7 +291,7 @@ def draw(scene: Scene) -> str:
                 out += _view(window, suffix, left, upper)
         out += _overview(scene, top)
     out += _inset(scene)
-    out += _legend(scene, height)
+    out += _legend(scene, height, top)
     out.append("</svg>\n")
     return "\n".join(out)
 
@@ -1659,10 +1661,9 @@ def _inset(scene: Scene) -> list[str]:
     ]
 
 
-def _legend(scene: Scene, height: float) -> list[str]:
-    """The title, the notes and each power's colour and counts, under the map (kept for the
-    phase's other pictures with their legend in the same place)."""
-    top = map_height(scene)
+def _legend(scene: Scene, height: float, top: float) -> list[str]:
+    """The title, the notes and each power's colour and counts, under the map (`top`: the
+    map's height), kept for the phase's other pictures with their legend in the same place."""
     left, width = _legend_place(scene)
     scale = legend_scale(scene)
     if scale > 1.0:  # a wide whole picture: the legend drawn at its own size, then enlarged
