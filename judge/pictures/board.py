@@ -804,8 +804,11 @@ Box = tuple[float, float, float, float]
 def unit_places(shown: Position) -> dict[str, set[tuple[str, str]]]:
     """Each power's units as (province, kind)."""
     out: dict[str, set[tuple[str, str]]] = {}
-    for u in shown.units:
-        out.setdefault(u.power, set()).add((province_of(u.loc), u.kind))
+    for power, kind, loc, *_ in shown.units:
+        mine = out.get(power)
+        if mine is None:
+            mine = out[power] = set()
+        mine.add((province_of(loc), kind))
     return out
 
 

@@ -284,7 +284,9 @@ def draw(scene: Scene) -> str:
     else:  # each window's board once, shown enlarged; under them the whole board small
         for index, (window, left, upper) in enumerate(placed):
             suffix = "" if index == 0 else f"-{index + 1}"
-            out += ["<defs>", *_board(window, suffix), "</defs>"]
+            out.append("<defs>")
+            out += _board(window, suffix)
+            out.append("</defs>")
             if index == 0:
                 out += _first_view(window)
             else:
@@ -361,13 +363,15 @@ def _shapes_board(scene: Scene, colours: dict[str, str], out: list[str]) -> None
     out += window.large_areas
     out.append("</g>")
     for kind, head in _LINE_HEADS.items():
-        drawn: list[str] = []
-        board.lines[kind].cut(window.areas, drawn)
-        drawn += [text for k, text in window.large_lines if k == kind]
-        if drawn:
-            out.append(head.format(suffix))
-            out += drawn
+        at = len(out)
+        out.append(head.format(suffix))
+        board.lines[kind].cut(window.areas, out)
+        if window.large_lines:
+            out += [text for k, text in window.large_lines if k == kind]
+        if len(out) > at + 1:
             out.append("</g>")
+        else:  # none of this kind here: no group
+            out.pop()
     out.append(f'<g id="centres{suffix}">')
     phase.centre_rows(scene).cut(window.areas, out)
     out.append("</g></g>")
