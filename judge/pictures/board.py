@@ -452,7 +452,7 @@ def _shown_width(view: tuple[float, float, float, float]) -> float:
     """A further window's width on the picture: half the picture's where its labels still read
     at that size (two stand side by side), else the picture's."""
     half = VIEW_PICTURE / 2
-    return half if view[2] <= view_width() / 2 else VIEW_PICTURE
+    return half if view[2] <= VIEW_WIDTH / 2 else VIEW_PICTURE
 
 
 def _part(scene: Scene, view: tuple[float, float, float, float], shown: float) -> Part:
@@ -540,7 +540,10 @@ def own_picture(board: Map, shapes: Shapes | None, reader: str) -> bool:
 
 def view_width() -> float:
     """The widest part of a board the reader's picture may show with readable labels."""
-    return math.floor(LABEL_SIZE * VIEWED_AT / LEAST_SHOWN)
+    return VIEW_WIDTH
+
+
+VIEW_WIDTH = math.floor(LABEL_SIZE * VIEWED_AT / LEAST_SHOWN)
 
 
 def _nodes(
@@ -743,6 +746,7 @@ TALLEST = 0.8
 # one under the other: a power whose units spread wider sees the rest on the whole board drawn
 # small beside the legend.
 MOST_ENLARGED = 3.0
+NARROWEST_VIEW = VIEW_PICTURE / MOST_ENLARGED
 MOST_PARTS = 3
 WINDOW_MARGIN = 10.0  # canvas pixels round what a window holds
 # The windows together at most this high on the picture (pixels): a window past it is left out.
@@ -858,8 +862,8 @@ def reader_parts(
     points = _point_boxes(board, shapes)
     wraps = board.wraps
     # What a window may hold: as wide and high as it may be, less its margins.
-    limit = view_width() - 2 * WINDOW_MARGIN
-    high = view_width() * TALLEST - 2 * WINDOW_MARGIN
+    limit = VIEW_WIDTH - 2 * WINDOW_MARGIN
+    high = VIEW_WIDTH * TALLEST - 2 * WINDOW_MARGIN
     windows: list[list[float]] = []  # x1, y1, x2, y2
     units: list[int] = []  # how many of his units' provinces each window holds
     targets = sorted(reader_targets(board, shown, reader, mine), key=lambda t: (-len(t[1]), t[0]))
@@ -956,7 +960,9 @@ def _framed(
     width, height = canvas
     margin = WINDOW_MARGIN
     x1, y1, x2, y2 = box[0] - margin, box[1] - margin, box[2] + margin, box[3] + margin
-    w = min(max(x2 - x1, (y2 - y1) / TALLEST, VIEW_PICTURE / MOST_ENLARGED), view_width())
+    w = max(x2 - x1, (y2 - y1) / TALLEST, NARROWEST_VIEW)
+    if w > VIEW_WIDTH:
+        w = VIEW_WIDTH
     h = min(max(y2 - y1, w / 2), w * TALLEST, height)
     y = min(max((y1 + y2) / 2 - h / 2, 0.0), height - h)
     x = (x1 + x2) / 2 - w / 2

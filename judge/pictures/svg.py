@@ -714,11 +714,11 @@ def _uses(scene: Scene, suffix: str) -> list[str]:
     """The board group "board" and `suffix` used where a window shows it: once, and again a
     canvas width over where the window runs past an edge of a board that wraps."""
     assert scene.view is not None
-    out = []
-    for shift in _copies(scene, scene.view[0], scene.view[2]):
-        move = f' transform="translate({shift:g},0)"' if shift else ""
-        out.append(f'<use href="#board{suffix}" xlink:href="#board{suffix}"{move}/>')
-    return out
+    use = f'<use href="#board{suffix}" xlink:href="#board{suffix}"'
+    return [
+        f'{use} transform="translate({shift:g},0)"/>' if shift else f"{use}/>"
+        for shift in _copies(scene, scene.view[0], scene.view[2])
+    ]
 
 
 def _first_view(scene: Scene) -> list[str]:
