@@ -107,10 +107,19 @@ def _columns(width: float) -> int:
 
 
 def _note_lines(scene: Scene, width: float) -> list[str]:
-    """The notes broken into lines that fit the legend's width (about 6.6 pixels a letter)."""
+    """The notes broken into lines that fit the legend's width (about 6.6 pixels a letter),
+    found once for the pictures of the phase."""
+    key = ("note lines", width)
+    kept = scene.shared.get(key)
+    if kept is None:
+        kept = scene.shared[key] = _broken(scene.notes, width)
+    return cast(list[str], kept)
+
+
+def _broken(notes: list[str], width: float) -> list[str]:
     fit = max(30, int((width - 20) / 6.6))
     lines: list[str] = []
-    for note in scene.notes:
+    for note in notes:
         line = ""
         for word in note.split():
             if line and len(line) + 1 + len(word) > fit:
@@ -513,15 +522,19 @@ class _Phase:
             grid = self.board.grid
             own = cut(grid, scene.view, 0.0)
             large = self.board.large_areas.reached(own)
-            texts = self.large.get(scene.id_suffix)
-            if texts is None:  # the larger areas' shapes, for all the windows of the phase
-                board = self.board.large
-                made = self.areas(scene, scene.id_suffix)(board)
-                texts = self.large[scene.id_suffix] = dict(zip(board, made, strict=True))
+            if scene.id_suffix:  # a further window: the larger areas' shapes it shows
+                shapes = self.areas(scene, scene.id_suffix)(large)
+            else:  # a first window: those of all the first windows of the phase, found once
+                texts = self.large.get("")
+                if texts is None:
+                    every = self.board.large
+                    made = self.areas(scene, "")(every)
+                    texts = self.large[""] = dict(zip(every, made, strict=True))
+                shapes = [texts[i] for i in large]
             found = self.windows[key] = _Window(
                 cut(grid, scene.view, GRID / 2),
                 large,
-                [texts[i] for i in large],
+                shapes,
                 self.board.large_lines.reached(own),
             )
         return found
