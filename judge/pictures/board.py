@@ -274,10 +274,12 @@ def arrow(
     return Arrow(kind, power, tuple(points), ok, text)
 
 
-def _unit_marks(board: Map, shapes: Shapes | None) -> Callable[[Unit, bool], UnitMark]:
-    """A unit's mark (dislodged or not), kept on the board: a unit at its place looks the same
+def _unit_marks(
+    board: Map, shapes: Shapes | None
+) -> Callable[[Sequence[Unit], bool], list[UnitMark]]:
+    """Units' marks (dislodged or not), kept on the board: a unit at its place looks the same
     in every picture, and a picture keeps what it drew of it by the mark."""
-    made: dict[tuple[str, str, str, str | None, bool], UnitMark] = _memo(
+    made: dict[tuple[Unit, bool], UnitMark] = _memo(
         board, f"_picture_unit_marks_{shapes is not None}", dict
     )
     if len(made) > 50_000:
@@ -286,7 +288,7 @@ def _unit_marks(board: Map, shapes: Shapes | None) -> Callable[[Unit, bool], Uni
     rooms = unit_rooms(board, shapes) if shapes is not None else {}
 
     def mark(unit: Unit, dislodged: bool) -> UnitMark:
-        key = (unit.power, unit.kind, unit.loc, unit.army_power, dislodged)
+        key = (unit, dislodged)
         found = made.get(key)
         if found is None:
             if dislodged:
@@ -306,7 +308,10 @@ def _unit_marks(board: Map, shapes: Shapes | None) -> Callable[[Unit, bool], Uni
             )
         return found
 
-    return mark
+    def marks(units: Sequence[Unit], dislodged: bool) -> list[UnitMark]:
+        return [made.get((unit, dislodged)) or mark(unit, dislodged) for unit in units]
+
+    return marks
 
 
 def board_scene(
@@ -344,8 +349,7 @@ def board_scene(
         )
         areas = []
     marks = _unit_marks(board, shapes)
-    units = [marks(u, False) for u in shown.units]
-    units += [marks(d.unit, True) for d in shown.dislodged]
+    units = marks(shown.units, False) + marks([d.unit for d in shown.dislodged], True)
     arrows = []
     for power, order, result, text in orders:
         shape = order_shape(order, own_orders)
