@@ -135,6 +135,7 @@ def _broken(notes: list[str], width: float) -> list[str]:
 MAIL_WIDTH = 800
 LEGEND_TEXT_AT_MAIL_WIDTH = 9
 LEGEND_FONT = 12
+CAPTION_FONT = 13  # a caption over a part drawn again (bold), before a wide picture's scale
 
 
 def legend_scale(scene: Scene) -> float:
@@ -820,8 +821,9 @@ def _details(scene: Scene, width: float, height: float) -> list[str]:
 
 
 def _detail_marks(scene: Scene) -> list[str]:
-    """The crowded part's frame on the map (dashed), the line under the map, its caption and
-    its frame."""
+    """The crowded part's frame on the map (dashed), the line under the map, its caption (as
+    large as the legend's title, read as the legend is at a mail's width) and its frame."""
+    heading = max(20.0, CAPTION_FONT * legend_scale(scene))
     out = []
     for window in _part_scenes(scene):
         assert window.view is not None
@@ -833,8 +835,8 @@ def _detail_marks(scene: Scene) -> list[str]:
             'stroke="#4d5560" stroke-width="2" stroke-dasharray="8 5"/>',
             f'<line x1="0" y1="{scene.height:.1f}" x2="{scene.width:.0f}" '
             f'y2="{scene.height:.1f}" stroke="#4d5560"/>',
-            f'<text x="{INSET_MARGIN:g}" y="{top - 8:.1f}" font-size="20" font-weight="bold">'
-            f"The part in the dashed frame, {k:g} times larger</text>",
+            f'<text x="{INSET_MARGIN:g}" y="{top - 8:.1f}" font-size="{heading:.1f}" '
+            f'font-weight="bold">The part in the dashed frame, {k:g} times larger</text>',
             f'<rect x="{INSET_MARGIN:g}" y="{top:.1f}" width="{w * k:.1f}" height="{h * k:.1f}" '
             'fill="none" stroke="#4d5560" stroke-width="2"/>',
         ]
