@@ -15,7 +15,7 @@ from typing import Any
 
 from judge.engine.geography import Map, Terrain
 from judge.engine.orders import Build, Convoy, Disband, Hold, Move, Retreat, Support, Waive
-from judge.engine.position import Position, province_of
+from judge.engine.position import Position, Unit, province_of
 from judge.engine.results import SUCCESS
 from judge.pictures.layout import (
     GRAPH_ROOM,
@@ -274,6 +274,46 @@ def arrow(
     return Arrow(kind, power, tuple(points), ok, text)
 
 
+def _unit_marks(
+    board: Map, shapes: Shapes | None
+) -> Callable[[Sequence[Unit], bool], list[UnitMark]]:
+    """Units' marks (dislodged or not), kept on the board: a unit at its place looks the same
+    in every picture, and a picture keeps what it drew of it by the mark."""
+    made: dict[tuple[Unit, bool], UnitMark] = _memo(
+        board, f"_picture_unit_marks_{shapes is not None}", dict
+    )
+    if len(made) > 50_000:
+        made.clear()
+    letters = {name: power.letter for name, power in board.powers.items()}
+    rooms = unit_rooms(board, shapes) if shapes is not None else {}
+
+    def mark(unit: Unit, dislodged: bool) -> UnitMark:
+        key = (unit, dislodged)
+        found = made.get(key)
+        if found is None:
+            if dislodged:
+                x, y = dislodged_point(board, unit.loc, shapes)
+            else:
+                x, y = where(board, unit.loc, shapes)
+            found = made[key] = UnitMark(
+                unit.power,
+                unit.kind,
+                unit.loc,
+                x,
+                y,
+                army_power=unit.army_power,
+                dislodged=dislodged,
+                letter=letters.get(unit.power, ""),
+                room=1.0 if dislodged else rooms.get(unit.loc, 1.0),
+            )
+        return found
+
+    def marks(units: Sequence[Unit], dislodged: bool) -> list[UnitMark]:
+        return [made.get((unit, dislodged)) or mark(unit, dislodged) for unit in units]
+
+    return marks
+
+
 def board_scene(
     board: Map,
     shown: Position,
@@ -308,27 +348,8 @@ def board_scene(
             board, "_picture_links", lambda: [Link(a, b) for a, b in links_of(neighbours_of(board))]
         )
         areas = []
-    letters = {name: power.letter for name, power in board.powers.items()}
-    rooms = unit_rooms(board, shapes) if shapes is not None else {}
-    units = [
-        UnitMark(
-            u.power,
-            u.kind,
-            u.loc,
-            *where(board, u.loc, shapes),
-            army_power=u.army_power,
-            letter=letters.get(u.power, ""),
-            room=rooms.get(u.loc, 1.0),
-        )
-        for u in shown.units
-    ]
-    units += [
-        UnitMark(
-            d.unit.power, d.unit.kind, d.unit.loc, *dislodged_point(board, d.unit.loc, shapes),
-            army_power=d.unit.army_power, dislodged=True, letter=letters.get(d.unit.power, ""),
-        )
-        for d in shown.dislodged
-    ]  # fmt: skip
+    marks = _unit_marks(board, shapes)
+    units = marks(shown.units, False) + marks([d.unit for d in shown.dislodged], True)
     arrows = []
     for power, order, result, text in orders:
         shape = order_shape(order, own_orders)
@@ -378,7 +399,12 @@ def for_reader(
     to read whole (`own_picture`), else the scene itself."""
     if not own_picture(board, shapes, reader):
         return scene
-    views = reader_parts(board, shown, reader, shapes, (scene.width, scene.height))
+    places = scene.shared.get("unit places")
+    if places is None:  # each power's units, found once for the pictures of the phase
+        places = scene.shared["unit places"] = unit_places(shown)
+    assert isinstance(places, dict)
+    mine = places.get(reader, set())
+    views = reader_parts(board, shown, reader, shapes, (scene.width, scene.height), mine)
     if not views:
         return scene
     first, *more = [
@@ -410,7 +436,8 @@ def for_reader(
 # LEAST_SHOWN pixels when the whole picture is shown VIEWED_AT wide.
 DETAIL_ENLARGED = 2.5
 # The size of units and centres there, against their size on the canvas (the whole's): about
-# one and a half times theirs on the picture, less where provinces crowd (`UnitMark.room`).
+# one and a half times theirs on the picture, less where provinces crowd (`UnitMark.room`);
+# the size of a reader's part enlarged about twice (`mark_scale`), so the phase draws it once.
 DETAIL_MARKS = 0.6
 
 
@@ -429,7 +456,7 @@ def _shown_width(view: tuple[float, float, float, float]) -> float:
     """A further window's width on the picture: half the picture's where its labels still read
     at that size (two stand side by side), else the picture's."""
     half = VIEW_PICTURE / 2
-    return half if view[2] <= view_width() / 2 else VIEW_PICTURE
+    return half if view[2] <= VIEW_WIDTH / 2 else VIEW_PICTURE
 
 
 def _part(scene: Scene, view: tuple[float, float, float, float], shown: float) -> Part:
@@ -441,16 +468,29 @@ def _part(scene: Scene, view: tuple[float, float, float, float], shown: float) -
     return Part(
         view,
         label_size=min(scene.label_size, math.ceil(least * 20) / 20),
-        mark_scale=min(1.0, MARK_ON_PICTURE / enlarged),
+        mark_scale=mark_scale(shown / view[2]),
         shown_width=shown,
     )
 
 
-# How large units and centres stand on a reader's part, against their size on the canvas.
-MARK_ON_PICTURE = 1.1
-# The sizes of labels and marks on a reader's part follow its enlargement taken down to a step
-# of this ladder (a little larger than they need be, never smaller), so that readers' parts of
-# a phase drawn about as large share their drawn labels, centres and units.
+# How large units and centres stand on a reader's part, against their usual size (the standard
+# board's), and the ladder their size on the canvas follows the part's enlargement by.
+MARK_ON_PICTURE = 1.2
+MARK_STEP = 2**0.5
+
+
+def mark_scale(enlarged: float) -> float:
+    """The size units and centres are drawn at on the canvas of a part shown `enlarged` times
+    larger: MARK_ON_PICTURE on the picture, the enlargement taken to the nearest step of
+    MARK_STEP's ladder (1, 1.41, 2, 2.83), so that they show 1.0 to 1.43 times their usual size
+    and the readers' parts of a phase share a few sizes, each drawn once for all of them."""
+    step = round(MARK_STEP ** round(math.log(max(enlarged, 1.0), MARK_STEP)), 4)
+    return min(1.0, round(MARK_ON_PICTURE / step, 4))
+
+
+# The sizes of labels on a reader's part follow its enlargement taken down to a step of this
+# ladder (a little larger than they need be, never smaller), so that readers' parts drawn about
+# as large share their labels (kept per board at each size).
 ZOOM_STEP = 2**0.25
 
 
@@ -504,7 +544,10 @@ def own_picture(board: Map, shapes: Shapes | None, reader: str) -> bool:
 
 def view_width() -> float:
     """The widest part of a board the reader's picture may show with readable labels."""
-    return math.floor(LABEL_SIZE * VIEWED_AT / LEAST_SHOWN)
+    return VIEW_WIDTH
+
+
+VIEW_WIDTH = math.floor(LABEL_SIZE * VIEWED_AT / LEAST_SHOWN)
 
 
 def _nodes(
@@ -601,9 +644,10 @@ def _areas(
         },
     )
     boxes = _boxes(board, shapes)
-    out = []
-    for code in _memo(board, "_picture_shape_codes", lambda: sorted(shapes.provinces)):
-        key = (code, centre_owner.get(code), owners.get(code) or centre_owner.get(code))
+    codes: list[str] = _memo(board, "_picture_shape_codes", lambda: sorted(shapes.provinces))
+
+    def area_of(code: str, centre: str | None, owner: str | None) -> Area:
+        key = (code, centre, owner or centre)
         area = made.get(key)
         if area is None:
             shape = shapes.provinces[code]
@@ -611,9 +655,9 @@ def _areas(
             kind = SEA if shape.kind == "sea" else LAND
             if province is not None and province.terrain is Terrain.IMPASSABLE:
                 kind = IMPASSABLE
-            centre = shape.centre if province is not None and province.supply_centre else None
-            if centre is not None:
-                centre = _centre_point(board, shapes, code)
+            at = shape.centre if province is not None and province.supply_centre else None
+            if at is not None:
+                at = _centre_point(board, shapes, code)
             area = made[key] = Area(
                 code=code,
                 label=code.upper(),
@@ -622,12 +666,22 @@ def _areas(
                 outline=paths[code][1],
                 box=boxes.get(code, (0.0, 0.0, 0.0, 0.0)),
                 label_at=(float(shape.label[0]), float(shape.label[1])),
-                centre_at=None if centre is None else (float(centre[0]), float(centre[1])),
+                centre_at=None if at is None else (float(at[0]), float(at[1])),
                 owner=key[2] if kind == LAND else None,
                 centre_owner=key[1],
                 title=province.name if province is not None else code,
             )
-        out.append(area)
+        return area
+
+    # Every province unowned, then those owned (a centre's owner, or the province's own).
+    out = list(_memo(board, "_picture_unowned", lambda: [area_of(c, None, None) for c in codes]))
+    places: dict[str, int] = _memo(
+        board, "_picture_shape_index", lambda: {c: i for i, c in enumerate(codes)}
+    )
+    for code in centre_owner.keys() | owners.keys():
+        at = places.get(code)
+        if at is not None:
+            out[at] = area_of(code, centre_owner.get(code), owners.get(code))
     return out
 
 
@@ -696,6 +750,7 @@ TALLEST = 0.8
 # one under the other: a power whose units spread wider sees the rest on the whole board drawn
 # small beside the legend.
 MOST_ENLARGED = 3.0
+NARROWEST_VIEW = VIEW_PICTURE / MOST_ENLARGED
 MOST_PARTS = 3
 WINDOW_MARGIN = 10.0  # canvas pixels round what a window holds
 # The windows together at most this high on the picture (pixels): a window past it is left out.
@@ -754,13 +809,28 @@ def two_moves_of(board: Map, province: str, kind: str) -> frozenset[str]:
 Box = tuple[float, float, float, float]
 
 
-def reader_targets(board: Map, shown: Position, reader: str) -> list[tuple[str, frozenset[str]]]:
+def unit_places(shown: Position) -> dict[str, set[tuple[str, str]]]:
+    """Each power's units as (province, kind)."""
+    out: dict[str, set[tuple[str, str]]] = {}
+    for power, kind, loc, *_ in shown.units:
+        mine = out.get(power)
+        if mine is None:
+            mine = out[power] = set()
+        mine.add((province_of(loc), kind))
+    return out
+
+
+def reader_targets(
+    board: Map, shown: Position, reader: str, mine: set[tuple[str, str]] | None = None
+) -> list[tuple[str, frozenset[str]]]:
     """Each of the reader's units' province with every province within two moves of it
-    (`two_moves_of`); with no units, his home centres' (either kind of move)."""
-    mine = [(province_of(u.loc), u.kind) for u in shown.units if u.power == reader]
+    (`two_moves_of`); with no units, his home centres' (either kind of move). `mine`: his
+    units' places (`unit_places`), where they are known already."""
+    if mine is None:
+        mine = unit_places(shown).get(reader, set())
     if not mine:
-        mine = [(c, "AF") for c in sorted(board.powers[reader].home_centres)]
-    return [(p, two_moves_of(board, p, kind)) for p, kind in sorted(set(mine))]
+        mine = {(c, "AF") for c in board.powers[reader].home_centres}
+    return [(p, two_moves_of(board, p, kind)) for p, kind in sorted(mine)]
 
 
 def reader_part(
@@ -781,6 +851,7 @@ def reader_parts(
     reader: str,
     shapes: Shapes | None,
     canvas: tuple[float, float],
+    mine: set[tuple[str, str]] | None = None,
 ) -> list[tuple[float, float, float, float]]:
     """The windows of the canvas a power's picture shows enlarged (x, y, width, height), the
     one holding most of his units first: together they hold each of his units and every
@@ -789,16 +860,17 @@ def reader_parts(
     The provinces are gathered as they come (his units' with most within reach first, each's
     nearest first), each into the first window that holds it or still fits it; past
     MOST_PARTS windows, those holding fewest of his units are left to the whole board drawn
-    small. On a board that wraps, x may run past either edge."""
+    small. On a board that wraps, x may run past either edge. `mine`: his units' places
+    (`unit_places`), where they are known already."""
     width, height = canvas
     points = _point_boxes(board, shapes)
     wraps = board.wraps
     # What a window may hold: as wide and high as it may be, less its margins.
-    limit = view_width() - 2 * WINDOW_MARGIN
-    high = view_width() * TALLEST - 2 * WINDOW_MARGIN
+    limit = VIEW_WIDTH - 2 * WINDOW_MARGIN
+    high = VIEW_WIDTH * TALLEST - 2 * WINDOW_MARGIN
     windows: list[list[float]] = []  # x1, y1, x2, y2
     units: list[int] = []  # how many of his units' provinces each window holds
-    targets = sorted(reader_targets(board, shown, reader), key=lambda t: (-len(t[1]), t[0]))
+    targets = sorted(reader_targets(board, shown, reader, mine), key=lambda t: (-len(t[1]), t[0]))
     kept: dict[tuple[str, frozenset[str]], tuple[list[Box], list[float]]] = _memo(
         board, "_picture_reach_boxes", dict
     )
@@ -848,12 +920,23 @@ def _take(
     """Put `box` (a province to show; `own`: his unit's) into the first window that holds it
     already or still fits it within `limit` (wide, high), else a new one where `new` allows;
     whether it was put."""
-    for index, window in enumerate(windows):
-        merged = _joined(window, box, width, wraps)
-        if merged == window or (
-            merged[2] - merged[0] <= limit[0] and merged[3] - merged[1] <= limit[1]
-        ):
-            windows[index] = merged
+    bx1, by1, bx2, by2 = box
+    wide, high = limit
+    middle = (bx1 + bx2) / 2
+    for index, (x1, y1, x2, y2) in enumerate(windows):
+        if wraps:  # `box` moved round the board to the side nearer the window (`_unwrapped`)
+            anchor = (x1 + x2) / 2
+            shift = ((middle - anchor + width / 2) % width - width / 2) - (middle - anchor)
+            ax1, ax2 = bx1 + shift, bx2 + shift
+        else:
+            ax1, ax2 = bx1, bx2
+        if ax1 >= x1 and by1 >= y1 and ax2 <= x2 and by2 <= y2:  # holds it already
+            units[index] += own
+            return True
+        nx1, ny1 = (x1 if x1 < ax1 else ax1), (y1 if y1 < by1 else by1)
+        nx2, ny2 = (x2 if x2 > ax2 else ax2), (y2 if y2 > by2 else by2)
+        if nx2 - nx1 <= wide and ny2 - ny1 <= high:
+            windows[index] = [nx1, ny1, nx2, ny2]
             units[index] += own
             return True
     if new:
@@ -872,12 +955,6 @@ def _unwrapped(box: Box, anchor: float, width: float, wraps: bool) -> Box:
     return box[0] + shift, box[1], box[2] + shift, box[3]
 
 
-def _joined(a: list[float], b: list[float], width: float, wraps: bool) -> list[float]:
-    """The box holding both, `b` moved round the board to the side nearer `a`."""
-    x1, y1, x2, y2 = _unwrapped((b[0], b[1], b[2], b[3]), (a[0] + a[2]) / 2, width, wraps)
-    return [min(a[0], x1), min(a[1], y1), max(a[2], x2), max(a[3], y2)]
-
-
 def _framed(
     box: list[float], canvas: tuple[float, float], wraps: bool
 ) -> tuple[float, float, float, float]:
@@ -887,7 +964,9 @@ def _framed(
     width, height = canvas
     margin = WINDOW_MARGIN
     x1, y1, x2, y2 = box[0] - margin, box[1] - margin, box[2] + margin, box[3] + margin
-    w = min(max(x2 - x1, (y2 - y1) / TALLEST, VIEW_PICTURE / MOST_ENLARGED), view_width())
+    w = max(x2 - x1, (y2 - y1) / TALLEST, NARROWEST_VIEW)
+    if w > VIEW_WIDTH:
+        w = VIEW_WIDTH
     h = min(max(y2 - y1, w / 2), w * TALLEST, height)
     y = min(max((y1 + y2) / 2 - h / 2, 0.0), height - h)
     x = (x1 + x2) / 2 - w / 2

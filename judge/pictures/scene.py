@@ -8,6 +8,7 @@ A scene holds only what its reader may see: whatever is not in it cannot reach t
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 # Kinds of node, for their look: the board's terrains, and a space of a maze.
 LAND, COAST, SEA, CANAL, POLAR, IMPASSABLE, SPACE = (
@@ -114,10 +115,10 @@ class Arrow:
     text: str = ""  # the order as written, shown by SVG viewers on hover
 
 
-@dataclass(frozen=True)
-class Part:
+class Part(NamedTuple):
     """A window of the canvas drawn enlarged for a reader (x, y, width, height on the canvas),
-    with the sizes its labels and marks are drawn at on the canvas."""
+    with the sizes its labels and marks are drawn at on the canvas (a named tuple: a phase's
+    pictures make one for each reader's window)."""
 
     view: tuple[float, float, float, float]
     label_size: float

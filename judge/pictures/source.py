@@ -152,11 +152,14 @@ def picture_svgs(source: PictureSource, readers: Sequence[str]) -> dict[str, str
         unit_counts=the_variant.picture.unit_counts,
         shapes=shapes,
     )
-    pictures: dict[str, str] = {}
+    # Each distinct picture's scene first, then each drawn: the readers' windows are found
+    # together, and the drawings (which share what the phase's pictures share) together.
+    scenes = {}
     for reader in readers:
         whose = reader if own_picture(board, shapes, reader) else MASTER
-        if whose not in pictures:
-            pictures[whose] = draw(for_reader(whole, board, shown, whose, shapes))
+        if whose not in scenes:
+            scenes[whose] = for_reader(whole, board, shown, whose, shapes)
+    pictures = {whose: draw(scene) for whose, scene in scenes.items()}
     return {reader: pictures[reader if reader in pictures else MASTER] for reader in readers}
 
 

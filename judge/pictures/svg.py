@@ -13,9 +13,11 @@ import functools
 import math
 import re
 from collections.abc import Callable, Sequence
-from typing import Any, TypeVar
+from operator import attrgetter
+from typing import Any, NamedTuple, cast
 from xml.sax.saxutils import escape
 
+from judge.pictures.cells import GRID, Cut, Grid, Large, Placed, Rows, copies, cut
 from judge.pictures.layout import MARKER_RADIUS, link_segments, simplify
 from judge.pictures.scene import (
     BUILD,
@@ -39,7 +41,6 @@ from judge.pictures.scene import (
     with_changes,
 )
 
-T = TypeVar("T")
 FONT = "DejaVu Sans, Verdana, sans-serif"
 FILL = {
     SEA: "#cfe3f5",
@@ -106,10 +107,19 @@ def _columns(width: float) -> int:
 
 
 def _note_lines(scene: Scene, width: float) -> list[str]:
-    """The notes broken into lines that fit the legend's width (about 6.6 pixels a letter)."""
+    """The notes broken into lines that fit the legend's width (about 6.6 pixels a letter),
+    found once for the pictures of the phase."""
+    key = ("note lines", width)
+    kept = scene.shared.get(key)
+    if kept is None:
+        kept = scene.shared[key] = _broken(scene.notes, width)
+    return cast(list[str], kept)
+
+
+def _broken(notes: list[str], width: float) -> list[str]:
     fit = max(30, int((width - 20) / 6.6))
     lines: list[str] = []
-    for note in scene.notes:
+    for note in notes:
         line = ""
         for word in note.split():
             if line and len(line) + 1 + len(word) > fit:
@@ -125,6 +135,7 @@ def _note_lines(scene: Scene, width: float) -> list[str]:
 MAIL_WIDTH = 800
 LEGEND_TEXT_AT_MAIL_WIDTH = 9
 LEGEND_FONT = 12
+CAPTION_FONT = 13  # a caption over a part drawn again (bold), before a wide picture's scale
 
 
 def legend_scale(scene: Scene) -> float:
@@ -160,26 +171,33 @@ def map_height(scene: Scene) -> float:
     whole canvas)."""
     if scene.view is None:
         return scene.height
-    key = ("map height", scene.view, scene.parts)
-    kept = scene.shared.get(key)
-    if kept is None:
-        kept = scene.shared[key] = max(
-            top + window.view[3] * _view_scale(window)  # type: ignore[index]
-            for window, _, top in _placed(scene)
-        )
-    assert isinstance(kept, float)
-    return kept
+    return _layout(scene)[1]
 
 
 def _placed(scene: Scene) -> list[tuple[Scene, float, float]]:
     """Each window's scene with its place on the picture (left, top): the first across the
     picture, the others under it, two of half its width side by side."""
-    key = ("placed", scene.view, scene.parts)
+    return _layout(scene)[0]
+
+
+def _layout(scene: Scene) -> tuple[list[tuple[Scene, float, float]], float]:
+    """The reader's windows placed (`_placing`) and the height they take, found once for
+    the readers of the phase whose windows are the same."""
+    key = ("layout", *_windows_key(scene))
     kept = scene.shared.get(key)
     if kept is None:
-        kept = scene.shared[key] = _placing(scene)
-    assert isinstance(kept, list)
-    return kept
+        placed = _placing(scene)
+        high = max(
+            top + window.view[3] * _view_scale(window)  # type: ignore[index]
+            for window, _, top in placed
+        )
+        kept = scene.shared[key] = (placed, high)
+    return cast(tuple[list[tuple[Scene, float, float]], float], kept)
+
+
+def _windows_key(scene: Scene) -> tuple[object, ...]:
+    """What places a reader's windows on the picture: each one's view and width there."""
+    return (scene.view, tuple((part.view, part.shown_width) for part in scene.parts))
 
 
 def _placing(scene: Scene) -> list[tuple[Scene, float, float]]:
@@ -259,7 +277,7 @@ def _legend_place(scene: Scene) -> tuple[float, float]:
 def draw(scene: Scene) -> str:
     """The scene as one SVG document."""
     width = picture_width(scene)
-    top = map_height(scene)
+    placed, top = ([], scene.height) if scene.view is None else _layout(scene)
     height = top + max(
         inset_height(scene), overview_height(scene), detail_height(scene), legend_height(scene)
     )
@@ -274,16 +292,18 @@ def draw(scene: Scene) -> str:
         out += _board(scene)
         out += _detail_marks(scene)
     else:  # each window's board once, shown enlarged; under them the whole board small
-        for index, (window, left, upper) in enumerate(_placed(scene)):
+        for index, (window, left, upper) in enumerate(placed):
             suffix = "" if index == 0 else f"-{index + 1}"
-            out += ["<defs>", *_board(window, suffix), "</defs>"]
+            out.append("<defs>")
+            out += _board(window, suffix)
+            out.append("</defs>")
             if index == 0:
                 out += _first_view(window)
             else:
                 out += _view(window, suffix, left, upper)
         out += _overview(scene, top)
     out += _inset(scene)
-    out += _legend(scene, height)
+    out += _legend(scene, height, top)
     out.append("</svg>\n")
     return "\n".join(out)
 
@@ -291,8 +311,7 @@ def draw(scene: Scene) -> str:
 def _board(scene: Scene, suffix: str = "") -> list[str]:
     """The board group (id "board" and `suffix`): the ground (shapes or markers and links), the
     orders, the units and the labels, on the canvas."""
-    colours = {name: colour for name, (colour, _) in scene.powers.items()}
-    nodes = {node.code: node for node in scene.nodes}
+    colours = _colours(scene)
     background = SEA_FILL if scene.areas else "#f7fbff"
     out = [
         f'<g id="board{suffix}">',
@@ -302,47 +321,338 @@ def _board(scene: Scene, suffix: str = "") -> list[str]:
         out.append(
             f'<rect width="{scene.width:.0f}" height="{scene.height:.0f}" fill="{background}"/>'
         )
+    if scene.areas:
+        _shapes_board(scene, colours, out)
+        return out
+    nodes = {node.code: node for node in scene.nodes}
     sides = label_sides(scene)
     links, labels = _static_layers(scene, nodes, sides)
-    if scene.areas:
-        out.append(
-            f'<g id="provinces{scene.id_suffix}" stroke="{BORDER}" stroke-width="1" '
-            'stroke-linejoin="round" '
-            'fill-rule="evenodd">'
-        )
-        scale = scene.mark_scale
-        out += _part_layer(
-            scene, scene.shared, ("areas", scene.id_suffix), _area_pieces(scene, colours)
-        )
-        out.append("</g>")
-        out += links
-        out.append(f'<g id="centres{scene.id_suffix}">')
-        out += _centres(scene, colours, scale)
-        out.append("</g>")
-    else:
-        out += links
-        out += _portal_labels(scene, nodes, sides)
-        out.append('<g id="provinces">')
-        shown = _visible_codes(scene)
-        for node in scene.nodes:
-            if shown is None or node.code in shown:
-                out += _node(node, colours)
-        out.append("</g>")
+    out += links
+    out += _portal_labels(scene, nodes, sides)
+    out.append('<g id="provinces">')
+    shown = _visible_codes(scene)
+    for node in scene.nodes:
+        if shown is None or node.code in shown:
+            out += _node(node, colours)
+    out.append("</g>")
     out.append("</g>")
     out.append(f'<g id="orders{scene.id_suffix}">')
     out.append(_orders_text(scene, colours))
     out.append("</g>")
     out.append(f'<g id="units{scene.id_suffix}">')
     lettered = len(scene.powers) > COLOUR_ONLY
-    if scene.areas:
-        out += _part_units(scene, colours, lettered)
-    else:
-        for unit in _visible_units(scene):
-            out += _unit(unit, colours, lettered, _unit_scale(unit, scene.mark_scale))
+    for unit in _visible_units(scene):
+        out += _unit(unit, colours, lettered, _unit_scale(unit, scene.mark_scale))
     out.append("</g>")
     out += labels
     out.append("</g>")
     return out
+
+
+def _colours(scene: Scene) -> dict[str, str]:
+    """Each power's colour (kept for the phase's pictures)."""
+    found = scene.shared.get("colours")
+    if found is None:
+        found = scene.shared["colours"] = {n: colour for n, (colour, _) in scene.powers.items()}
+    assert isinstance(found, dict)
+    return found
+
+
+def _shapes_board(scene: Scene, colours: dict[str, str], out: list[str]) -> None:
+    """A board with shapes, as much of it as the scene's window shows (all, without one): the
+    provinces in their fills, the impassable land, barriers and crossings, the centres, the
+    orders, the units and the labels, each layer taken by rows of cells (judge.pictures.cells)
+    from what the board keeps (its lines, its labels at each size) and what the pictures of the
+    phase keep (its provinces' fills, centres and units at each size of marks)."""
+    board = _shapes_kept(scene)
+    phase = _phase(scene, board)
+    window = phase.window(scene)
+    suffix = scene.id_suffix
+    out.append(_PROVINCES.format(suffix))
+    phase.area_rows(scene, suffix).cut(window.areas, out)
+    out += window.large_areas
+    out.append("</g>")
+    for kind, head in _LINE_HEADS.items():
+        at = len(out)
+        out.append(head.format(suffix))
+        board.lines[kind].cut(window.areas, out)
+        if window.large_lines:
+            out += [text for k, text in window.large_lines if k == kind]
+        if len(out) > at + 1:
+            out.append("</g>")
+        else:  # none of this kind here: no group
+            out.pop()
+    out.append(f'<g id="centres{suffix}">')
+    phase.centre_rows(scene).cut(window.areas, out)
+    out.append("</g></g>")
+    out.append(f'<g id="orders{suffix}">{_orders_text(scene, colours)}</g>')
+    out.append(f'<g id="units{suffix}">')
+    phase.unit_rows(scene).cut(window.areas, out)
+    out.append("</g>")
+    # The labels go over the units, so a unit never hides its province's name.
+    out.append(SHAPE_LABELS.format(suffix))
+    labels = board.labels_at(scene)
+    labels.cut(window.areas, out)
+    large = labels.large
+    out += [large[i] for i in window.large]
+    out.append("</g></g>")
+
+
+_PROVINCES = (
+    f'<g id="provinces{{}}" stroke="{BORDER}" stroke-width="1" stroke-linejoin="round" '
+    'fill-rule="evenodd">'
+)
+
+
+class _ShapesKept:
+    """What every picture of a board with shapes finds its layers by, kept per board: its
+    cells, its areas smaller than a cell by the cell of their middle and the larger ones by
+    the cells they reach, its centres by the cell of their mark, its impassable land, barriers
+    and crossings (as rows of text, and those larger than a cell), its labels at each size,
+    and the pieces drawn so far (a province's shape in a fill, a centre's mark in a colour, a
+    unit at its place, at each size of marks and ids), by the area or unit they draw (which
+    the board keeps: judge.pictures.board)."""
+
+    def __init__(self, scene: Scene) -> None:
+        self.grid = Grid(scene.width, scene.height, scene.wraps)
+        self.grid_areas = len(scene.areas)
+        small = []
+        large = []
+        for i, area in enumerate(scene.areas):
+            x1, y1, x2, y2 = area.box
+            if x2 - x1 > GRID or y2 - y1 > GRID:
+                large.append((area.box, i))
+            else:
+                small.append((((x1 + x2) / 2, (y1 + y2) / 2), i))
+        self.areas = Placed(self.grid, small)
+        self.large = [i for _, i in large]
+        self.land = [i for i, area in enumerate(scene.areas) if area.kind != SEA]
+        self.large_areas = Large(self.grid, large)
+        self.centres = Placed(
+            self.grid, [(a.centre_at, i) for i, a in enumerate(scene.areas) if a.centre_at]
+        )
+        self.lines: dict[str, Rows[str]] = {}
+        items = _shape_items(scene)
+        large_lines = []
+        for kind in _LINE_HEADS:
+            placed = []
+            for k, box, text in items:
+                if k != kind:
+                    continue
+                if box[2] - box[0] > GRID or box[3] - box[1] > GRID:
+                    large_lines.append((box, (kind, text)))
+                else:
+                    placed.append((((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), text))
+            self.lines[kind] = Rows(self.grid, Placed(self.grid, placed), _same)
+        self.large_lines = Large(self.grid, large_lines)
+        self.labels: dict[tuple[float, str], _Labels] = {}
+        # The centres' layer at each size and ids, by whose each centre is (most phases leave
+        # every centre with its owner).
+        self.centre_layers: dict[tuple[object, ...], tuple[str, list[int]]] = {}
+        self.by_owner: dict[tuple[object, ...], list[dict[str | None, str]]] = {}
+        self.units: dict[tuple[object, ...], dict[int, tuple[UnitMark, str]]] = {}
+
+    def labels_at(self, scene: Scene) -> _Labels:
+        """The board's labels at the scene's size and ids."""
+        key = (scene.label_size, scene.id_suffix)
+        found = self.labels.get(key)
+        if found is None:
+            found = self.labels[key] = _Labels(scene, self)
+        return found
+
+    def owned(self, *key: object) -> list[dict[str | None, str]]:
+        """The areas' pieces of one kind, size and ids drawn so far (a shape in its fill, a
+        centre's mark in its colour): for each area, by the power owning it."""
+        found = self.by_owner.get(key)
+        if found is None:
+            found = self.by_owner[key] = [{} for _ in range(self.grid_areas)]
+        return found
+
+    def drawn_units(self, *key: object) -> dict[int, tuple[UnitMark, str]]:
+        """The units drawn so far at one size and ids, by the unit's id (the unit kept beside
+        its text, so an id is never another unit's)."""
+        found = self.units.get(key)
+        if found is None or len(found) > 20_000:
+            found = self.units[key] = {}
+        return found
+
+
+def _same(texts: list[str]) -> list[str]:
+    return texts
+
+
+def _shapes_kept(scene: Scene) -> _ShapesKept:
+    kept = _board_kept(scene)
+    found = kept.get("shapes")
+    if found is None:
+        found = kept["shapes"] = _ShapesKept(scene)
+    return cast(_ShapesKept, found)
+
+
+class _Window(NamedTuple):
+    """The cells a window of a board with shapes draws from: those within half a cell of it
+    (its areas', lines', centres', units' and labels'), and the areas and lines larger than a
+    cell that reach into its own cells."""
+
+    areas: Cut
+    large: list[int]
+    large_areas: list[str]  # their shapes in their fills
+    large_lines: list[tuple[str, str]]
+
+
+class _Phase:
+    """What the pictures of one phase of a board with shapes share, made on first use: each
+    area's shape in its fill, rows of areas, centres and units at each size of marks and ids,
+    and each window's cells."""
+
+    def __init__(self, scene: Scene, board: _ShapesKept) -> None:
+        self.board = board
+        self.colours = _colours(scene)
+        self.lettered = len(scene.powers) > COLOUR_ONLY
+        self.texts: dict[str, Callable[[list[int]], list[str]]] = {}
+        self.rows: dict[tuple[object, ...], Rows[Any]] = {}
+        self.windows: dict[tuple[object, str], _Window] = {}
+        self.large: dict[str, dict[int, str]] = {}
+        self.units: Placed[UnitMark] | None = None
+        self.owners: tuple[str | None, ...] | None = None
+
+    def window(self, scene: Scene) -> _Window:
+        key = (scene.view, scene.id_suffix)
+        found = self.windows.get(key)
+        if found is None:
+            grid = self.board.grid
+            own = cut(grid, scene.view, 0.0)
+            large = self.board.large_areas.reached(own)
+            if scene.id_suffix:  # a further window: the larger areas' shapes it shows
+                shapes = self.areas(scene, scene.id_suffix)(large)
+            else:  # a first window: those of all the first windows of the phase, found once
+                texts = self.large.get("")
+                if texts is None:
+                    every = self.board.large
+                    made = self.areas(scene, "")(every)
+                    texts = self.large[""] = dict(zip(every, made, strict=True))
+                shapes = [texts[i] for i in large]
+            found = self.windows[key] = _Window(
+                cut(grid, scene.view, GRID / 2),
+                large,
+                shapes,
+                self.board.large_lines.reached(own),
+            )
+        return found
+
+    def areas(self, scene: Scene, suffix: str) -> Callable[[list[int]], list[str]]:
+        """The areas' shapes in their fills (`_area_fill`), with ids of `suffix`."""
+        found = self.texts.get(suffix)
+        if found is None:
+            found = self.texts[suffix] = _by_owner(
+                self.board.owned("area", suffix),
+                scene.areas,
+                "owner",
+                lambda area: _area_path(area, _area_fill(area, self.colours), suffix),
+            )
+        return found
+
+    def area_rows(self, scene: Scene, suffix: str) -> Rows[int]:
+        found = self.rows.get(("areas", suffix))
+        if found is None:
+            found = self.rows[("areas", suffix)] = Rows(
+                self.board.grid, self.board.areas, self.areas(scene, suffix)
+            )
+        return found
+
+    def centre_rows(self, scene: Scene) -> Rows[int]:
+        """The centres' marks in their owners' colours at the scene's size and ids."""
+        scale, suffix = scene.mark_scale, scene.id_suffix
+        found = self.rows.get(("centres", scale, suffix))
+        if found is None:
+            texts = _by_owner(
+                self.board.owned("centre", scale, suffix),
+                scene.areas,
+                "centre_owner",
+                lambda area: _centre(area, self.colours, scale, suffix),
+            )
+            if self.owners is None:  # whose each centre is: what the layer shows
+                areas = scene.areas
+                self.owners = tuple([areas[i].centre_owner for i in self.board.centres.things])
+            key = (scale, suffix, self.owners)
+            kept = self.board.centre_layers
+            found = self.rows[("centres", scale, suffix)] = Rows(
+                self.board.grid, self.board.centres, texts, kept.get(key)
+            )
+            if key not in kept:
+                if len(kept) > 200:
+                    kept.clear()
+                kept[key] = found.made()
+        return found
+
+    def unit_rows(self, scene: Scene) -> Rows[UnitMark]:
+        """The units at the scene's size of marks and ids."""
+        scale, suffix = scene.mark_scale, scene.id_suffix
+        found = self.rows.get(("units", scale, suffix))
+        if found is None:
+            if self.units is None:
+                self.units = Placed(self.board.grid, [((u.x, u.y), u) for u in scene.units])
+            drawn = self.board.drawn_units(scale, suffix, self.lettered)
+            colours, lettered = self.colours, self.lettered
+
+            def texts(units: list[UnitMark]) -> list[str]:
+                kept = [drawn.get(id(unit)) for unit in units]
+                out = [k[1] if k and k[0] is u else "" for k, u in zip(kept, units, strict=True)]
+                for index, unit in enumerate(units if "" in out else ()):
+                    if not out[index]:  # not drawn yet at this size
+                        size = _unit_scale(unit, scale)
+                        text = "".join(_unit(unit, colours, lettered, size, suffix))
+                        drawn[id(unit)] = (unit, text)
+                        out[index] = text
+                return out
+
+            found = self.rows[("units", scale, suffix)] = Rows(self.board.grid, self.units, texts)
+        return found
+
+
+def _by_owner(
+    drawn: list[dict[str | None, str]],
+    areas: list[Area],
+    owner: str,
+    make: Callable[[Area], str],
+) -> Callable[[list[int]], list[str]]:
+    """The texts of the areas given (by their places in `areas`), each found in `drawn` by its
+    `owner` (the attribute its look depends on, besides the area), else made by `make`."""
+
+    whose = attrgetter(owner)
+
+    def texts(things: list[int]) -> list[str]:
+        found = [drawn[i].get(whose(areas[i])) for i in things]
+        if None in found:
+            for k, i in enumerate(things):
+                if found[k] is None:
+                    area = areas[i]
+                    text = found[k] = make(area)
+                    drawn[i][whose(area)] = text
+        return found  # type: ignore[return-value]
+
+    return texts
+
+
+def _phase(scene: Scene, board: _ShapesKept) -> _Phase:
+    found = scene.shared.get("shapes")
+    if found is None:
+        found = scene.shared["shapes"] = _Phase(scene, board)
+    return cast(_Phase, found)
+
+
+class _Labels(Rows[int]):
+    """A board's labels at one size, by rows of cells, and the larger areas' each by itself
+    (`large`)."""
+
+    def __init__(self, scene: Scene, board: _ShapesKept) -> None:
+        areas, size, suffix = scene.areas, scene.label_size, scene.id_suffix
+
+        def texts(things: list[int]) -> list[str]:
+            return [_area_label(areas[i], size, suffix) for i in things]
+
+        super().__init__(board.grid, board.areas, texts)
+        self.large = dict(zip(board.large, texts(board.large), strict=True))
 
 
 # Tables derived once per board (where its areas lie, its labels at each size), by the scene's
@@ -361,220 +671,6 @@ def _board_kept(scene: Scene) -> dict[object, object]:
             _BOARD_KEPT.clear()
         kept = _BOARD_KEPT[id(scene.static)] = (scene.static, {})
     return kept[1]
-
-
-# A reader's part finds what it draws by cells of the canvas this many pixels square: each
-# province smaller than a cell by the cell of its middle, each larger one on its own.
-GRID = 128.0
-Cell = tuple[int, int]
-
-
-def _cell(x: float, y: float) -> Cell:
-    return (int(x // GRID), int(y // GRID))
-
-
-def _area_cells(scene: Scene) -> tuple[dict[Cell, list[int]], dict[Cell, list[int]]]:
-    """The areas smaller than a cell by their middle's cell, and the larger ones by every cell
-    they reach into (their index in `scene.areas`, the same on every scene of a board), kept
-    per board."""
-    kept = _board_kept(scene)
-    found = kept.get("cells")
-    if found is None:
-        cells: dict[Cell, list[int]] = {}
-        large: dict[Cell, list[int]] = {}
-        for i, area in enumerate(scene.areas):
-            x1, y1, x2, y2 = area.box
-            if x2 - x1 > GRID or y2 - y1 > GRID:
-                (cx1, cy1), (cx2, cy2) = _cell(x1, y1), _cell(x2, y2)
-                for cx in range(cx1, cx2 + 1):
-                    for cy in range(cy1, cy2 + 1):
-                        large.setdefault((cx, cy), []).append(i)
-            else:
-                cells.setdefault(_cell((x1 + x2) / 2, (y1 + y2) / 2), []).append(i)
-        found = kept["cells"] = (cells, large)
-    assert isinstance(found, tuple)
-    return found
-
-
-def _centres(scene: Scene, colours: dict[str, str], scale: float) -> list[str]:
-    """The supply centres' marks of the picture (those within a cell of the reader's part),
-    each row of cells drawn once for the pictures of the phase at the part's size of marks."""
-    kept = _board_kept(scene)
-    cells = _kept_dict(kept, "centre cells")
-    if not cells:  # the areas with a centre, by the cell of the centre's mark
-        for i, area in enumerate(scene.areas):
-            if area.centre_at is not None:
-                cells.setdefault(_cell(*area.centre_at), []).append(i)
-    made = _kept_dict(scene.shared, ("centres", scale, scene.id_suffix))
-    piece = _centre_pieces(scene, colours, scale)
-    return _by_cell(made, _view_spans(scene, 30.0), cells, piece)
-
-
-def _view_spans(scene: Scene, reach: float) -> list[tuple[int, int, int]]:
-    """The cells whose things may stand in the reader's part, their middle within `reach` of it
-    (at each shift a board that wraps is drawn at), as spans of rows: (row, first column,
-    last column); every cell, where the board is drawn whole."""
-    key = ("spans", scene.view, reach)
-    kept = scene.shared.get(key)
-    if kept is not None:
-        assert isinstance(kept, list)
-        return kept
-    last_x, last_y = _cell(scene.width, scene.height)
-    if scene.view is None:
-        spans = [(cy, 0, last_x) for cy in range(last_y + 1)]
-    else:
-        x, y, w, h = scene.view
-        columns: list[tuple[int, int]] = []
-        for s in _copies(scene, x, w):
-            x1, x2 = max(_cell(x - s - reach, 0)[0], 0), min(_cell(x + w - s + reach, 0)[0], last_x)
-            if x1 <= x2:
-                columns.append((x1, x2))
-        columns.sort()
-        merged: list[tuple[int, int]] = []
-        for x1, x2 in columns:  # spans of two shifts that meet are one
-            if merged and x1 <= merged[-1][1] + 1:
-                merged[-1] = (merged[-1][0], max(merged[-1][1], x2))
-            else:
-                merged.append((x1, x2))
-        y1, y2 = max(_cell(0, y - reach)[1], 0), min(_cell(0, y + h + reach)[1], last_y)
-        spans = [(cy, x1, x2) for cy in range(y1, y2 + 1) for x1, x2 in merged]
-    scene.shared[key] = spans
-    return spans
-
-
-def _large_shown(scene: Scene) -> list[int]:
-    """The larger areas that reach into the cells of the reader's part (all, where the board
-    is drawn whole)."""
-    key = ("large", scene.view)
-    found = scene.shared.get(key)
-    if found is None:
-        large = _area_cells(scene)[1]
-        found = scene.shared[key] = sorted(
-            {
-                i
-                for cy, x1, x2 in _view_spans(scene, 0.0)
-                for cx in range(x1, x2 + 1)
-                for i in large.get((cx, cy), ())
-            }
-        )
-    assert isinstance(found, list)
-    return found
-
-
-def _strips(
-    scene: Scene,
-    made: dict[object, object],
-    spans: list[tuple[int, int, int]],
-    items: dict[Cell, list[T]],
-    piece: Callable[[T], str],
-) -> list[str]:
-    """The texts of the `items` of the cells in `spans`, each drawn by `piece`: each row's
-    cells joined once into one text (kept in `made` by row, with where each cell's text
-    starts), a span of it cut out by two offsets."""
-    last_x = _cell(scene.width, 0)[0]
-    out = []
-    for cy, x1, x2 in spans:
-        row = made.get(cy)
-        if row is None:
-            starts = [0]
-            texts = []
-            for cx in range(last_x + 1):
-                found = items.get((cx, cy))
-                if found:
-                    text = "".join([piece(item) for item in found])
-                    texts.append(text)
-                    starts.append(starts[-1] + len(text))
-                else:
-                    starts.append(starts[-1])
-            row = made[cy] = ("".join(texts), starts)
-        assert isinstance(row, tuple)
-        text = row[0][row[1][x1] : row[1][x2 + 1]]
-        if text:
-            out.append(text)
-    return out
-
-
-def _kept_dict(store: dict[object, object], key: object) -> dict[Any, Any]:
-    """The dict kept in `store` at `key`, made empty there the first time."""
-    found = store.get(key)
-    if found is None:
-        found = store[key] = {}
-    assert isinstance(found, dict)
-    return found
-
-
-def _by_cell(
-    made: dict[object, object],
-    spans: list[tuple[int, int, int]],
-    items: dict[Cell, list[T]],
-    piece: Callable[[T], str],
-) -> list[str]:
-    """The texts of the `items` of the cells in `spans`, each drawn by `piece`, each cell's
-    joined once (kept in `made`): for a layer drawn at a size only a reader or two share."""
-    out = []
-    for cy, x1, x2 in spans:
-        for cx in range(x1, x2 + 1):
-            found = items.get((cx, cy))
-            if not found:
-                continue
-            text = made.get((cx, cy))
-            if text is None:
-                text = made[(cx, cy)] = "".join([piece(item) for item in found])
-            assert isinstance(text, str)
-            out.append(text)
-    return out
-
-
-def _part_layer(
-    scene: Scene, kept: dict[object, object], key: object, make: Callable[[int], str]
-) -> list[str]:
-    """One layer of a reader's part (the areas' shapes, their centres, their labels): the texts
-    `make` gives the areas that may show there, each row of cells joined once into `kept[key]`
-    (what the pictures of the phase share, or of the board)."""
-    cells, _ = _area_cells(scene)
-    made = _kept_dict(kept, key)
-    out = _strips(scene, made, _view_spans(scene, GRID / 2), cells, make)
-    large = made.get("large")
-    if large is None:
-        large = made["large"] = {}
-    for i in _large_shown(scene):
-        text = large.get(i)
-        if text is None:
-            text = large[i] = make(i)
-        if text:
-            out.append(text)
-    return out
-
-
-def _part_units(scene: Scene, colours: dict[str, str], lettered: bool) -> list[str]:
-    """The units of a reader's part (those standing within a cell of it), each row of cells
-    drawn once for the pictures of the phase at the part's size of marks."""
-    by_cell = scene.shared.get("units by cell")
-    if by_cell is None:
-        by_cell = scene.shared["units by cell"] = {}
-        for unit in scene.units:
-            by_cell.setdefault(_cell(unit.x, unit.y), []).append(unit)
-    assert isinstance(by_cell, dict)
-    made = _kept_dict(scene.shared, ("units", scene.mark_scale, lettered, scene.id_suffix))
-    piece = _unit_pieces(scene, colours, lettered)
-    return _by_cell(made, _view_spans(scene, 30.0), by_cell, piece)
-
-
-def _unit_pieces(
-    scene: Scene, colours: dict[str, str], lettered: bool
-) -> Callable[[UnitMark], str]:
-    """A unit drawn at its place at the part's size of marks, kept per board."""
-    pieces, scale, suffix = _pieces(scene, "unit"), scene.mark_scale, scene.id_suffix
-
-    def piece(unit: UnitMark) -> str:
-        key = (unit, lettered, scale, suffix)
-        text = pieces.get(key)
-        if text is None:
-            size = _unit_scale(unit, scale)
-            text = pieces[key] = "".join(_unit(unit, colours, lettered, size, suffix))
-        return text
-
-    return piece
 
 
 # A unit where provinces crowd is drawn smaller, to the room its place leaves, but no smaller
@@ -609,18 +705,6 @@ def _orders_text(scene: Scene, colours: dict[str, str]) -> str:
     return found
 
 
-def visible_areas(scene: Scene) -> list[Area]:
-    """The areas a picture draws: all, or those a reader's part may show (`_part_layer`)."""
-    cells, _ = _area_cells(scene)
-    shown = [
-        i
-        for cy, x1, x2 in _view_spans(scene, GRID / 2)
-        for cx in range(x1, x2 + 1)
-        for i in cells.get((cx, cy), ())
-    ]
-    return [scene.areas[i] for i in shown + _large_shown(scene)]
-
-
 def _visible_units(scene: Scene) -> list[UnitMark]:
     """The units a picture draws in full: all, or those in a reader's part (the whole board
     beside it shows every unit as a dot)."""
@@ -637,25 +721,18 @@ def _visible_units(scene: Scene) -> list[UnitMark]:
 
 def _copies(scene: Scene, x: float, w: float) -> list[float]:
     """The shifts at which a board that wraps is drawn so the span x..x+w is covered."""
-    if not scene.wraps:
-        return [0.0]
-    shifts = [0.0]
-    if x < 0:
-        shifts.append(-scene.width)
-    if x + w > scene.width:
-        shifts.append(scene.width)
-    return shifts
+    return copies(scene.width, scene.wraps, x, w)
 
 
 def _uses(scene: Scene, suffix: str) -> list[str]:
     """The board group "board" and `suffix` used where a window shows it: once, and again a
     canvas width over where the window runs past an edge of a board that wraps."""
     assert scene.view is not None
-    out = []
-    for shift in _copies(scene, scene.view[0], scene.view[2]):
-        move = f' transform="translate({shift:g},0)"' if shift else ""
-        out.append(f'<use href="#board{suffix}" xlink:href="#board{suffix}"{move}/>')
-    return out
+    use = f'<use href="#board{suffix}" xlink:href="#board{suffix}"'
+    return [
+        f'{use} transform="translate({shift:g},0)"/>' if shift else f"{use}/>"
+        for shift in _copies(scene, scene.view[0], scene.view[2])
+    ]
 
 
 def _first_view(scene: Scene) -> list[str]:
@@ -744,8 +821,9 @@ def _details(scene: Scene, width: float, height: float) -> list[str]:
 
 
 def _detail_marks(scene: Scene) -> list[str]:
-    """The crowded part's frame on the map (dashed), the line under the map, its caption and
-    its frame."""
+    """The crowded part's frame on the map (dashed), the line under the map, its caption (as
+    large as the legend's title, read as the legend is at a mail's width) and its frame."""
+    heading = max(20.0, CAPTION_FONT * legend_scale(scene))
     out = []
     for window in _part_scenes(scene):
         assert window.view is not None
@@ -757,8 +835,8 @@ def _detail_marks(scene: Scene) -> list[str]:
             'stroke="#4d5560" stroke-width="2" stroke-dasharray="8 5"/>',
             f'<line x1="0" y1="{scene.height:.1f}" x2="{scene.width:.0f}" '
             f'y2="{scene.height:.1f}" stroke="#4d5560"/>',
-            f'<text x="{INSET_MARGIN:g}" y="{top - 8:.1f}" font-size="20" font-weight="bold">'
-            f"The part in the dashed frame, {k:g} times larger</text>",
+            f'<text x="{INSET_MARGIN:g}" y="{top - 8:.1f}" font-size="{heading:.1f}" '
+            f'font-weight="bold">The part in the dashed frame, {k:g} times larger</text>',
             f'<rect x="{INSET_MARGIN:g}" y="{top:.1f}" width="{w * k:.1f}" height="{h * k:.1f}" '
             'fill="none" stroke="#4d5560" stroke-width="2"/>',
         ]
@@ -778,7 +856,7 @@ def _overview(scene: Scene, top: float) -> list[str]:
     k = _overview_scale(scene)
     left, upper = INSET_MARGIN, top + INSET_CAPTION
     frame = 'fill="none" stroke="#000000" stroke-width="1.5"'
-    colours = {name: colour for name, (colour, _) in scene.powers.items()}
+    colours = _colours(scene)
     out = [
         f'<line x1="0" y1="{top:.1f}" x2="{VIEW_PICTURE:.0f}" y2="{top:.1f}" stroke="#4d5560"/>',
         f'<text x="{left:g}" y="{upper - 8:.1f}" font-size="13" font-weight="bold">'
@@ -786,7 +864,7 @@ def _overview(scene: Scene, top: float) -> list[str]:
         f'<g id="overview" transform="translate({left:g},{upper:.1f}) scale({k:.4f})">',
         f'<rect width="{scene.width:.0f}" height="{scene.height:.0f}" fill="{SEA_FILL}"/>',
     ]
-    out += _overview_body(scene, colours, k)
+    out.append(_overview_body(scene, colours, k))
     # Each window framed (where it runs past an edge of a board that wraps, its frame runs on
     # from the other edge), inside the board drawn small.
     out.append(
@@ -807,13 +885,13 @@ def _overview(scene: Scene, top: float) -> list[str]:
     return out
 
 
-def _overview_body(scene: Scene, colours: dict[str, str], k: float) -> list[str]:
+def _overview_body(scene: Scene, colours: dict[str, str], k: float) -> str:
     """The shapes' outlines simplified (or the land's), every unit a dot: the same for every
     reader of a phase (kept in the phase's `shared`)."""
     key = ("overview", k)
     kept = scene.shared.get(key)
     if kept is not None:
-        assert isinstance(kept, list)
+        assert isinstance(kept, str)
         return kept
     out = []
     if scene.areas:
@@ -826,18 +904,26 @@ def _overview_body(scene: Scene, colours: dict[str, str], k: float) -> list[str]
             f'stroke-width="{0.6 / k:.1f}" fill-rule="evenodd"/>'
         )
     out += _unit_dots(scene, colours, k)
-    scene.shared[key] = out
-    return out
+    text = scene.shared[key] = "".join(out)
+    return text
 
 
 def _unit_dots(scene: Scene, colours: dict[str, str], k: float) -> list[str]:
-    """Every unit as a dot in its power's colour, for the whole board drawn small (scale k)."""
-    return [
-        f'<circle cx="{unit.x:.0f}" cy="{unit.y:.0f}" r="{2.2 / k:.1f}" '
-        f'fill="{colours.get(unit.power, "#000000")}" stroke="#000000" '
-        f'stroke-width="{0.5 / k:.1f}"/>'
-        for unit in scene.units
-    ]
+    """Every unit as a dot in its power's colour, for the whole board drawn small (scale k),
+    kept per board (by the unit, which the board keeps: judge.pictures.board)."""
+    pieces = _pieces(scene, "dot")
+    out = []
+    for unit in scene.units:
+        kept = pieces.get((id(unit), k))
+        if kept is None or kept[0] is not unit:
+            kept = pieces[(id(unit), k)] = (
+                unit,
+                f'<circle cx="{unit.x:.0f}" cy="{unit.y:.0f}" r="{2.2 / k:.1f}" '
+                f'fill="{colours.get(unit.power, "#000000")}" stroke="#000000" '
+                f'stroke-width="{0.5 / k:.1f}"/>',
+            )
+        out.append(kept[1])
+    return out
 
 
 def _area_fill(area: Area, colours: dict[str, str]) -> str:
@@ -851,7 +937,7 @@ def _area_fill(area: Area, colours: dict[str, str]) -> str:
     return PALE_LAND
 
 
-def _pieces(scene: Scene, kind: str) -> dict[object, str]:
+def _pieces(scene: Scene, kind: str) -> dict[object, Any]:
     """The board's pieces of one kind drawn so far (a province's shape in a fill, a centre's
     mark in a colour, a unit at its place), kept per board: a phase picks among them."""
     kept = _board_kept(scene)
@@ -862,61 +948,17 @@ def _pieces(scene: Scene, kind: str) -> dict[object, str]:
     return found
 
 
-def _fills(scene: Scene, colours: dict[str, str]) -> list[str]:
-    """Each area's fill this phase (`_area_fill`), found once for all its pictures."""
-    found = scene.shared.get("fills")
-    if found is None:
-        found = scene.shared["fills"] = [_area_fill(area, colours) for area in scene.areas]
-    assert isinstance(found, list)
-    return found
-
-
-def _area_pieces(scene: Scene, colours: dict[str, str]) -> Callable[[int], str]:
-    """The `i`th area's shape in its fill."""
-    areas, pieces, fills = scene.areas, _pieces(scene, "area"), _fills(scene, colours)
-
-    suffix = scene.id_suffix
-
-    def piece(i: int) -> str:
-        key = (i, fills[i], suffix)
-        text = pieces.get(key)
-        if text is None:
-            text = pieces[key] = _area_path(areas[i], fills[i], suffix)
-        return text
-
-    return piece
-
-
 def _outlines(scene: Scene, colours: dict[str, str]) -> list[str]:
     """Each land area's outline simplified in its fill, for the whole board drawn small (the
     seas: the ground shows them)."""
-    areas, pieces, fills = scene.areas, _pieces(scene, "outline"), _fills(scene, colours)
-    out = []
-    for i, fill in enumerate(fills):
-        if fill == SEA_FILL:
-            continue
-        text = pieces.get((i, fill))
-        if text is None:
-            text = pieces[(i, fill)] = f'<path d="{areas[i].outline}" fill="{fill}"/>'
-        out.append(text)
-    return out
-
-
-def _centre_pieces(scene: Scene, colours: dict[str, str], scale: float) -> Callable[[int], str]:
-    """The `i`th area's centre mark in its owner's colour ("" where it has none)."""
-    areas, pieces, suffix = scene.areas, _pieces(scene, "centre"), scene.id_suffix
-
-    def piece(i: int) -> str:
-        area = areas[i]
-        if area.centre_at is None:
-            return ""
-        key = (i, area.centre_owner and colours.get(area.centre_owner), scale, suffix)
-        text = pieces.get(key)
-        if text is None:
-            text = pieces[key] = _centre(area, colours, scale, suffix)
-        return text
-
-    return piece
+    board = _shapes_kept(scene)
+    texts = _by_owner(
+        board.owned("outline"),
+        scene.areas,
+        "owner",
+        lambda area: f'<path d="{area.outline}" fill="{_area_fill(area, colours)}"/>',
+    )
+    return texts(board.land)
 
 
 def _area_path(area: Area, fill: str, suffix: str = "") -> str:
@@ -945,29 +987,12 @@ SHAPE_LABELS = (
 def _static_layers(
     scene: Scene, nodes: dict[str, Node], sides: dict[str, Side]
 ) -> tuple[list[str], list[str]]:
-    """The links (with their end labels) and the provinces' labels, kept per board (those of
-    the areas a reader's part shows, where it shows a part)."""
+    """The links and the markers' labels, kept per board (those of the markers a reader's
+    part shows, where it shows a part)."""
     if scene.static is not None and scene.view is None:
         kept = _LAYERS.get(id(scene.static))
         if kept is not None and kept[0] is scene.static:
             return kept[1], kept[2]
-    if scene.areas:
-        areas, size = scene.areas, scene.label_size
-        suffix = scene.id_suffix
-        labels = [
-            SHAPE_LABELS.format(suffix),
-            *_part_layer(
-                scene,
-                _board_kept(scene),
-                ("labels", size, suffix),
-                lambda i: _area_label(areas[i], size, suffix),
-            ),
-        ]
-        labels.append("</g>")
-        if scene.view is not None:
-            return _shape_layers(scene), labels
-        links = _kept_shape_layers(scene)
-        return _kept(scene, links, labels)
     shown = _visible_codes(scene)
     links = _land(_land_shown(scene))
     links.append('<g id="links" stroke="#8a8f98" stroke-width="1.4" fill="none">')
@@ -1089,89 +1114,36 @@ def _points(line: tuple[tuple[float, float], ...]) -> str:
     return " ".join(f"{x:g},{y:g}" for x, y in line)
 
 
-_SHAPE_LAYERS: dict[tuple[int, str], tuple[object, list[str]]] = {}
+# The groups of the lines over the provinces, in the order they are drawn ("{}": the ids'
+# suffix).
+_LINE_HEADS = {
+    "impassable": f'<g id="impassable{{}}" fill="{ROCK}" stroke="{BORDER}" stroke-width="0.8" '
+    'fill-rule="evenodd">',
+    "barriers": '<g id="barriers{}" stroke="#262626" stroke-width="3.5" fill="none" '
+    'stroke-linecap="round" stroke-linejoin="round">',
+    "crossings": '<g id="crossings{}" stroke="#262626" stroke-width="2" stroke-dasharray="5 3" '
+    'fill="none">',
+}
 
 
-def _kept_shape_layers(scene: Scene) -> list[str]:
-    """`_shape_layers`, kept by the scene's `static` (the board's: they never change)."""
-    if scene.static is None:
-        return _shape_layers(scene)
-    key = (id(scene.static), scene.id_suffix)
-    kept = _SHAPE_LAYERS.get(key)
-    if kept is None or kept[0] is not scene.static:
-        if len(_SHAPE_LAYERS) > 64:
-            _SHAPE_LAYERS.clear()
-        kept = _SHAPE_LAYERS[key] = (scene.static, _shape_layers(scene))
-    return kept[1]
-
-
-def _shape_layers(scene: Scene) -> list[str]:
-    """Over the provinces: the impassable land, the borders no move crosses, the crossings (a
-    crossing the short way round a board that wraps drawn as two pieces through its edges);
-    on a reader's window, those that reach into its cells."""
-    kinds, items, cells = _shape_items(scene)
-    if scene.view is None:
-        shown: list[int] | range = range(len(items))
-    else:
-        shown = sorted(
-            {
-                i
-                for cy, x1, x2 in _view_spans(scene, 0.0)
-                for cx in range(x1, x2 + 1)
-                for i in cells.get((cx, cy), ())
-            }
-        )
-    suffix = scene.id_suffix
-    heads = {
-        "impassable": f'<g id="impassable{suffix}" fill="{ROCK}" stroke="{BORDER}" '
-        'stroke-width="0.8" fill-rule="evenodd">',
-        "barriers": f'<g id="barriers{suffix}" stroke="#262626" stroke-width="3.5" '
-        'fill="none" stroke-linecap="round" stroke-linejoin="round">',
-        "crossings": f'<g id="crossings{suffix}" stroke="#262626" stroke-width="2" '
-        'stroke-dasharray="5 3" fill="none">',
-    }
-    out = []
-    kind = ""
-    for i in shown:  # the items are in order of their kind
-        if kinds[i] != kind:
-            if kind:
-                out.append("</g>")
-            kind = kinds[i]
-            out.append(heads[kind])
-        out.append(items[i])
-    if kind:
-        out.append("</g>")
-    return out
-
-
-def _shape_items(scene: Scene) -> tuple[list[str], list[str], dict[Cell, list[int]]]:
-    """The impassable land's (each piece apart: a ring with the rings inside it), the
-    barriers' and the crossings' pieces: their kinds, their texts and the cells each reaches
-    into, kept per board."""
-    kept = _board_kept(scene)
-    found = kept.get("shape items")
-    if found is None:
-        pieces: list[tuple[str, Box, str]] = []
-        for d in scene.impassable:
-            pieces += [("impassable", box, f'<path d="{part}"/>') for box, part in _rock(d)]
-        pieces += [
-            ("barriers", _line_box(line), f'<polyline points="{_points(line)}"/>')
-            for line in scene.barriers
-        ]
-        pieces += [
-            ("crossings", _line_box(piece), f'<polyline points="{_points(piece)}"/>')
-            for line in scene.crossings
-            for piece in link_segments(line[0], line[-1], scene.width, scene.wraps)
-        ]
-        cells: dict[Cell, list[int]] = {}
-        for i, (_, box, _) in enumerate(pieces):
-            (cx1, cy1), (cx2, cy2) = _cell(box[0], box[1]), _cell(box[2], box[3])
-            for cx in range(cx1, cx2 + 1):
-                for cy in range(cy1, cy2 + 1):
-                    cells.setdefault((cx, cy), []).append(i)
-        found = kept["shape items"] = ([k for k, _, _ in pieces], [t for _, _, t in pieces], cells)
-    assert isinstance(found, tuple)
-    return found
+def _shape_items(scene: Scene) -> list[tuple[str, Box, str]]:
+    """Over the provinces: the impassable land (each piece apart: a ring with the rings inside
+    it), the borders no move crosses (barriers), the crossings (one the short way round a
+    board that wraps drawn as two pieces through its edges): each piece's kind, extent and
+    text."""
+    pieces: list[tuple[str, Box, str]] = []
+    for d in scene.impassable:
+        pieces += [("impassable", box, f'<path d="{part}"/>') for box, part in _rock(d)]
+    pieces += [
+        ("barriers", _line_box(line), f'<polyline points="{_points(line)}"/>')
+        for line in scene.barriers
+    ]
+    pieces += [
+        ("crossings", _line_box(piece), f'<polyline points="{_points(piece)}"/>')
+        for line in scene.crossings
+        for piece in link_segments(line[0], line[-1], scene.width, scene.wraps)
+    ]
+    return pieces
 
 
 def _rock(d: str) -> list[tuple[Box, str]]:
@@ -1708,10 +1680,9 @@ def _inset(scene: Scene) -> list[str]:
     ]
 
 
-def _legend(scene: Scene, height: float) -> list[str]:
-    """The title, the notes and each power's colour and counts, under the map (kept for the
-    phase's other pictures with their legend in the same place)."""
-    top = map_height(scene)
+def _legend(scene: Scene, height: float, top: float) -> list[str]:
+    """The title, the notes and each power's colour and counts, under the map (`top`: the
+    map's height), kept for the phase's other pictures with their legend in the same place."""
     left, width = _legend_place(scene)
     scale = legend_scale(scene)
     if scale > 1.0:  # a wide whole picture: the legend drawn at its own size, then enlarged
@@ -1725,12 +1696,13 @@ def _legend(scene: Scene, height: float) -> list[str]:
     key = ("legend", at, left, width)
     kept = scene.shared.get(key)
     if kept is None:
-        kept = scene.shared[key] = _legend_lines(scene, at, left, width)
+        lines, bottom = _legend_lines(scene, at, left, width)
+        kept = scene.shared[key] = ("\n".join(lines), bottom)
     assert isinstance(kept, tuple)
     assert kept[1] + top - at <= height
     if at == top:
-        return kept[0]
-    return [f'<g transform="translate(0,{top:.1f})">', *kept[0], "</g>"]
+        return [kept[0]]
+    return [f'<g transform="translate(0,{top:.1f})">', kept[0], "</g>"]
 
 
 def _legend_lines(scene: Scene, top: float, left: float, width: float) -> tuple[list[str], float]:

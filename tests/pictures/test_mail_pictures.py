@@ -255,6 +255,10 @@ def test_the_whole_world_shows_its_crowded_part_again_readable_at_800() -> None:
         assert inside and inside <= labelled
         sizes = shown_label_sizes(svg, only="board-2")
         assert len(sizes) == len(labelled) and min(sizes) >= 9, min(sizes)
+        # Its heading reads at 800 too.
+        width = float(root.attrib["viewBox"].split()[2])
+        (heading,) = [t for t in root.iter(f"{SVG}text") if "dashed frame" in (t.text or "")]
+        assert float(heading.attrib["font-size"]) * 800 / width >= 9
 
 
 def _scale_of(transform: str) -> float:

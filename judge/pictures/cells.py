@@ -1,0 +1,198 @@
+"""What a window of a board's canvas draws, found by cells of the canvas.
+
+The canvas is cut into cells GRID pixels square. Each layer of a picture (the provinces'
+shapes, their labels, the barriers, the centres, the units) keeps each thing smaller than a
+cell in the cell of its middle, and its text as rows: each row's cells joined once into one
+text, with where each column's text starts; a window (`Cut`) takes its span of each row out by
+two offsets. Things larger than a cell are kept apart (`Large`), by the cells they reach into.
+
+Pure: text and numbers in, text out; what a layer keeps is kept by its caller (for a board, or
+for the pictures of one phase).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from itertools import accumulate
+from operator import itemgetter
+from typing import Generic, NamedTuple, TypeVar
+
+T = TypeVar("T")
+
+GRID = 128.0
+Cell = tuple[int, int]
+
+
+class Grid:
+    """A canvas's cells: its width and height, whether it wraps east to west, and how many
+    columns and rows of cells it has."""
+
+    __slots__ = ("columns", "height", "rows", "wraps", "width")
+
+    def __init__(self, width: float, height: float, wraps: bool) -> None:
+        self.width = width
+        self.height = height
+        self.wraps = wraps
+        self.columns = int(width // GRID) + 1
+        self.rows = int(height // GRID) + 1
+
+    def at(self, x: float, y: float) -> Cell:
+        """The cell of a point, a point past the canvas in the cell at its edge."""
+        cx, cy = int(x // GRID), int(y // GRID)
+        last_x, last_y = self.columns - 1, self.rows - 1
+        return (
+            0 if cx < 0 else last_x if cx > last_x else cx,
+            0 if cy < 0 else last_y if cy > last_y else cy,
+        )
+
+
+class Cut(NamedTuple):
+    """The cells a window draws from: its rows, and in each the spans of columns (first, last)
+    (two where a board that wraps is drawn twice to fill the window)."""
+
+    rows: range
+    columns: tuple[tuple[int, int], ...]
+    whole: bool = False  # every cell of the canvas
+
+
+def whole(grid: Grid) -> Cut:
+    return Cut(range(grid.rows), ((0, grid.columns - 1),), True)
+
+
+def copies(width: float, wraps: bool, x: float, w: float) -> list[float]:
+    """The shifts at which a board `width` wide (that wraps, or not) is drawn so the span
+    x..x+w is covered."""
+    if not wraps:
+        return [0.0]
+    shifts = [0.0]
+    if x < 0:
+        shifts.append(-width)
+    if x + w > width:
+        shifts.append(width)
+    return shifts
+
+
+def cut(grid: Grid, view: tuple[float, float, float, float] | None, reach: float) -> Cut:
+    """The cells whose things may stand in `view` (x, y, width, height on the canvas), their
+    cell within `reach` of it, at each shift the board is drawn at; every cell for None."""
+    if view is None:
+        return whole(grid)
+    x, y, w, h = view
+    last_x, last_y = grid.columns - 1, grid.rows - 1
+    y1 = max(int((y - reach) // GRID), 0)
+    y2 = min(int((y + h + reach) // GRID), last_y)
+    if not grid.wraps:
+        x1, x2 = max(int((x - reach) // GRID), 0), min(int((x + w + reach) // GRID), last_x)
+        return Cut(range(y1, y2 + 1), ((x1, x2),) if x1 <= x2 else ())
+    spans: list[tuple[int, int]] = []
+    for s in copies(grid.width, True, x, w):
+        x1 = max(int((x - s - reach) // GRID), 0)
+        x2 = min(int((x + w - s + reach) // GRID), last_x)
+        if x1 <= x2:
+            spans.append((x1, x2))
+    spans.sort()
+    merged: list[tuple[int, int]] = []
+    for x1, x2 in spans:  # spans of two shifts that meet are one
+        if merged and x1 <= merged[-1][1] + 1:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], x2))
+        else:
+            merged.append((x1, x2))
+    return Cut(range(y1, y2 + 1), tuple(merged))
+
+
+class Placed(Generic[T]):
+    """Things by the cells of their points, in the order of their rows and then their columns
+    (those of one cell in the order given), and for each row and column where its first thing
+    stands in that order."""
+
+    __slots__ = ("before", "things")
+
+    def __init__(self, grid: Grid, placed: Iterable[tuple[tuple[float, float], T]]) -> None:
+        columns, last_x, last_y = grid.columns, grid.columns - 1, grid.rows - 1
+        cells = []
+        for (x, y), thing in placed:  # each by its cell (`Grid.at`), row by row
+            cx, cy = int(x // GRID), int(y // GRID)
+            cx = 0 if cx < 0 else last_x if cx > last_x else cx
+            cy = 0 if cy < 0 else last_y if cy > last_y else cy
+            cells.append((cy * columns + cx, thing))
+        cells.sort(key=itemgetter(0))  # stable: a cell's things stay in order
+        self.things: list[T] = [thing for _, thing in cells]
+        counts = [0] * (grid.rows * grid.columns + 1)
+        for index, _ in cells:
+            counts[index + 1] += 1
+        first = list(accumulate(counts))
+        # A row's columns, and one past its last: where the next row's first thing stands.
+        self.before = [
+            first[cy * grid.columns : (cy + 1) * grid.columns + 1] for cy in range(grid.rows)
+        ]
+
+
+class Rows(Generic[T]):
+    """One layer's text, made on first use: all its things drawn by `texts` (a text for each)
+    and joined in the order of their rows and columns, with where each thing's text starts; a
+    window takes its span of each row out by two offsets (the whole board, all of it)."""
+
+    __slots__ = ("_made", "_placed", "_texts")
+
+    def __init__(
+        self,
+        grid: Grid,
+        placed: Placed[T],
+        texts: Callable[[list[T]], list[str]],
+        made: tuple[str, list[int]] | None = None,
+    ) -> None:
+        self._placed = placed
+        self._texts = texts
+        self._made = made
+
+    def made(self) -> tuple[str, list[int]]:
+        """The layer's text and where each thing's text starts (made now, if not yet)."""
+        if self._made is None:
+            texts = self._texts(self._placed.things)
+            self._made = ("".join(texts), list(accumulate(map(len, texts), initial=0)))
+        return self._made
+
+    def cut(self, at: Cut, out: list[str]) -> None:
+        """Add the text of the cells of `at` to `out`, a row (or span of a row) a line."""
+        text, starts = self._made or self.made()
+        if at.whole:
+            if text:
+                out.append(text)
+            return
+        before = self._placed.before
+        for cy in at.rows:
+            first = before[cy]
+            for x1, x2 in at.columns:
+                start, end = starts[first[x1]], starts[first[x2 + 1]]
+                if start != end:
+                    out.append(text[start:end])
+
+
+class Large(Generic[T]):
+    """Things larger than a cell, each with its extent (x1, y1, x2, y2): those reaching into a
+    window's cells, in the order given, found once for each span of cells (a board's windows
+    come back to the same cells)."""
+
+    def __init__(self, grid: Grid, things: Sequence[tuple[tuple[float, ...], T]]) -> None:
+        self._things = [thing for _, thing in things]
+        self._cells: list[tuple[int, int, int, int]] = []  # first and last column and row
+        for (x1, y1, x2, y2), _ in things:
+            (cx1, cy1), (cx2, cy2) = grid.at(x1, y1), grid.at(x2, y2)
+            self._cells.append((cx1, cx2, cy1, cy2))
+        self._reached: dict[Cut, list[T]] = {}
+
+    def reached(self, at: Cut) -> list[T]:
+        """The things reaching into the cells of `at`."""
+        found = self._reached.get(at)
+        if found is None:
+            if len(self._reached) > 10_000:
+                self._reached.clear()
+            top, bottom = (at.rows[0], at.rows[-1]) if at.rows else (0, -1)
+            found = self._reached[at] = [
+                thing
+                for (cx1, cx2, cy1, cy2), thing in zip(self._cells, self._things, strict=True)
+                if cy1 <= bottom
+                and cy2 >= top
+                and any(cx1 <= x2 and cx2 >= x1 for x1, x2 in at.columns)
+            ]
+        return found
