@@ -60,6 +60,7 @@ MIN_ISLAND_RADIUS = 5.0  # canvas units: a province's island no bigger is drawn 
 MIN_ISLAND = 30.0  # square canvas units: smaller islands no province takes go to the sea
 IMPASSABLE_SLOWNESS = 1.2  # impassable land grows this much slower than provinces
 COAST_INSET = 6.0  # canvas units from its seas where a fleet on a coast is drawn
+NEAR_LABELS = 60.0  # canvas units: other provinces' labels a unit point keeps clear of
 
 # Extra points (latitude, longitude) a province also grows from: islands of its own and long
 # provinces whose single middle would lose their far end to a neighbour.
@@ -684,6 +685,13 @@ def place_points(
         label = labels[code]
         candidates = _candidates(_largest(shapes[code]))
         taken = [label]
+        # Other provinces' labels near it: a unit drawn on one reads as that province's (the
+        # world board's Liverpool by the EDI label); kept as far from them as from its own.
+        others = [
+            labels[other]
+            for other in codes
+            if other != code and math.dist(labels[other], label) < NEAR_LABELS
+        ]
 
         def apart(
             points: list[tuple[float, float]], need: float, candidates: list[Any] = candidates
@@ -693,7 +701,7 @@ def place_points(
                     return p
             return max(candidates, key=lambda pr: min(math.dist(pr[0], q) for q in points))[0]
 
-        unit = apart(taken, 16.0)
+        unit = apart(taken + others, 16.0)
         taken.append(unit)
         entry: dict[str, Any] = {
             "kind": kinds[code],
