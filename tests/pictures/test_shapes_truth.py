@@ -54,6 +54,24 @@ def test_the_file_is_small_and_rounded(name: str) -> None:
             assert all(round(v, 1) == v for point in ring for v in point)
 
 
+@pytest.mark.parametrize("name", WITH_SHAPES)
+def test_no_unit_stands_on_another_province_s_label(name: str) -> None:
+    """A unit drawn on a neighbour's label reads as the neighbour's (the world board's army in
+    Liverpool stood on the EDI label): every unit point keeps 8 canvas units from every other
+    province's label point (tools/make_province_shapes.py, NEAR_LABELS)."""
+    import math
+
+    shapes = load_shapes(name)
+    assert shapes is not None
+    close = [
+        (code, other, round(math.dist(shape.unit, there.label), 1))
+        for code, shape in shapes.provinces.items()
+        for other, there in shapes.provinces.items()
+        if other != code and math.dist(shape.unit, there.label) < 8.0
+    ]
+    assert close == []
+
+
 def test_a_board_without_a_file_has_no_shapes() -> None:
     assert load_shapes("no-such-board") is None
 
