@@ -6,6 +6,7 @@ import logging
 import re
 import threading
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from email.message import EmailMessage
 from typing import Any
 
@@ -77,6 +78,18 @@ def _inbox_rows(engine: Engine) -> list[InboxMessage]:
 def _inbox_count(engine: Engine) -> int:
     with session_scope(engine) as session:
         return int(session.scalar(select(func.count()).select_from(InboxMessage)) or 0)
+
+
+@contextmanager
+def _running(poller: ImapPoller) -> Iterator[threading.Thread]:
+    """The poller run in a thread of its own, stopped and its thread joined at the end."""
+    thread = threading.Thread(target=poller.run, daemon=True)
+    thread.start()
+    try:
+        yield thread
+    finally:
+        poller.stop()
+        thread.join(timeout=10)
 
 
 def test_stored_once_then_flagged_and_moved(
@@ -199,9 +212,7 @@ def test_idle_wakes_the_poller_and_it_reconnects_after_a_drop(
 ) -> None:
     woken: list[int] = []
     poller = ImapPoller(engine, _settings(mail_account), on_stored=woken.extend)
-    thread = threading.Thread(target=poller.run, daemon=True)
-    thread.start()
-    try:
+    with _running(poller) as thread:
         wait_until(lambda: poller.connects == 1, what="the first connection")
         _deliver(mail_account, 2, "idle")
         wait_until(lambda: _inbox_count(engine) == 2, what="two mails stored through IDLE")
@@ -213,9 +224,6 @@ def test_idle_wakes_the_poller_and_it_reconnects_after_a_drop(
         wait_until(lambda: poller.connects >= 2, what="a reconnection")
         _deliver(mail_account, 1, "after-drop")
         wait_until(lambda: _inbox_count(engine) == 3, what="a mail stored after the drop")
-    finally:
-        poller.stop()
-        thread.join(timeout=10)
     assert not thread.is_alive()
     assert mail_account.count("INBOX") == 0
 
@@ -231,15 +239,10 @@ def test_polls_where_the_server_has_no_idle(
         return NoIdle(settings.host, port=settings.port, ssl=False, timeout=10)
 
     poller = ImapPoller(engine, _settings(mail_account), client_factory=factory)
-    thread = threading.Thread(target=poller.run, daemon=True)
-    thread.start()
-    try:
+    with _running(poller) as thread:
         wait_until(lambda: poller.connects == 1, what="the first connection")
         _deliver(mail_account, 2, "poll")
         wait_until(lambda: _inbox_count(engine) == 2, what="two mails stored by polling")
-    finally:
-        poller.stop()
-        thread.join(timeout=10)
     assert not thread.is_alive()
 
 
@@ -305,9 +308,7 @@ def test_keeps_retrying_while_the_imap_server_is_down_and_carries_on_when_it_is_
 ) -> None:
     caplog.set_level(logging.INFO, logger="judge.mail.imap_inbound")
     poller = ImapPoller(engine, _settings(mail_account))
-    thread = threading.Thread(target=poller.run, daemon=True)
-    thread.start()
-    try:
+    with _running(poller) as thread:
         wait_until(lambda: poller.connects == 1, what="the first connection")
         mail_servers.stop_dovecot()
         try:
@@ -322,9 +323,6 @@ def test_keeps_retrying_while_the_imap_server_is_down_and_carries_on_when_it_is_
             mail_servers.start_dovecot()
         wait_until(lambda: _inbox_count(engine) == 2, timeout=60, what="mail stored after restart")
         assert poller.connects == 2
-    finally:
-        poller.stop()
-        thread.join(timeout=10)
     assert not thread.is_alive()
     # The log tells the story, with the server's name; no wait exceeds the ceiling (0.5 s).
     said = [r.getMessage() for r in caplog.records]
@@ -357,13 +355,8 @@ def test_mail_landing_just_before_idle_starts_is_not_left_waiting(
         return LateMail(settings.host, port=settings.port, ssl=False, timeout=10)
 
     poller = ImapPoller(engine, _settings(mail_account, poll_seconds=1.0), client_factory=factory)
-    thread = threading.Thread(target=poller.run, daemon=True)
-    thread.start()
-    try:
+    with _running(poller) as thread:
         wait_until(lambda: _inbox_count(engine) == 1, timeout=20, what="the late mail stored")
-    finally:
-        poller.stop()
-        thread.join(timeout=10)
     assert delivered and not thread.is_alive()
 
 
@@ -384,13 +377,8 @@ def test_idle_never_waits_past_a_poll(
         return Recording(settings.host, port=settings.port, ssl=False, timeout=10)
 
     poller = ImapPoller(engine, _settings(mail_account, poll_seconds=0.2), client_factory=factory)
-    thread = threading.Thread(target=poller.run, daemon=True)
-    thread.start()
-    try:
+    with _running(poller):
         wait_until(lambda: len(timeouts) >= 3, what="three waits in IDLE")
-    finally:
-        poller.stop()
-        thread.join(timeout=10)
     assert timeouts and max(timeouts) <= 0.2 + 1e-9, timeouts
 
 
@@ -436,13 +424,8 @@ def test_no_imap_login_in_clear_unless_allowed_for_loopback(
     with pytest.raises(LoginRefused, match=re.escape(reason)):
         ImapPoller(engine, settings, client_factory=_recording).sync_once()
     poller = ImapPoller(engine, settings, client_factory=_recording)
-    thread = threading.Thread(target=poller.run, daemon=True)
-    thread.start()
-    try:
+    with _running(poller):
         wait_until(lambda: poller.failures >= 2, what="two refused attempts")
-    finally:
-        poller.stop()
-        thread.join(timeout=10)
     assert LoginRecorder.logins == [] and poller.connects == 0
     warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
     assert any(reason in m and "reconnecting in" in m for m in warnings), warnings
