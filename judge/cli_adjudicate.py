@@ -206,14 +206,15 @@ class _Output:
     def write(self, data: bytes) -> None:
         """Lines, each ended by its newline."""
         self._parts.append(data)
-        self._size += len(data)
-        if self._waiting or self._size >= self._BLOCK:
-            self.flush()
+        self._added(len(data))
 
     def write_line(self, line: bytes) -> None:
         """One line, without its newline."""
         self._parts += (line, b"\n")
-        self._size += len(line) + 1
+        self._added(len(line) + 1)
+
+    def _added(self, size: int) -> None:
+        self._size += size
         if self._waiting or self._size >= self._BLOCK:
             self.flush()
 
