@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
 import sys
 import time
 from collections.abc import Callable
@@ -44,6 +45,7 @@ from judge.pictures import svg as svg_module  # noqa: E402
 from judge.pictures.png import png_of  # noqa: E402
 from judge.pictures.source import (  # noqa: E402
     PictureSource,
+    case_after,
     picture_request,
     picture_svg,
     picture_svgs,
@@ -67,6 +69,59 @@ def world_case() -> dict[str, Any] | None:
         print(f"{WORLD}: not adjudicable here ({exc}); left out")
         return None
     return case
+
+
+def world_stream(phases: int = 36, seed: int = 1901) -> list[PictureSource]:
+    """The world board played from its opening for `phases` phases, each unit ordered to a
+    neighbour drawn at random about half the time and to hold otherwise (retreats and
+    adjustments left to the rules' defaults): each phase's picture source, as the picture step
+    gets it. Most phases of a game leave most provinces with their owners and most readers'
+    windows where they were, as these do."""
+    case = world_case()
+    if case is None:
+        return []
+    board = load_map(WORLD)
+    rng = random.Random(seed)
+    out = []
+    for _ in range(phases):
+        case = {**case, "orders": _random_orders(board, case, rng)}
+        result = json.loads(json.dumps(run_case(case)))
+        source = PictureSource(case, case["orders"], result)
+        out.append(source)
+        case = case_after(source)
+    return out
+
+
+def _random_orders(board: Any, case: dict[str, Any], rng: random.Random) -> dict[str, list[str]]:
+    if not case["phase"].endswith("M"):
+        return {}
+    orders: dict[str, list[str]] = {}
+    for unit in case["units"]:
+        kind, loc = unit["type"], unit["loc"]
+        edges = board.fleet_edges.get(loc) if kind == "F" else board.army_edges.get(loc)
+        line = f"{kind}({loc}) H"  # the rules' own notation, as the start mail shows it
+        if edges and rng.random() < 0.5:
+            line = f"{kind}({loc}) - {rng.choice(sorted(edges))}"
+        orders.setdefault(unit["power"], []).append(line)
+    return orders
+
+
+def stream_measures(sources: list[PictureSource]) -> dict[str, Callable[[], Any]]:
+    """The stream's phases adjudicated one after another, and every reader's pictures of each
+    drawn one after another (what a phase keeps for the next is kept, as in a game)."""
+    each = [ours_in_process(dict(source.case)) for source in sources]
+    board = read_variant_case(sources[0].case).game_map
+    readers = [*sorted(board.powers), OBSERVERS, MASTER]
+
+    def adjudicate() -> None:
+        for run in each:
+            run()
+
+    def draw() -> None:
+        for source in sources:
+            picture_svgs(source, readers)
+
+    return {"adjudication": adjudicate, "SVG for every reader": draw}
 
 
 def phases() -> list[tuple[str, dict[str, Any]]]:
@@ -213,6 +268,19 @@ def main() -> None:
         each = each_readers_png(case)
         if each:
             print(each)
+    stream = world_stream()
+    if stream:
+        work = stream_measures(stream)
+        best = {}
+        for _ in range(args.rounds):
+            for what, run in work.items():
+                best[what] = max(best.get(what, 0.0), rate(run, args.seconds))
+        cost = best["adjudication"] / best["SVG for every reader"]
+        verdict = "within" if cost < 10 else "over"
+        print(
+            f"\n{WORLD}, a stream of {len(stream)} phases from the opening: every reader's SVG "
+            f"of a phase costs {cost:,.1f} adjudications of it ({verdict} the target of 10)"
+        )
 
 
 if __name__ == "__main__":

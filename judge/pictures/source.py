@@ -9,7 +9,9 @@ board nobody sees (the variant's `secret_board`) is drawn from the variant's own
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import gc
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -113,6 +115,27 @@ def picture_svg(source: PictureSource, reader: str = MASTER) -> str | None:
 def picture_svgs(source: PictureSource, readers: Sequence[str]) -> dict[str, str | None]:
     """The picture each reader may see (`picture_svg`), the case read once and each picture
     drawn once for all the readers shown it (`shown_as`)."""
+    with collector_paused():
+        return _picture_svgs(source, readers)
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """Python's cycle collector held off while a phase's pictures are drawn: they make tens of
+    thousands of short-lived lists and texts, which set the collector off again and again to
+    walk the process's long-lived tables (the boards, their shapes) for nothing; what cycles
+    they leave are collected at its next run after."""
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+
+
+def _picture_svgs(source: PictureSource, readers: Sequence[str]) -> dict[str, str | None]:
     checked = read_variant_case(source.case)
     the_variant = checked.variant
     secret = the_variant.secret_board
