@@ -60,7 +60,10 @@ MIN_ISLAND_RADIUS = 5.0  # canvas units: a province's island no bigger is drawn 
 MIN_ISLAND = 30.0  # square canvas units: smaller islands no province takes go to the sea
 IMPASSABLE_SLOWNESS = 1.2  # impassable land grows this much slower than provinces
 COAST_INSET = 6.0  # canvas units from its seas where a fleet on a coast is drawn
-NEAR_LABELS = 60.0  # canvas units: other provinces' labels a unit point keeps clear of
+NEAR_LABELS = 60.0  # canvas units: other provinces' labels and units a unit point keeps clear of
+UNITS_APART = 16.0  # canvas units a unit point keeps from those, and from its own label
+UNIT_ROUNDS = 6  # rounds of placing each unit again among its neighbours' (`place_units`)
+OWN_LABEL_SHARE = 0.4  # of a small province's breadth its unit keeps from its own label
 
 # Extra points (latitude, longitude) a province also grows from: islands of its own and long
 # provinces whose single middle would lose their far end to a neighbour.
@@ -677,32 +680,15 @@ def _largest(shape: Any) -> Any:
 def place_points(
     codes: list[str], shapes: dict[str, Any], board: dict[str, Any], kinds: dict[str, str]
 ) -> dict[str, dict[str, Any]]:
-    """Label, unit and centre points, each well inside its province, labels apart."""
+    """Label, unit and centre points, each well inside its province, labels apart, each unit
+    apart from the labels and the units round it (`place_units`)."""
     provinces = board["provinces"]
     labels = place_labels(shapes)
+    candidates = {code: _candidates(_largest(shapes[code])) for code in codes}
+    units = place_units(codes, shapes, labels, candidates)
     out: dict[str, dict[str, Any]] = {}
     for code in codes:
-        label = labels[code]
-        candidates = _candidates(_largest(shapes[code]))
-        taken = [label]
-        # Other provinces' labels near it: a unit drawn on one reads as that province's (the
-        # world board's Liverpool by the EDI label); kept as far from them as from its own.
-        others = [
-            labels[other]
-            for other in codes
-            if other != code and math.dist(labels[other], label) < NEAR_LABELS
-        ]
-
-        def apart(
-            points: list[tuple[float, float]], need: float, candidates: list[Any] = candidates
-        ) -> tuple[float, float]:
-            for p, room in candidates:
-                if all(math.dist(p, q) >= need for q in points) and room >= 3:
-                    return p
-            return max(candidates, key=lambda pr: min(math.dist(pr[0], q) for q in points))[0]
-
-        unit = apart(taken + others, 16.0)
-        taken.append(unit)
+        label, unit = labels[code], units[code]
         entry: dict[str, Any] = {
             "kind": kinds[code],
             "label": [round(label[0], 1), round(label[1], 1)],
@@ -710,11 +696,76 @@ def place_points(
             "centre": None,
         }
         if provinces[code].get("centre"):
-            centre = apart(taken, 12.0)
-            taken.append(centre)
+            centre = _apart(candidates[code], [label, unit], 12.0)
             entry["centre"] = [round(centre[0], 1), round(centre[1], 1)]
         out[code] = entry
     return out
+
+
+def place_units(
+    codes: list[str],
+    shapes: dict[str, Any],
+    labels: dict[str, tuple[float, float]],
+    candidates: dict[str, list[tuple[tuple[float, float], float]]],
+) -> dict[str, tuple[float, float]]:
+    """Each province's unit point: the most interior of its points UNITS_APART from the labels
+    of the provinces round it (a unit drawn on one reads as that province's: the world board's
+    Liverpool by the EDI label) and the units round it (two units on one spot read as one: the
+    world board's Rome and Tuscany met at their common corner), and apart from its own label by
+    as much, or by a part of the province's breadth where it is small (Liverpool's army pushed
+    to a corner by its own label stood by Edinburgh's); where a province is too small for that
+    (the world board's Europe), the point farthest from the nearest of them. Each unit is placed
+    again while one moves (a few rounds), so that each answers its neighbours' last places."""
+    near = {
+        code: [o for o in codes if o != code and math.dist(labels[o], labels[code]) < NEAR_LABELS]
+        for code in codes
+    }
+    own = {code: min(UNITS_APART, _breadth(shapes[code]) * OWN_LABEL_SHARE) for code in codes}
+    units = {code: _apart(candidates[code], [], UNITS_APART, labels[code], own[code]) for code in codes}
+    for _round in range(UNIT_ROUNDS):
+        moved = False
+        for code in codes:
+            others = [labels[o] for o in near[code]] + [units[o] for o in near[code]]
+            unit = _apart(candidates[code], others, UNITS_APART, labels[code], own[code])
+            if unit != units[code]:
+                units[code], moved = unit, True
+        if not moved:
+            break
+    return units
+
+
+def _breadth(shape: Any) -> float:
+    """A province's breadth: the shorter side of its largest part's bounds."""
+    minx, miny, maxx, maxy = _largest(shape).bounds
+    return float(min(maxx - minx, maxy - miny))
+
+
+def _apart(
+    candidates: list[tuple[tuple[float, float], float]],
+    points: list[tuple[float, float]],
+    need: float,
+    own: tuple[float, float] | None = None,
+    own_need: float = 0.0,
+) -> tuple[float, float]:
+    """The first (most interior) candidate with room round it `need` from every one of
+    `points` and `own_need` from `own`, else the candidate farthest from the nearest of them
+    (`own` counted as nearer by need / own_need)."""
+    for p, room in candidates:
+        if (
+            room >= 3
+            and all(math.dist(p, q) >= need for q in points)
+            and (own is None or math.dist(p, own) >= own_need)
+        ):
+            return p
+    weight = need / own_need if own is not None and own_need > 0 else 1.0
+
+    def clearance(pr: tuple[tuple[float, float], float]) -> tuple[float, float]:
+        near = [math.dist(pr[0], q) for q in points]
+        if own is not None:
+            near.append(math.dist(pr[0], own) * weight)
+        return (min(near, default=0.0), pr[1])
+
+    return max(candidates, key=clearance)[0]
 
 
 def _candidates(shape: Any) -> list[tuple[tuple[float, float], float]]:

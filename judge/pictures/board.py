@@ -104,14 +104,31 @@ def _locations(board: Map, shapes: Shapes | None = None) -> dict[str, tuple[floa
 
 def _shape_points(shapes: Shapes, label_size: float) -> dict[str, tuple[float, float]]:
     """Each province's unit point and each coast's, moved a little where the unit drawn there
-    would cover its province's label (still inside the province)."""
+    would cover its province's label (still inside the province, and clear of the labels of
+    the provinces round it: a small province's unit is better on its own label than on its
+    neighbour's)."""
     out: dict[str, tuple[float, float]] = {}
+    labels = {
+        code: _label_box(code, shape.label, label_size) for code, shape in shapes.provinces.items()
+    }
     for code, shape in shapes.provinces.items():
-        label = _label_box(code, shape.label, label_size)
+        x, y = shape.label
+        near = [
+            box
+            for other, box in labels.items()
+            if other != code
+            and abs(shapes.provinces[other].label[0] - x) < NEAR_LABEL
+            and abs(shapes.provinces[other].label[1] - y) < NEAR_LABEL
+        ]
         points = {code: shape.unit, **{f"{code}/{c}": p for c, p in shape.coasts.items()}}
         for loc, point in points.items():
-            out[loc] = clear_of(point, UNIT_BOX, [label], shape.rings)
+            out[loc] = clear_of(point, UNIT_BOX, [labels[code], *near], shape.rings)
     return out
+
+
+# How near (canvas pixels, either way) another province's label must be to keep a unit moved
+# off its own label from moving onto it.
+NEAR_LABEL = 60.0
 
 
 def unit_rooms(board: Map, shapes: Shapes) -> dict[str, float]:
@@ -404,7 +421,8 @@ def for_reader(
         places = scene.shared["unit places"] = unit_places(shown)
     assert isinstance(places, dict)
     mine = places.get(reader, set())
-    views = reader_parts(board, shown, reader, shapes, (scene.width, scene.height), mine)
+    canvas = (scene.width, scene.height)
+    views = reader_parts(board, shown, reader, shapes, canvas, mine)
     if not views:
         return scene
     first, *more = [
@@ -421,6 +439,13 @@ def for_reader(
             break
         kept.append(part)
     more = kept
+    locs = scene.shared.get("unit locations")
+    if locs is None:  # each power's units' locations, found once for the pictures of the phase
+        locs = scene.shared["unit locations"] = _unit_locations(shown)
+    assert isinstance(locs, dict)
+    close = close_up(board, shapes, locs.get(reader, ()), first.view, canvas)
+    if close is not None:  # his own units close, under the part round them (beyond PARTS_HIGH)
+        more.insert(0, _part(scene, close, VIEW_PICTURE)._replace(first_ground=True))
     return with_changes(
         scene,
         view=first.view,
@@ -429,6 +454,66 @@ def for_reader(
         mark_scale=first.mark_scale,
         parts=tuple(more),
     )
+
+
+# Where a power's units in the first window of his part stand nearer a neighbour's unit than
+# a unit is wide there (`UnitMark.room` times its enlargement under 1: Britain on the world
+# board), his picture shows them again in a window of their own, CLOSE_ENLARGED times larger
+# than the canvas (or as much as holds his units round the most crowded of them), when that is
+# at least CLOSE_GAIN times the first window's enlargement.
+CLOSE_ENLARGED = 4.0
+CLOSE_GAIN = 1.5
+
+
+def close_up(
+    board: Map,
+    shapes: Shapes | None,
+    locs: Sequence[str],
+    first: tuple[float, float, float, float],
+    canvas: tuple[float, float],
+) -> tuple[float, float, float, float] | None:
+    """The window of a power's own units (at `locs`) where they crowd in `first` (x, y, width,
+    height), inside it; None where they do not, or it would not show them much larger."""
+    if shapes is None:
+        return None
+    enlarged = VIEW_PICTURE / first[2]
+    if CLOSE_GAIN * enlarged > CLOSE_ENLARGED:
+        return None
+    rooms = unit_rooms(board, shapes)
+    places = _locations(board, shapes)
+    fx, fy, fw, fh = first
+    shift = canvas[0] if board.wraps else 0.0
+    mine = []  # his units' points inside the first window (moved round a board that wraps)
+    crowded = []
+    for loc in locs:
+        at = places.get(loc)
+        if at is None:
+            continue
+        x, y = at
+        if x < fx:
+            x += shift
+        if fx <= x <= fx + fw and fy <= y <= fy + fh:
+            mine.append((x, y))
+            if rooms.get(loc, 1.0) * enlarged < 1.0:
+                crowded.append((x, y))
+    if not crowded:
+        return None
+    wide = VIEW_PICTURE / CLOSE_ENLARGED - 2 * WINDOW_MARGIN
+    high = wide * TALLEST
+
+    def near(seed: tuple[float, float]) -> list[tuple[float, float]]:
+        return [
+            p for p in mine if abs(p[0] - seed[0]) <= wide / 2 and abs(p[1] - seed[1]) <= high / 2
+        ]
+
+    group = max((near(seed) for seed in crowded), key=len)  # the crowded one with most round it
+    xs, ys = [p[0] for p in group], [p[1] for p in group]
+    x, y, w, h = _framed(
+        [min(xs), min(ys), max(xs), max(ys)], canvas, False, VIEW_PICTURE / CLOSE_ENLARGED
+    )
+    if w > fw or h > fh:
+        return None
+    return (min(max(x, fx), fx + fw - w), min(max(y, fy), fy + fh - h), w, h)
 
 
 # The whole of a board too wide to read (the GM's and observers' picture) shows its crowded
@@ -809,6 +894,14 @@ def two_moves_of(board: Map, province: str, kind: str) -> frozenset[str]:
 Box = tuple[float, float, float, float]
 
 
+def _unit_locations(shown: Position) -> dict[str, list[str]]:
+    """Each power's units' locations."""
+    out: dict[str, list[str]] = {}
+    for unit in shown.units:
+        out.setdefault(unit.power, []).append(unit.loc)
+    return out
+
+
 def unit_places(shown: Position) -> dict[str, set[tuple[str, str]]]:
     """Each power's units as (province, kind)."""
     out: dict[str, set[tuple[str, str]]] = {}
@@ -956,15 +1049,18 @@ def _unwrapped(box: Box, anchor: float, width: float, wraps: bool) -> Box:
 
 
 def _framed(
-    box: list[float], canvas: tuple[float, float], wraps: bool
+    box: list[float],
+    canvas: tuple[float, float],
+    wraps: bool,
+    narrowest: float = NARROWEST_VIEW,
 ) -> tuple[float, float, float, float]:
     """A window round `box`: a margin, at least half as high as wide (a strip of coast reads
     badly) and at most TALLEST of its width high (a picture a mail shows without much
-    scrolling), no narrower than MOST_ENLARGED allows, inside the canvas."""
+    scrolling), no narrower than `narrowest` (MOST_ENLARGED's), inside the canvas."""
     width, height = canvas
     margin = WINDOW_MARGIN
     x1, y1, x2, y2 = box[0] - margin, box[1] - margin, box[2] + margin, box[3] + margin
-    w = max(x2 - x1, (y2 - y1) / TALLEST, NARROWEST_VIEW)
+    w = max(x2 - x1, (y2 - y1) / TALLEST, narrowest)
     if w > VIEW_WIDTH:
         w = VIEW_WIDTH
     h = min(max(y2 - y1, w / 2), w * TALLEST, height)

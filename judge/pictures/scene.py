@@ -124,6 +124,10 @@ class Part(NamedTuple):
     label_size: float
     mark_scale: float
     shown_width: float = 960.0  # its width on the picture: the picture's, or half of it
+    # A window inside the first one (a power's own units close) shows the first one's ground
+    # (its provinces' shapes, impassable land, barriers and crossings), with its own centres,
+    # units and labels at its own size: the shapes, most of a window's text, are drawn once.
+    first_ground: bool = False
 
 
 @dataclass
@@ -170,6 +174,8 @@ class Scene:
     # Added to the ids of what a further window (or the whole's crowded part) draws again, so
     # that no two elements of a picture share an id.
     id_suffix: str = ""
+    # The window shows the ground of the first window (`Part.first_ground`), not its own.
+    first_ground: bool = False
     # What the pictures of one phase share, drawn once for all its readers (each province's
     # shape in its fill, the whole board drawn small): the scenes a phase's readers are shown
     # are made from one scene and share this dict; a new phase starts a new one.

@@ -245,6 +245,7 @@ def _part_scenes(scene: Scene) -> list[Scene]:
             shown_width=part.shown_width,
             parts=(),
             id_suffix=f"-{index + 2}",
+            first_ground=part.first_ground,
         )
         for index, part in enumerate(scene.parts)
     ]
@@ -368,23 +369,26 @@ def _shapes_board(scene: Scene, colours: dict[str, str], out: list[str]) -> None
     phase = _phase(scene, board)
     window = phase.window(scene)
     suffix = scene.id_suffix
-    out.append(_PROVINCES.format(suffix))
-    phase.area_rows(scene, suffix).cut(window.areas, out)
-    out += window.large_areas
-    out.append("</g>")
-    for kind, head in _LINE_HEADS.items():
-        at = len(out)
-        out.append(head.format(suffix))
-        board.lines[kind].cut(window.areas, out)
-        if window.large_lines:
-            out += [text for k, text in window.large_lines if k == kind]
-        if len(out) > at + 1:
-            out.append("</g>")
-        else:  # none of this kind here: no group
-            out.pop()
-    out.append(f'<g id="centres{suffix}">')
+    if scene.first_ground:  # a window inside the first: its ground is the first's
+        out.append(_FIRST_GROUND)
+    else:
+        out.append(_PROVINCES.format(suffix))
+        phase.area_rows(scene, suffix).cut(window.areas, out)
+        out += window.large_areas
+        out.append("</g>")
+        for kind, head in _LINE_HEADS.items():
+            at = len(out)
+            out.append(head.format(suffix))
+            board.lines[kind].cut(window.areas, out)
+            if window.large_lines:
+                out += [text for k, text in window.large_lines if k == kind]
+            if len(out) > at + 1:
+                out.append("</g>")
+            else:  # none of this kind here: no group
+                out.pop()
+    out.append(f'</g><g id="centres{suffix}">')
     phase.centre_rows(scene).cut(window.areas, out)
-    out.append("</g></g>")
+    out.append("</g>")
     out.append(f'<g id="orders{suffix}">{_orders_text(scene, colours)}</g>')
     out.append(f'<g id="units{suffix}">')
     phase.unit_rows(scene).cut(window.areas, out)
@@ -398,6 +402,7 @@ def _shapes_board(scene: Scene, colours: dict[str, str], out: list[str]) -> None
     out.append("</g></g>")
 
 
+_FIRST_GROUND = '<use href="#ground" xlink:href="#ground"/>'
 _PROVINCES = (
     f'<g id="provinces{{}}" stroke="{BORDER}" stroke-width="1" stroke-linejoin="round" '
     'fill-rule="evenodd">'
@@ -511,19 +516,21 @@ class _Phase:
         self.lettered = len(scene.powers) > COLOUR_ONLY
         self.texts: dict[str, Callable[[list[int]], list[str]]] = {}
         self.rows: dict[tuple[object, ...], Rows[Any]] = {}
-        self.windows: dict[tuple[object, str], _Window] = {}
+        self.windows: dict[tuple[object, str, bool], _Window] = {}
         self.large: dict[str, dict[int, str]] = {}
         self.units: Placed[UnitMark] | None = None
         self.owners: tuple[str | None, ...] | None = None
 
     def window(self, scene: Scene) -> _Window:
-        key = (scene.view, scene.id_suffix)
+        key = (scene.view, scene.id_suffix, scene.first_ground)
         found = self.windows.get(key)
         if found is None:
             grid = self.board.grid
             own = cut(grid, scene.view, 0.0)
             large = self.board.large_areas.reached(own)
-            if scene.id_suffix:  # a further window: the larger areas' shapes it shows
+            if scene.first_ground:  # the first window's shapes
+                shapes = []
+            elif scene.id_suffix:  # a further window: the larger areas' shapes it shows
                 shapes = self.areas(scene, scene.id_suffix)(large)
             else:  # a first window: those of all the first windows of the phase, found once
                 texts = self.large.get("")

@@ -206,6 +206,69 @@ def test_a_players_part_holds_every_province_within_two_moves_of_his_units(
             assert inside, (reader, code)
 
 
+def close_windows(root: ET.Element) -> list[str]:
+    """The board groups of a picture that show the first window's ground (a power's own units
+    close): those whose ground is a use of the first's."""
+    return [
+        g.get("id", "")
+        for g in root.iter(f"{SVG}g")
+        if (g.get("id") or "").startswith("board-")
+        and any(u.get("href") == "#ground" for u in g.iter(f"{SVG}use"))
+    ]
+
+
+def unit_marks(root: ET.Element, group: str) -> dict[str, tuple[float, float, float]]:
+    """Each unit drawn in a board group, by its id: its point on the canvas and its scale."""
+    board_group = next(e for e in root.iter(f"{SVG}g") if e.get("id") == group)
+    out = {}
+    for g in board_group.iter(f"{SVG}g"):
+        if not (g.get("id") or "").startswith("u-"):
+            continue
+        move = re.match(
+            r"translate\(([-0-9.]+),([-0-9.]+)\) scale\(([-0-9.]+)\)", g.attrib["transform"]
+        )
+        assert move is not None
+        out[g.attrib["id"]] = (float(move.group(1)), float(move.group(2)), float(move.group(3)))
+    return out
+
+
+def test_a_player_whose_units_crowd_sees_them_close_in_a_window_of_their_own() -> None:
+    """England's three units on the world board stand in provinces a unit's width apart in
+    the first window of his part: his picture shows them again, enlarged at least 1.5 times
+    more, each drawn apart from the others, in a window inside the first (whose provinces'
+    shapes it shows again rather than drawing its own)."""
+    board = load_map("mercator-world")
+    case = start_case(board)
+    case.update(variant="mercator", map="mercator-world")
+    svg = picture_svg(PictureSource(case), "ENGLAND")
+    assert svg is not None
+    root = ET.fromstring(svg)
+    (close,) = close_windows(root)
+    shown = views(root)
+    (first_scale, [first]), (scale, [view]) = shown["board"], shown[close]
+    assert scale >= 1.5 * first_scale
+    fx, fy, fw, fh = first
+    x, y, w, h = view
+    assert fx <= x and fy <= y and x + w <= fx + fw and y + h <= fy + fh
+    suffix = close.removeprefix("board")
+    marks = unit_marks(root, close)
+    own = [
+        marks[f"u-ENGLAND-{province_of(u.loc)}{suffix}"]
+        for u in board.powers["ENGLAND"].starting_units
+    ]
+    for i, (ax, ay, k) in enumerate(own):
+        assert x <= ax <= x + w and y <= ay <= y + h
+        for bx, by, _ in own[i + 1 :]:
+            wide = 22 * k  # a unit's mark on the canvas at its scale
+            assert max(abs(ax - bx), abs(ay - by)) >= wide, (ax, ay, bx, by)
+
+
+def test_a_player_whose_units_stand_apart_has_no_close_window() -> None:
+    for reader, svg in opening_pictures("mercator-world", "mercator"):
+        if reader in ("AMERICA", "ARGENTINA", "BRAZIL", "CHINA"):
+            assert close_windows(ET.fromstring(svg)) == [], reader
+
+
 def by_code(name: str) -> set[str]:
     return {p[2:] for p in by_shape(name)}
 

@@ -72,6 +72,30 @@ def test_no_unit_stands_on_another_province_s_label(name: str) -> None:
     assert close == []
 
 
+@pytest.mark.parametrize("name", WITH_SHAPES)
+def test_no_two_provinces_units_stand_on_one_spot(name: str) -> None:
+    """Two units drawn on one spot read as one, and neither as its own province's (the world
+    board's armies in Rome and Tuscany stood 1.4 canvas units apart, at the corner their
+    provinces share): every unit and coast point keeps 10 canvas units from every other
+    province's (tools/make_province_shapes.py, place_units)."""
+    import math
+
+    shapes = load_shapes(name)
+    assert shapes is not None
+    points = [
+        (code, at)
+        for code, shape in shapes.provinces.items()
+        for at in (shape.unit, *shape.coasts.values())
+    ]
+    close = [
+        (code, other, round(math.dist(a, b), 1))
+        for i, (code, a) in enumerate(points)
+        for other, b in points[i + 1 :]
+        if other != code and math.dist(a, b) < 10.0
+    ]
+    assert close == []
+
+
 def test_a_board_without_a_file_has_no_shapes() -> None:
     assert load_shapes("no-such-board") is None
 
