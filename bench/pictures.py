@@ -12,9 +12,11 @@ last one helps) and with nothing kept but what belongs to the board; the SVG of 
 of the phase from scratch (each power, observers, the GM: on a board too wide to read whole
 each power has a picture of his own part); that SVG rendered to PNG (resvg); and both, as the
 picture step does for one reader; on a board where each power has his own picture, every
-reader's PNG once (the median and the slowest). The targets (issues 13 and 18): a phase's
-pictures for all its readers cost at most ten adjudications of the phase (SVG), and a PNG of
-the world board takes at most 0.3 s. Rounds alternate the measurements; each one's best round
+reader's PNG once (the median and the slowest); and a stream of the world board's phases from
+its opening, each phase's pictures for every reader against its adjudication. The process
+keeps the memory it frees, as `judge serve` does (judge/heap.py). The targets (issues 13 and
+18): a phase's pictures for all its readers cost at most ten adjudications of the phase (SVG),
+and a PNG of the world board takes at most 0.3 s. Rounds alternate the measurements; each one's best round
 is kept; times are this process's CPU time. Figures go to docs/PERFORMANCE.md with the
 command above.
 """
@@ -40,6 +42,7 @@ from adjudicate import rate as adjudicate_rate  # noqa: E402
 from judge import PURE_PYTHON_REASON  # noqa: E402
 from judge.adjudicate_json import read_variant_case, run_case  # noqa: E402
 from judge.compiled import COMPILED_MODULES, is_compiled  # noqa: E402
+from judge.heap import keep_freed_memory  # noqa: E402
 from judge.map_files import available_maps, load_map  # noqa: E402
 from judge.pictures import svg as svg_module  # noqa: E402
 from judge.pictures.png import png_of  # noqa: E402
@@ -230,6 +233,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=2.0, help="per measurement and round")
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
+    keep_freed_memory()  # as `judge serve`, where the pictures are drawn, does (judge/heap.py)
     run_case(opening_case())  # the adjudication path imported, to ask how it was loaded
     compiled = [m for m in COMPILED_MODULES if is_compiled(m)]
     build = f"compiled ({len(compiled)} modules)" if compiled else "plain Python"

@@ -89,8 +89,10 @@ def _setup_logging(config: Config) -> None:
 
 def cmd_serve(args: argparse.Namespace) -> int:
     """Run the judge until SIGTERM or SIGINT."""
+    from judge.heap import keep_freed_memory
     from judge.serve import Daemon, ServeError, parse_roles
 
+    keep_freed_memory()  # a long-running process: its pictures' pages stay with it
     config = _config(args)
     try:
         roles = parse_roles(args.only)
