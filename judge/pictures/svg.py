@@ -693,7 +693,7 @@ def _unit_scale(unit: UnitMark, scale: float) -> float:
 
 def _orders_text(scene: Scene, colours: dict[str, str]) -> str:
     """Every order's arrow, drawn once for the pictures of the phase."""
-    key = ("orders", scene.id_suffix)
+    key = ("orders", scene.id_suffix, scene.mark_scale)
     found = scene.shared.get(key)
     if found is None:
         found = scene.shared[key] = "".join(
@@ -706,6 +706,7 @@ def _orders_text(scene: Scene, colours: dict[str, str]) -> str:
                 scene.width,
                 scene.wraps,
                 scene.id_suffix,
+                scene.mark_scale,
             )
         )
     assert isinstance(found, str)
@@ -1564,14 +1565,15 @@ def _rat(x: float, y: float, colour: str, stroke: str) -> list[str]:
     ]
 
 
-def _head(x1: float, y1: float, x2: float, y2: float, colour: str) -> str:
-    """An arrowhead at (x2, y2) pointing away from (x1, y1)."""
+def _head(x1: float, y1: float, x2: float, y2: float, colour: str, scale: float = 1.0) -> str:
+    """An arrowhead at (x2, y2) pointing away from (x1, y1), `scale` times its usual size."""
     d = math.hypot(x2 - x1, y2 - y1) or 1.0
     ux, uy = (x2 - x1) / d, (y2 - y1) / d
-    bx, by = x2 - ux * 11, y2 - uy * 11
+    long, half = 11 * scale, 5 * scale
+    bx, by = x2 - ux * long, y2 - uy * long
     return (
-        f'<path d="M{x2:.1f},{y2:.1f} L{bx - uy * 5:.1f},{by + ux * 5:.1f} '
-        f'L{bx + uy * 5:.1f},{by - ux * 5:.1f} z" fill="{colour}"/>'
+        f'<path d="M{x2:.1f},{y2:.1f} L{bx - uy * half:.1f},{by + ux * half:.1f} '
+        f'L{bx + uy * half:.1f},{by - ux * half:.1f} z" fill="{colour}"/>'
     )
 
 
@@ -1584,37 +1586,57 @@ def _trimmed(
 
 
 def _arrow(
-    index: int, arrow: Arrow, colour: str, width: float, wraps: bool, suffix: str = ""
+    index: int,
+    arrow: Arrow,
+    colour: str,
+    width: float,
+    wraps: bool,
+    suffix: str = "",
+    scale: float = 1.0,
 ) -> list[str]:
     title = f"<title>{_text(arrow.text)}</title>" if arrow.text else ""
     head = f'<g id="o-{index}{suffix}" class="{arrow.kind}{"" if arrow.ok else " failed"}">{title}'
-    return [head, *_arrow_lines(arrow, colour, width, wraps)]
+    return [head, *_arrow_lines(arrow, colour, width, wraps, scale)]
+
+
+def _sized(value: float, scale: float) -> str:
+    """A length of an order's drawing at `scale` (as written at 1)."""
+    return f"{round(value * scale, 2):g}"
 
 
 @functools.lru_cache(maxsize=4096)
-def _arrow_lines(arrow: Arrow, colour: str, width: float, wraps: bool) -> list[str]:
-    """An order's lines, head, dot or cross, and the group's end. Kept: the same orders come
-    back (a unit holding its line with the same support, a picture drawn for several readers)."""
+def _arrow_lines(
+    arrow: Arrow, colour: str, width: float, wraps: bool, scale: float = 1.0
+) -> list[str]:
+    """An order's lines, head, dot or cross, and the group's end, `scale` times their usual
+    size (the size of the units beside them: a reader's part enlarged draws both smaller on the
+    canvas). Kept: the same orders come back (a unit holding its line with the same support, a
+    picture drawn for several readers)."""
     out: list[str] = []
     if arrow.kind in (BUILD, DISBAND):
         x, y = arrow.points[0]
         if arrow.kind == BUILD:
+            dashes = "" if arrow.ok else f"{_sized(4, scale)} {_sized(3, scale)}"
             out.append(
-                f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{MARKER_RADIUS + 6:.0f}" fill="none" '
-                f'stroke="{colour}" stroke-width="2.5" stroke-dasharray="{"" if arrow.ok else "4 3"}"/>'
+                f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{_sized(MARKER_RADIUS + 6, scale)}" '
+                f'fill="none" stroke="{colour}" stroke-width="{_sized(2.5, scale)}" '
+                f'stroke-dasharray="{dashes}"/>'
             )
         else:
+            k = 12 * scale
             out.append(
-                f'<path d="M{x - 12:.1f},{y - 12:.1f} L{x + 12:.1f},{y + 12:.1f} M{x - 12:.1f},'
-                f'{y + 12:.1f} L{x + 12:.1f},{y - 12:.1f}" stroke="{FAILED}" stroke-width="3"/>'
+                f'<path d="M{x - k:.1f},{y - k:.1f} L{x + k:.1f},{y + k:.1f} M{x - k:.1f},'
+                f'{y + k:.1f} L{x + k:.1f},{y - k:.1f}" stroke="{FAILED}" '
+                f'stroke-width="{_sized(3, scale)}"/>'
             )
         out.append("</g>")
         return out
     points = arrow.points
-    dash = {SUPPORT: "5 3", CONVOY: "1.5 3"}.get(arrow.kind, "")
+    dashes = {SUPPORT: (5, 3), CONVOY: (1.5, 3)}.get(arrow.kind, ())
     if not arrow.ok:
-        dash = dash or "7 4"
-    thickness = 1.8 if arrow.kind in (SUPPORT, CONVOY) else 2.6
+        dashes = dashes or (7, 4)
+    dash = " ".join(_sized(d, scale) for d in dashes)
+    thickness = _sized(1.8 if arrow.kind in (SUPPORT, CONVOY) else 2.6, scale)
     line_colour = "#e36d00" if arrow.kind == RETREAT else colour
     dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
     for i in range(len(points) - 1):
@@ -1622,8 +1644,8 @@ def _arrow_lines(arrow: Arrow, colour: str, width: float, wraps: bool) -> list[s
         pieces = link_segments(points[i], points[i + 1], width, wraps)
         for p_index, (a, b) in enumerate(pieces):
             reaches = p_index == 0 and len(pieces) == 1 or (len(pieces) == 2 and p_index == 1)
-            start = 12.0 if i == 0 and p_index == 0 else 0.0
-            end = (14.0 if arrow.kind != SUPPORT else 4.0) if last and reaches else 0.0
+            start = 12.0 * scale if i == 0 and p_index == 0 else 0.0
+            end = (14.0 if arrow.kind != SUPPORT else 4.0) * scale if last and reaches else 0.0
             if len(pieces) == 2 and p_index == 1:
                 a, b = b, a  # the second piece runs from the edge to the destination
             x1, y1, x2, y2 = _trimmed(a, b, start, end)
@@ -1633,16 +1655,20 @@ def _arrow_lines(arrow: Arrow, colour: str, width: float, wraps: bool) -> list[s
             )
             if last and reaches:
                 if arrow.kind == SUPPORT:
-                    out.append(f'<circle cx="{x2:.1f}" cy="{y2:.1f}" r="3" fill="{line_colour}"/>')
+                    out.append(
+                        f'<circle cx="{x2:.1f}" cy="{y2:.1f}" r="{_sized(3, scale)}" '
+                        f'fill="{line_colour}"/>'
+                    )
                 elif arrow.kind != CONVOY:
-                    out.append(_head(x1, y1, x2, y2, line_colour))
+                    out.append(_head(x1, y1, x2, y2, line_colour, scale))
     if not arrow.ok:
         (ax, ay), (bx, by) = points[-2], points[-1]
         if not (wraps and abs(ax - bx) > width / 2):
-            mx, my = (ax + bx) / 2, (ay + by) / 2
+            mx, my, k = (ax + bx) / 2, (ay + by) / 2, 6 * scale
             out.append(
-                f'<path d="M{mx - 6:.1f},{my - 6:.1f} L{mx + 6:.1f},{my + 6:.1f} M{mx - 6:.1f},'
-                f'{my + 6:.1f} L{mx + 6:.1f},{my - 6:.1f}" stroke="{FAILED}" stroke-width="3"/>'
+                f'<path d="M{mx - k:.1f},{my - k:.1f} L{mx + k:.1f},{my + k:.1f} M{mx - k:.1f},'
+                f'{my + k:.1f} L{mx + k:.1f},{my - k:.1f}" stroke="{FAILED}" '
+                f'stroke-width="{_sized(3, scale)}"/>'
             )
     out.append("</g>")
     return out

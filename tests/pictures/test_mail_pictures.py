@@ -6,6 +6,7 @@ moves) beside the whole board drawn small."""
 
 from __future__ import annotations
 
+import json
 import re
 import xml.etree.ElementTree as ET
 from typing import Any
@@ -13,6 +14,7 @@ from typing import Any
 import pytest
 from test_board_pictures import crowded  # type: ignore[import-not-found]
 
+from judge.adjudicate_json import run_case
 from judge.engine.geography import Map
 from judge.engine.position import Unit, province_of
 from judge.map_files import load_map, start_case
@@ -261,6 +263,30 @@ def test_a_player_whose_units_crowd_sees_them_close_in_a_window_of_their_own() -
         for bx, by, _ in own[i + 1 :]:
             wide = 22 * k  # a unit's mark on the canvas at its scale
             assert max(abs(ax - bx), abs(ay - by)) >= wide, (ax, ay, bx, by)
+
+
+def test_an_order_s_arrow_is_drawn_to_the_size_of_the_units_of_its_window() -> None:
+    """The first window of England's part and the close window of his units draw his fleet's
+    move each at the size of that window's units: as thick on the picture in both, not four
+    times thicker where the window is enlarged four times."""
+    board = load_map("mercator-world")
+    case = start_case(board)
+    case.update(variant="mercator", map="mercator-world", orders={"ENGLAND": ["F(lon) - eng"]})
+    result = json.loads(json.dumps(run_case(case)))
+    svg = picture_svg(PictureSource(case, case["orders"], result), "ENGLAND")
+    assert svg is not None
+    root = ET.fromstring(svg)
+    (close,) = close_windows(root)
+    shown = views(root)
+    widths = {}
+    for group in ("board", close):
+        board_group = next(e for e in root.iter(f"{SVG}g") if e.get("id") == group)
+        (line,) = [e for e in board_group.iter(f"{SVG}line") if e.get("stroke-width")]
+        # the window's size of units: that of those not drawn smaller where they crowd
+        size = max(scale for _, _, scale in unit_marks(root, group).values())
+        assert float(line.attrib["stroke-width"]) == pytest.approx(2.6 * size, abs=0.01)
+        widths[group] = float(line.attrib["stroke-width"]) * shown[group][0]  # on the picture
+    assert widths[close] == pytest.approx(widths["board"], rel=0.5)
 
 
 def test_a_player_whose_units_stand_apart_has_no_close_window() -> None:
