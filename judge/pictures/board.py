@@ -457,12 +457,14 @@ def for_reader(
 
 
 # Where a power's units in the first window of his part stand nearer a neighbour's unit than
-# a unit is wide there (`UnitMark.room` times its enlargement under 1: Britain on the world
-# board), his picture shows them again in a window of their own, CLOSE_ENLARGED times larger
-# than the canvas (or as much as holds his units round the most crowded of them), when that is
-# at least CLOSE_GAIN times the first window's enlargement.
-CLOSE_ENLARGED = 4.0
+# a unit is wide there (`UnitMark.room` times the window's enlargement, or 1 where that is
+# less, under 1: Britain on the world board), his picture shows them again in a window of their
+# own, enlarged until the most crowded of them has CLOSE_ROOM (and at least CLOSE_GAIN times
+# the first window's enlargement, at most CLOSE_ENLARGED times the canvas), holding as many of
+# his units round it as it can.
+CLOSE_ROOM = 1.6
 CLOSE_GAIN = 1.5
+CLOSE_ENLARGED = 4.0
 
 
 def close_up(
@@ -494,23 +496,24 @@ def close_up(
             x += shift
         if fx <= x <= fx + fw and fy <= y <= fy + fh:
             mine.append((x, y))
-            if rooms.get(loc, 1.0) * enlarged < 1.0:
-                crowded.append((x, y))
+            room = rooms.get(loc, 1.0)
+            if room * max(enlarged, 1.0) < 1.0:
+                crowded.append((x, y, room))
     if not crowded:
         return None
-    wide = VIEW_PICTURE / CLOSE_ENLARGED - 2 * WINDOW_MARGIN
+    least = min(room for _, _, room in crowded)
+    close = min(CLOSE_ENLARGED, max(CLOSE_GAIN * enlarged, CLOSE_ROOM / least))
+    wide = VIEW_PICTURE / close - 2 * WINDOW_MARGIN
     high = wide * TALLEST
 
-    def near(seed: tuple[float, float]) -> list[tuple[float, float]]:
+    def near(seed: tuple[float, float, float]) -> list[tuple[float, float]]:
         return [
             p for p in mine if abs(p[0] - seed[0]) <= wide / 2 and abs(p[1] - seed[1]) <= high / 2
         ]
 
     group = max((near(seed) for seed in crowded), key=len)  # the crowded one with most round it
     xs, ys = [p[0] for p in group], [p[1] for p in group]
-    x, y, w, h = _framed(
-        [min(xs), min(ys), max(xs), max(ys)], canvas, False, VIEW_PICTURE / CLOSE_ENLARGED
-    )
+    x, y, w, h = _framed([min(xs), min(ys), max(xs), max(ys)], canvas, False, VIEW_PICTURE / close)
     if w > fw or h > fh:
         return None
     return (min(max(x, fx), fx + fw - w), min(max(y, fy), fy + fh - h), w, h)

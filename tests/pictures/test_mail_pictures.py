@@ -289,6 +289,20 @@ def test_an_order_s_arrow_is_drawn_to_the_size_of_the_units_of_its_window() -> N
     assert widths[close] == pytest.approx(widths["board"], rel=0.5)
 
 
+def test_a_close_window_is_only_as_close_as_its_units_need() -> None:
+    """On Youngstown, whose provinces are larger on its canvas than the world board's, France's
+    units crowd only a little in the first window of his part: his close window enlarges them
+    enough to stand apart, not the four times that Britain on the world board needs; Russia's,
+    in a first window drawn a little under the canvas's size, do not crowd at all."""
+    pictures = dict(opening_pictures("youngstown", "youngstown"))
+    root = ET.fromstring(pictures["FRANCE"])
+    (close,) = close_windows(root)
+    shown = views(root)
+    first_scale, scale = shown["board"][0], shown[close][0]
+    assert 1.5 * first_scale <= scale < 3.0
+    assert close_windows(ET.fromstring(pictures["RUSSIA"])) == []
+
+
 def test_a_player_whose_units_stand_apart_has_no_close_window() -> None:
     for reader, svg in opening_pictures("mercator-world", "mercator"):
         if reader in ("AMERICA", "ARGENTINA", "BRAZIL", "CHINA"):
