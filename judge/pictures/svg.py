@@ -1616,11 +1616,11 @@ def _arrow_lines(
     if arrow.kind in (BUILD, DISBAND):
         x, y = arrow.points[0]
         if arrow.kind == BUILD:
-            dashes = "" if arrow.ok else f"{_sized(4, scale)} {_sized(3, scale)}"
+            ring = "" if arrow.ok else f"{_sized(4, scale)} {_sized(3, scale)}"
             out.append(
                 f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{_sized(MARKER_RADIUS + 6, scale)}" '
                 f'fill="none" stroke="{colour}" stroke-width="{_sized(2.5, scale)}" '
-                f'stroke-dasharray="{dashes}"/>'
+                f'stroke-dasharray="{ring}"/>'
             )
         else:
             k = 12 * scale
@@ -1632,9 +1632,9 @@ def _arrow_lines(
         out.append("</g>")
         return out
     points = arrow.points
-    dashes = {SUPPORT: (5, 3), CONVOY: (1.5, 3)}.get(arrow.kind, ())
+    dashes: tuple[float, ...] = {SUPPORT: (5.0, 3.0), CONVOY: (1.5, 3.0)}.get(arrow.kind, ())
     if not arrow.ok:
-        dashes = dashes or (7, 4)
+        dashes = dashes or (7.0, 4.0)
     dash = " ".join(_sized(d, scale) for d in dashes)
     thickness = _sized(1.8 if arrow.kind in (SUPPORT, CONVOY) else 2.6, scale)
     line_colour = "#e36d00" if arrow.kind == RETREAT else colour
