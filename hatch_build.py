@@ -1,4 +1,5 @@
-"""Build hook: compile the adjudication path (judge/compiled.py lists it) with mypyc.
+"""Build hook: compile the adjudication path and the pictures' drawing with mypyc
+(judge/compiled.py lists the modules).
 
 Runs on `pip install .` and `pip install -e .`. Where compiling is impossible (no C compiler, no
 Python headers) or JUDGE_PURE_PYTHON is set, it says so and the judge installs as plain Python,
@@ -117,7 +118,9 @@ class CompileHook(BuildHookInterface):
                 "--build-temp",
                 str(Path(scratch) / "tmp"),
             ]
-            self.app.display_info("judge: compiling the adjudication path with mypyc")
+            self.app.display_info(
+                "judge: compiling the adjudication path and the pictures with mypyc"
+            )
             done = subprocess.run(
                 command,
                 cwd=scratch,

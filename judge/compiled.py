@@ -23,8 +23,10 @@ if TYPE_CHECKING:
     from pathlib import Path
     from types import ModuleType
 
-# Dotted names, each a module of this package. Only modules on the adjudication path belong here:
-# each must type-check under mypy (mypyc refuses code that does not).
+# Dotted names, each a module of this package: the adjudication path, and the drawing of a
+# phase's pictures (the board's windows, the cells of its layers, the SVG text), which every
+# phase of a game runs for each reader. Each must type-check under mypy (mypyc refuses code that
+# does not), and a compiled module must give what its source gives (tests/test_compiled.py).
 COMPILED_MODULES = (
     "judge.adjudicate_json",
     "judge.engine.adjudicate",
@@ -38,6 +40,9 @@ COMPILED_MODULES = (
     "judge.engine.rules",
     "judge.engine.topology",
     "judge.language.fast_orders",
+    "judge.pictures.board",
+    "judge.pictures.cells",
+    "judge.pictures.svg",
     "judge.variants.aboard",
     "judge.variants.mercator.adjustments",
     "judge.variants.mercator.month",

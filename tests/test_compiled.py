@@ -1,7 +1,9 @@
-"""The adjudication path compiled by mypyc (judge/compiled.py, hatch_build.py), and its source.
+"""The adjudication path and the pictures' drawing compiled by mypyc (judge/compiled.py,
+hatch_build.py), and their source.
 
 The source is the reference: the engine's tests run on it too, in a process where it is forced,
-and a compiled file older than its source is never imported.
+the compiled pictures are compared with the source's byte for byte, and a compiled file older
+than its source is never imported.
 """
 
 from __future__ import annotations
@@ -164,3 +166,48 @@ def test_the_engine_tests_pass_on_the_source_too() -> None:
     )
     assert done.returncode == 0, done.stdout[-3000:]
     assert " passed" in done.stdout
+
+
+# A stream of the world board's phases, every reader's picture of each, each board's pictures
+# of tools/make_doc_pictures.py, and every power's own picture of the openings of the boards
+# too wide to read whole: what the pictures' compiled modules draw, as a digest.
+PICTURES_DIGEST = """
+import hashlib, sys
+sys.path[:0] = ["bench", "tools"]
+import pictures, make_doc_pictures
+from judge.compiled import COMPILED_MODULES, is_compiled
+from judge.map_files import load_map, start_case
+from judge.pictures.source import PictureSource, picture_svg, picture_svgs
+from judge.variants import MASTER, OBSERVERS
+readers = [*sorted(load_map("mercator-world").powers), OBSERVERS, MASTER]
+digest = hashlib.sha1()
+for source in pictures.world_stream(12):
+    drawn = picture_svgs(source, readers)
+    for reader in readers:
+        digest.update((drawn[reader] or "").encode())
+for name, (source, reader) in sorted(make_doc_pictures.pictures().items()):
+    digest.update((picture_svg(source, reader) or "").encode())
+for board, variant in (("youngstown", "youngstown"), ("mercator-world", "mercator")):
+    case = {**start_case(load_map(board)), "variant": variant, "map": board}
+    powers = sorted(load_map(board).powers)
+    drawn = picture_svgs(PictureSource(case), powers)
+    for power in powers:
+        digest.update((drawn[power] or "").encode())
+print(sum(is_compiled(m) for m in COMPILED_MODULES if m.startswith("judge.pictures")))
+print(digest.hexdigest())
+"""
+
+
+@pytest.mark.skipif(
+    not REQUIRED and not any(compiled_paths(ROOT, m) for m in COMPILED_MODULES),
+    reason="this install is plain Python (no C compiler at build time)",
+)
+def test_the_compiled_pictures_are_the_source_s_byte_for_byte() -> None:
+    """The pictures' modules compiled draw what their source draws: a tuple compiled by mypyc
+    is made anew where Python hands back the same object, so `box is near[0]` once told the
+    compiled build a unit's own province from its neighbours wrongly, and France's windows on
+    Youngstown came out in another order."""
+    compiled = _run(PICTURES_DIGEST, **{PURE_ENV: ""}).split()
+    source = _run(PICTURES_DIGEST, **{PURE_ENV: "1"}).split()
+    assert compiled[0] == "3" and source[0] == "0"
+    assert compiled[1] == source[1]

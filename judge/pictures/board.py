@@ -997,8 +997,8 @@ def reader_parts(
                 continue
             if _take(windows, units, whole, True, width, wraps, (limit, high), new=False):
                 continue
-        for box in near:
-            _take(windows, units, list(box), box is near[0], width, wraps, (limit, high))
+        for k, box in enumerate(near):  # the first: his unit's own province
+            _take(windows, units, list(box), k == 0, width, wraps, (limit, high))
     order = sorted(range(len(windows)), key=lambda i: -units[i])
     return [_framed(windows[i], canvas, wraps) for i in order[:MOST_PARTS]]
 
@@ -1065,7 +1065,7 @@ def _framed(
     x1, y1, x2, y2 = box[0] - margin, box[1] - margin, box[2] + margin, box[3] + margin
     w = max(x2 - x1, (y2 - y1) / TALLEST, narrowest)
     if w > VIEW_WIDTH:
-        w = VIEW_WIDTH
+        w = float(VIEW_WIDTH)
     h = min(max(y2 - y1, w / 2), w * TALLEST, height)
     y = min(max((y1 + y2) / 2 - h / 2, 0.0), height - h)
     x = (x1 + x2) / 2 - w / 2
