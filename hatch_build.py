@@ -20,13 +20,16 @@ from pathlib import Path
 
 from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
+# Each module's C in a file of its own (multi_file), compiled on every core (--parallel): one C
+# file for the whole group took the install from scratch 71 s on two cores, these 47 s, the
+# compiled code as quick.
 _SETUP = """\
 from setuptools import setup
 from mypyc.build import mypycify
 
 setup(
     name="judge-compiled",
-    ext_modules=mypycify({args!r}, opt_level="3", group_name={group!r}),
+    ext_modules=mypycify({args!r}, opt_level="3", group_name={group!r}, multi_file=True),
 )
 """
 
@@ -117,6 +120,8 @@ class CompileHook(BuildHookInterface):
                 str(out),
                 "--build-temp",
                 str(Path(scratch) / "tmp"),
+                "--parallel",
+                str(os.cpu_count() or 1),
             ]
             self.app.display_info(
                 "judge: compiling the adjudication path and the pictures with mypyc"
