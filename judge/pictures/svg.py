@@ -316,7 +316,7 @@ def _board(scene: Scene, suffix: str = "") -> list[str]:
     background = SEA_FILL if scene.areas else "#f7fbff"
     out = [
         f'<g id="board{suffix}">',
-        f'<g id="ground{scene.id_suffix}">',
+        f'<g id="{GROUND}{scene.id_suffix}">',
     ]
     if scene.view is None:  # a window's ground is its own (`_view`): nothing reaches past it
         out.append(
@@ -402,7 +402,10 @@ def _shapes_board(scene: Scene, colours: dict[str, str], out: list[str]) -> None
     out.append("</g></g>")
 
 
-_FIRST_GROUND = '<use href="#ground" xlink:href="#ground"/>'
+# The id of a board group's ground (its provinces' shapes and lines), and a use of the first
+# window's, which a window inside it shows (`Scene.first_ground`).
+GROUND = "ground"
+_FIRST_GROUND = f'<use href="#{GROUND}" xlink:href="#{GROUND}"/>'
 _PROVINCES = (
     f'<g id="provinces{{}}" stroke="{BORDER}" stroke-width="1" stroke-linejoin="round" '
     'fill-rule="evenodd">'
