@@ -301,34 +301,46 @@ def _unit_marks(
     )
     if len(made) > 50_000:
         made.clear()
-    letters = {name: power.letter for name, power in board.powers.items()}
-    rooms = unit_rooms(board, shapes) if shapes is not None else {}
+    return _UnitMarks(board, shapes, made)
 
-    def mark(unit: Unit, dislodged: bool) -> UnitMark:
-        key = (unit, dislodged)
-        found = made.get(key)
-        if found is None:
-            if dislodged:
-                x, y = dislodged_point(board, unit.loc, shapes)
-            else:
-                x, y = where(board, unit.loc, shapes)
-            found = made[key] = UnitMark(
-                unit.power,
-                unit.kind,
-                unit.loc,
-                x,
-                y,
-                army_power=unit.army_power,
-                dislodged=dislodged,
-                letter=letters.get(unit.power, ""),
-                room=1.0 if dislodged else rooms.get(unit.loc, 1.0),
-            )
+
+class _UnitMarks:
+    """The marks of units (`_unit_marks`), each made once and kept in `made`. An object rather
+    than nested functions, which would refer to each other and be left in cycles."""
+
+    __slots__ = ("board", "letters", "made", "rooms", "shapes")
+
+    def __init__(
+        self, board: Map, shapes: Shapes | None, made: dict[tuple[Unit, bool], UnitMark]
+    ) -> None:
+        self.board = board
+        self.shapes = shapes
+        self.made = made
+        self.letters = {name: power.letter for name, power in board.powers.items()}
+        self.rooms = unit_rooms(board, shapes) if shapes is not None else {}
+
+    def __call__(self, units: Sequence[Unit], dislodged: bool) -> list[UnitMark]:
+        made = self.made
+        return [made.get((unit, dislodged)) or self.mark(unit, dislodged) for unit in units]
+
+    def mark(self, unit: Unit, dislodged: bool) -> UnitMark:
+        board, shapes = self.board, self.shapes
+        if dislodged:
+            x, y = dislodged_point(board, unit.loc, shapes)
+        else:
+            x, y = where(board, unit.loc, shapes)
+        found = self.made[(unit, dislodged)] = UnitMark(
+            unit.power,
+            unit.kind,
+            unit.loc,
+            x,
+            y,
+            army_power=unit.army_power,
+            dislodged=dislodged,
+            letter=self.letters.get(unit.power, ""),
+            room=1.0 if dislodged else self.rooms.get(unit.loc, 1.0),
+        )
         return found
-
-    def marks(units: Sequence[Unit], dislodged: bool) -> list[UnitMark]:
-        return [made.get((unit, dislodged)) or mark(unit, dislodged) for unit in units]
-
-    return marks
 
 
 def board_scene(
@@ -734,43 +746,61 @@ def _areas(
     boxes = _boxes(board, shapes)
     codes: list[str] = _memo(board, "_picture_shape_codes", lambda: sorted(shapes.provinces))
 
-    def area_of(code: str, centre: str | None, owner: str | None) -> Area:
-        key = (code, centre, owner or centre)
-        area = made.get(key)
-        if area is None:
-            shape = shapes.provinces[code]
-            province = board.provinces.get(code)
-            kind = SEA if shape.kind == "sea" else LAND
-            if province is not None and province.terrain is Terrain.IMPASSABLE:
-                kind = IMPASSABLE
-            at = shape.centre if province is not None and province.supply_centre else None
-            if at is not None:
-                at = _centre_point(board, shapes, code)
-            area = made[key] = Area(
-                code=code,
-                label=code.upper(),
-                kind=kind,
-                path=paths[code][0],
-                outline=paths[code][1],
-                box=boxes.get(code, (0.0, 0.0, 0.0, 0.0)),
-                label_at=(float(shape.label[0]), float(shape.label[1])),
-                centre_at=None if at is None else (float(at[0]), float(at[1])),
-                owner=key[2] if kind == LAND else None,
-                centre_owner=key[1],
-                title=province.name if province is not None else code,
-            )
-        return area
-
     # Every province unowned, then those owned (a centre's owner, or the province's own).
-    out = list(_memo(board, "_picture_unowned", lambda: [area_of(c, None, None) for c in codes]))
+    kept = (board, shapes, made, paths, boxes)
+    out = list(
+        _memo(board, "_picture_unowned", lambda: [_area_of(kept, c, None, None) for c in codes])
+    )
     places: dict[str, int] = _memo(
         board, "_picture_shape_index", lambda: {c: i for i, c in enumerate(codes)}
     )
     for code in centre_owner.keys() | owners.keys():
         at = places.get(code)
         if at is not None:
-            out[at] = area_of(code, centre_owner.get(code), owners.get(code))
+            out[at] = _area_of(kept, code, centre_owner.get(code), owners.get(code))
     return out
+
+
+def _area_of(
+    kept: tuple[
+        Map,
+        Shapes,
+        dict[tuple[str, str | None, str | None], Area],
+        dict[str, tuple[str, str]],
+        dict[str, Box],
+    ],
+    code: str,
+    centre: str | None,
+    owner: str | None,
+) -> Area:
+    """A province's area with its centre's owner and its own (`_areas`), made once and kept
+    (a module function: one nested in `_areas` and used by its lambda would leave a cycle)."""
+    board, shapes, made, paths, boxes = kept
+    key = (code, centre, owner or centre)
+    area = made.get(key)
+    if area is None:
+        shape = shapes.provinces[code]
+        province = board.provinces.get(code)
+        kind = SEA if shape.kind == "sea" else LAND
+        if province is not None and province.terrain is Terrain.IMPASSABLE:
+            kind = IMPASSABLE
+        at = shape.centre if province is not None and province.supply_centre else None
+        if at is not None:
+            at = _centre_point(board, shapes, code)
+        area = made[key] = Area(
+            code=code,
+            label=code.upper(),
+            kind=kind,
+            path=paths[code][0],
+            outline=paths[code][1],
+            box=boxes.get(code, (0.0, 0.0, 0.0, 0.0)),
+            label_at=(float(shape.label[0]), float(shape.label[1])),
+            centre_at=None if at is None else (float(at[0]), float(at[1])),
+            owner=key[2] if kind == LAND else None,
+            centre_owner=key[1],
+            title=province.name if province is not None else code,
+        )
+    return area
 
 
 def _centre_point(board: Map, shapes: Shapes, code: str) -> tuple[float, float]:

@@ -183,6 +183,9 @@ def _picture_svgs(source: PictureSource, readers: Sequence[str]) -> dict[str, st
         if whose not in scenes:
             scenes[whose] = for_reader(whole, board, shown, whose, shapes)
     pictures = {whose: draw(scene) for whose, scene in scenes.items()}
+    # What the phase's pictures shared refers back to their scenes: let go of it now, so it is
+    # freed at once and not left in cycles for the collector (`collector_paused`).
+    whole.shared.clear()
     return {reader: pictures[reader if reader in pictures else MASTER] for reader in readers}
 
 

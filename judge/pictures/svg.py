@@ -554,11 +554,11 @@ class _Phase:
         """The areas' shapes in their fills (`_area_fill`), with ids of `suffix`."""
         found = self.texts.get(suffix)
         if found is None:
-            found = self.texts[suffix] = _by_owner(
+            found = self.texts[suffix] = _ByOwner(
                 self.board.owned("area", suffix),
                 scene.areas,
                 "owner",
-                lambda area: _area_path(area, _area_fill(area, self.colours), suffix),
+                functools.partial(_area_shape, colours=self.colours, suffix=suffix),
             )
         return found
 
@@ -575,11 +575,11 @@ class _Phase:
         scale, suffix = scene.mark_scale, scene.id_suffix
         found = self.rows.get(("centres", scale, suffix))
         if found is None:
-            texts = _by_owner(
+            texts = _ByOwner(
                 self.board.owned("centre", scale, suffix),
                 scene.areas,
                 "centre_owner",
-                lambda area: _centre(area, self.colours, scale, suffix),
+                functools.partial(_centre, colours=self.colours, scale=scale, suffix=suffix),
             )
             if self.owners is None:  # whose each centre is: what the layer shows
                 areas = scene.areas
@@ -602,46 +602,89 @@ class _Phase:
         if found is None:
             if self.units is None:
                 self.units = Placed(self.board.grid, [((u.x, u.y), u) for u in scene.units])
-            drawn = self.board.drawn_units(scale, suffix, self.lettered)
-            colours, lettered = self.colours, self.lettered
-
-            def texts(units: list[UnitMark]) -> list[str]:
-                kept = [drawn.get(id(unit)) for unit in units]
-                out = [k[1] if k and k[0] is u else "" for k, u in zip(kept, units, strict=True)]
-                for index, unit in enumerate(units if "" in out else ()):
-                    if not out[index]:  # not drawn yet at this size
-                        size = _unit_scale(unit, scale)
-                        text = "".join(_unit(unit, colours, lettered, size, suffix))
-                        drawn[id(unit)] = (unit, text)
-                        out[index] = text
-                return out
-
+            texts = _UnitTexts(
+                self.board.drawn_units(scale, suffix, self.lettered),
+                self.colours,
+                self.lettered,
+                scale,
+                suffix,
+            )
             found = self.rows[("units", scale, suffix)] = Rows(self.board.grid, self.units, texts)
         return found
 
 
-def _by_owner(
-    drawn: list[dict[str | None, str]],
-    areas: list[Area],
-    owner: str,
-    make: Callable[[Area], str],
-) -> Callable[[list[int]], list[str]]:
+def _area_shape(area: Area, colours: dict[str, str], suffix: str) -> str:
+    """A province's shape in its fill (`_area_fill`), with ids of `suffix`."""
+    return _area_path(area, _area_fill(area, colours), suffix)
+
+
+# The makers of a phase's texts below are objects rather than nested functions: a nested
+# function and the frame it closes over refer to each other, which leaves cycles for the
+# collector to find after every phase (judge.pictures.source.collector_paused).
+
+
+class _UnitTexts:
+    """The units' texts at one size of marks and ids, each found among those drawn so far
+    (by the unit's id, the unit kept beside its text so an id is never another unit's), else
+    drawn and kept."""
+
+    __slots__ = ("colours", "drawn", "lettered", "scale", "suffix")
+
+    def __init__(
+        self,
+        drawn: dict[int, tuple[UnitMark, str]],
+        colours: dict[str, str],
+        lettered: bool,
+        scale: float,
+        suffix: str,
+    ) -> None:
+        self.drawn = drawn
+        self.colours = colours
+        self.lettered = lettered
+        self.scale = scale
+        self.suffix = suffix
+
+    def __call__(self, units: list[UnitMark]) -> list[str]:
+        drawn = self.drawn
+        kept = [drawn.get(id(unit)) for unit in units]
+        out = [k[1] if k and k[0] is u else "" for k, u in zip(kept, units, strict=True)]
+        for index, unit in enumerate(units if "" in out else ()):
+            if not out[index]:  # not drawn yet at this size
+                size = _unit_scale(unit, self.scale)
+                text = "".join(_unit(unit, self.colours, self.lettered, size, self.suffix))
+                drawn[id(unit)] = (unit, text)
+                out[index] = text
+        return out
+
+
+class _ByOwner:
     """The texts of the areas given (by their places in `areas`), each found in `drawn` by its
     `owner` (the attribute its look depends on, besides the area), else made by `make`."""
 
-    whose = attrgetter(owner)
+    __slots__ = ("areas", "drawn", "make", "whose")
 
-    def texts(things: list[int]) -> list[str]:
+    def __init__(
+        self,
+        drawn: list[dict[str | None, str]],
+        areas: list[Area],
+        owner: str,
+        make: Callable[[Area], str],
+    ) -> None:
+        self.drawn = drawn
+        self.areas = areas
+        self.whose = attrgetter(owner)
+        self.make = make
+
+    def __call__(self, things: list[int]) -> list[str]:
+        drawn, areas, whose = self.drawn, self.areas, self.whose
         found = [drawn[i].get(whose(areas[i])) for i in things]
         if None in found:
             for k, i in enumerate(things):
                 if found[k] is None:
                     area = areas[i]
-                    text = found[k] = make(area)
+                    text = found[k] = self.make(area)
                     drawn[i][whose(area)] = text
         return found  # type: ignore[return-value]
-
-    return texts
 
 
 def _phase(scene: Scene, board: _ShapesKept) -> _Phase:
@@ -963,13 +1006,14 @@ def _outlines(scene: Scene, colours: dict[str, str]) -> list[str]:
     """Each land area's outline simplified in its fill, for the whole board drawn small (the
     seas: the ground shows them)."""
     board = _shapes_kept(scene)
-    texts = _by_owner(
-        board.owned("outline"),
-        scene.areas,
-        "owner",
-        lambda area: f'<path d="{area.outline}" fill="{_area_fill(area, colours)}"/>',
+    texts = _ByOwner(
+        board.owned("outline"), scene.areas, "owner", functools.partial(_outline, colours=colours)
     )
     return texts(board.land)
+
+
+def _outline(area: Area, colours: dict[str, str]) -> str:
+    return f'<path d="{area.outline}" fill="{_area_fill(area, colours)}"/>'
 
 
 def _area_path(area: Area, fill: str, suffix: str = "") -> str:
