@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from itertools import accumulate
 from operator import itemgetter
-from typing import Generic, NamedTuple, TypeVar
+from typing import Any, Generic, NamedTuple, TypeVar
 
 T = TypeVar("T")
 
@@ -127,29 +127,62 @@ class Placed(Generic[T]):
         ]
 
 
+# A layer's text and where each of its things' texts starts (and one past the last).
+Made = tuple[str, list[int]]
+
+
+class KeptLayer:
+    """A layer as the last picture of it drew it (for a board, by the caller), with the objects
+    it was drawn from: a later picture drawing it from the same objects takes it as it is."""
+
+    __slots__ = ("made", "seen")
+
+    def __init__(self) -> None:
+        self.seen: list[object] = []
+        self.made: Made | None = None
+
+
 class Rows(Generic[T]):
     """One layer's text, made on first use: all its things drawn by `texts` (a text for each)
     and joined in the order of their rows and columns, with where each thing's text starts; a
-    window takes its span of each row out by two offsets (the whole board, all of it)."""
+    window takes its span of each row out by two offsets (the whole board, all of it). Given
+    `kept` and what the layer is drawn from (`seen`: objects the board keeps, one for each
+    look of a thing), the layer is taken from `kept` where the last picture of it drew it from
+    the same objects."""
 
-    __slots__ = ("_made", "_placed", "_texts")
+    __slots__ = ("_kept", "_made", "_placed", "_seen", "_texts")
 
     def __init__(
         self,
         grid: Grid,
         placed: Placed[T],
         texts: Callable[[list[T]], list[str]],
-        made: tuple[str, list[int]] | None = None,
+        made: Made | None = None,
+        kept: KeptLayer | None = None,
+        seen: list[Any] | None = None,
     ) -> None:
         self._placed = placed
         self._texts = texts
         self._made = made
+        self._kept = kept
+        self._seen = seen
 
-    def made(self) -> tuple[str, list[int]]:
+    def made(self) -> Made:
         """The layer's text and where each thing's text starts (made now, if not yet)."""
         if self._made is None:
+            kept, seen = self._kept, self._seen
+            if (
+                kept is not None
+                and seen is not None
+                and kept.made is not None
+                and _same_objects(kept.seen, seen)
+            ):
+                self._made = kept.made
+                return kept.made
             texts = self._texts(self._placed.things)
             self._made = ("".join(texts), list(accumulate(map(len, texts), initial=0)))
+            if kept is not None and seen is not None:
+                kept.seen, kept.made = list(seen), self._made
         return self._made
 
     def cut(self, at: Cut, out: list[str]) -> None:
@@ -166,6 +199,16 @@ class Rows(Generic[T]):
                 start, end = starts[first[x1]], starts[first[x2 + 1]]
                 if start != end:
                     out.append(text[start:end])
+
+
+def _same_objects(kept: list[object], seen: list[Any]) -> bool:
+    """Whether `seen` holds the objects of `kept`, one for one."""
+    if len(kept) != len(seen):
+        return False
+    for k, thing in enumerate(kept):  # noqa: SIM110 (compiled, a loop without a generator)
+        if thing is not seen[k]:
+            return False
+    return True
 
 
 class Large(Generic[T]):

@@ -17,7 +17,7 @@ from operator import attrgetter
 from typing import Any, NamedTuple, cast
 from xml.sax.saxutils import escape
 
-from judge.pictures.cells import GRID, Cut, Grid, Large, Placed, Rows, copies, cut
+from judge.pictures.cells import GRID, Cut, Grid, KeptLayer, Large, Placed, Rows, copies, cut
 from judge.pictures.layout import MARKER_RADIUS, link_segments, simplify
 from judge.pictures.scene import (
     BUILD,
@@ -454,6 +454,9 @@ class _ShapesKept:
             self.lines[kind] = Rows(self.grid, Placed(self.grid, placed), _same)
         self.large_lines = Large(self.grid, large_lines)
         self.labels: dict[tuple[float, str], _Labels] = {}
+        # The provinces' and the units' layers at each size and ids as the last picture drew
+        # them (a phase that moves no unit and changes no owner draws them again the same).
+        self.layers: dict[tuple[object, ...], KeptLayer] = {}
         # The centres' layer at each size and ids, by whose each centre is (most phases leave
         # every centre with its owner).
         self.centre_layers: dict[tuple[object, ...], tuple[str, list[int]]] = {}
@@ -466,6 +469,15 @@ class _ShapesKept:
         found = self.labels.get(key)
         if found is None:
             found = self.labels[key] = _Labels(scene, self)
+        return found
+
+    def layer(self, *key: object) -> KeptLayer:
+        """One layer at one size and ids, as the last picture drew it."""
+        found = self.layers.get(key)
+        if found is None:
+            if len(self.layers) > 200:
+                self.layers.clear()
+            found = self.layers[key] = KeptLayer()
         return found
 
     def owned(self, *key: object) -> list[dict[str | None, str]]:
@@ -566,7 +578,11 @@ class _Phase:
         found = self.rows.get(("areas", suffix))
         if found is None:
             found = self.rows[("areas", suffix)] = Rows(
-                self.board.grid, self.board.areas, self.areas(scene, suffix)
+                self.board.grid,
+                self.board.areas,
+                self.areas(scene, suffix),
+                kept=self.board.layer("areas", suffix),
+                seen=scene.areas,
             )
         return found
 
@@ -609,7 +625,13 @@ class _Phase:
                 scale,
                 suffix,
             )
-            found = self.rows[("units", scale, suffix)] = Rows(self.board.grid, self.units, texts)
+            found = self.rows[("units", scale, suffix)] = Rows(
+                self.board.grid,
+                self.units,
+                texts,
+                kept=self.board.layer("units", scale, suffix, self.lettered),
+                seen=scene.units,
+            )
         return found
 
 
