@@ -389,7 +389,7 @@ def _shapes_board(scene: Scene, colours: dict[str, str], out: list[str]) -> None
     out.append(f'</g><g id="centres{suffix}">')
     phase.centre_rows(scene).cut(window.areas, out)
     out.append("</g>")
-    out.append(f'<g id="orders{suffix}">{_orders_text(scene, colours)}</g>')
+    out.append(f'<g id="orders{suffix}">{phase.orders_in(scene, window)}</g>')
     out.append(f'<g id="units{suffix}">')
     phase.unit_rows(scene).cut(window.areas, out)
     out.append("</g>")
@@ -534,6 +534,8 @@ class _Phase:
         self.windows: dict[tuple[object, str, bool], _Window] = {}
         self.large: dict[str, dict[int, str]] = {}
         self.units: Placed[UnitMark] | None = None
+        self.arrows: Large[int] | None = None  # the orders by the cells they reach
+        self.drawn_arrows: dict[tuple[int, str, float], str] = {}
         self.owners: tuple[str | None, ...] | None = None
 
     def window(self, scene: Scene) -> _Window:
@@ -561,6 +563,32 @@ class _Phase:
                 self.board.large_lines.reached(own),
             )
         return found
+
+    def orders_in(self, scene: Scene, window: _Window) -> str:
+        """The arrows of the orders that reach the window's cells, at the scene's size of marks
+        and ids, each drawn once for the pictures of the phase (a window of Europe draws no
+        arrow of the Pacific)."""
+        arrows = scene.arrows
+        if not arrows:
+            return ""
+        if self.arrows is None:
+            self.arrows = Large(
+                self.board.grid, [(_line_box(a.points), i) for i, a in enumerate(arrows)]
+            )
+        at = window.areas
+        places = list(range(len(arrows))) if at.whole else self.arrows.reached(at)
+        drawn, suffix, scale = self.drawn_arrows, scene.id_suffix, scene.mark_scale
+        texts = []
+        for index in places:
+            key = (index, suffix, scale)
+            text = drawn.get(key)
+            if text is None:
+                arrow = arrows[index]
+                colour = self.colours.get(arrow.power, "#000000")
+                line = _arrow(index, arrow, colour, scene.width, scene.wraps, suffix, scale)
+                text = drawn[key] = "".join(line)
+            texts.append(text)
+        return "".join(texts)
 
     def areas(self, scene: Scene, suffix: str) -> Callable[[list[int]], list[str]]:
         """The areas' shapes in their fills (`_area_fill`), with ids of `suffix`."""

@@ -289,6 +289,32 @@ def test_an_order_s_arrow_is_drawn_to_the_size_of_the_units_of_its_window() -> N
     assert widths[close] == pytest.approx(widths["board"], rel=0.5)
 
 
+def test_a_window_draws_the_orders_that_reach_it_and_the_gm_draws_every_order() -> None:
+    """England's picture draws his fleet's move in the Channel and Russia's in the Baltic, in
+    his part and the close window of his units where they reach it, but not America's move on
+    the Pacific coast; the GM's whole board draws all three."""
+    board = load_map("mercator-world")
+    case = start_case(board)
+    orders = {"ENGLAND": ["F(lon) - eng"], "AMERICA": ["F(sfr) - ore"], "RUSSIA": ["A(war) - pru"]}
+    case.update(variant="mercator", map="mercator-world", orders=orders)
+    source = PictureSource(case, orders, json.loads(json.dumps(run_case(case))))
+
+    def ordered(svg: str | None, group: str) -> set[str]:
+        assert svg is not None
+        root = ET.fromstring(svg)
+        layer = next(e for e in root.iter(f"{SVG}g") if e.get("id") == group)
+        return {e.findtext(f"{SVG}title") or "" for e in layer if e.tag == f"{SVG}g"}
+
+    england = picture_svg(source, "ENGLAND")
+    assert ordered(england, "orders") == {"F(lon) - eng", "A(war) - pru"}
+    assert "F(sfr) - ore" not in ordered(england, "orders-2")
+    assert ordered(picture_svg(source, MASTER), "orders") == {
+        "F(lon) - eng",
+        "F(sfr) - ore",
+        "A(war) - pru",
+    }
+
+
 def test_a_close_window_is_only_as_close_as_its_units_need() -> None:
     """On Youngstown, whose provinces are larger on its canvas than the world board's, France's
     units crowd only a little in the first window of his part: his close window enlarges them
