@@ -175,7 +175,7 @@ class Rows(Generic[T]):
                 kept is not None
                 and seen is not None
                 and kept.made is not None
-                and _same_objects(kept.seen, seen)
+                and same_objects(kept.seen, seen)
             ):
                 self._made = kept.made
                 return kept.made
@@ -201,7 +201,7 @@ class Rows(Generic[T]):
                     out.append(text[start:end])
 
 
-def _same_objects(kept: list[object], seen: list[Any]) -> bool:
+def same_objects(kept: list[Any], seen: list[Any]) -> bool:
     """Whether `seen` holds the objects of `kept`, one for one."""
     if len(kept) != len(seen):
         return False

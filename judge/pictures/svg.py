@@ -17,7 +17,18 @@ from operator import attrgetter
 from typing import Any, NamedTuple, cast
 from xml.sax.saxutils import escape
 
-from judge.pictures.cells import GRID, Cut, Grid, KeptLayer, Large, Placed, Rows, copies, cut
+from judge.pictures.cells import (
+    GRID,
+    Cut,
+    Grid,
+    KeptLayer,
+    Large,
+    Placed,
+    Rows,
+    copies,
+    cut,
+    same_objects,
+)
 from judge.pictures.layout import MARKER_RADIUS, link_segments, simplify
 from judge.pictures.scene import (
     BUILD,
@@ -958,35 +969,54 @@ def _overview(scene: Scene, top: float) -> list[str]:
     """The whole board small (its ground and units), the reader's part framed on it."""
     assert scene.view is not None
     k = _overview_scale(scene)
-    left, upper = INSET_MARGIN, top + INSET_CAPTION
-    frame = 'fill="none" stroke="#000000" stroke-width="1.5"'
-    colours = _colours(scene)
-    out = [
-        f'<line x1="0" y1="{top:.1f}" x2="{VIEW_PICTURE:.0f}" y2="{top:.1f}" stroke="#4d5560"/>',
-        f'<text x="{left:g}" y="{upper - 8:.1f}" font-size="13" font-weight="bold">'
-        "The whole board; your part framed</text>",
-        f'<g id="overview" transform="translate({left:g},{upper:.1f}) scale({k:.4f})">',
-        f'<rect width="{scene.width:.0f}" height="{scene.height:.0f}" fill="{SEA_FILL}"/>',
-    ]
-    out.append(_overview_body(scene, colours, k))
+    lines = _overview_frame(top, k, scene.width, scene.height)
     # Each window framed (where it runs past an edge of a board that wraps, its frame runs on
     # from the other edge), inside the board drawn small.
-    out.append(
-        f'<clipPath id="overview-edge"><rect width="{scene.width:.0f}" '
-        f'height="{scene.height:.0f}"/></clipPath><g clip-path="url(#overview-edge)">'
+    frames = [
+        _window_frame(x - shift, y, w, h, k)
+        for x, y, w, h in _windows(scene)
+        for shift in _copies(scene, x, w)
+    ]
+    return [*lines[:4], _overview_body(scene, _colours(scene), k), lines[4], *frames, *lines[5:]]
+
+
+def _overview_frame(top: float, k: float, width: float, height: float) -> list[str]:
+    """The lines of the whole board drawn small, `top` down the picture, at scale `k`, but its
+    body (after the fourth) and its windows' frames (after the fifth)."""
+    key = (top, k, width, height)
+    found = _OVERVIEW_FRAMES.get(key)
+    if found is None:
+        left, upper = INSET_MARGIN, top + INSET_CAPTION
+        frame = 'fill="none" stroke="#000000" stroke-width="1.5"'
+        found = [
+            f'<line x1="0" y1="{top:.1f}" x2="{VIEW_PICTURE:.0f}" y2="{top:.1f}" '
+            'stroke="#4d5560"/>',
+            f'<text x="{left:g}" y="{upper - 8:.1f}" font-size="13" font-weight="bold">'
+            "The whole board; your part framed</text>",
+            f'<g id="overview" transform="translate({left:g},{upper:.1f}) scale({k:.4f})">',
+            f'<rect width="{width:.0f}" height="{height:.0f}" fill="{SEA_FILL}"/>',
+            f'<clipPath id="overview-edge"><rect width="{width:.0f}" '
+            f'height="{height:.0f}"/></clipPath><g clip-path="url(#overview-edge)">',
+            "</g></g>",
+            f'<rect x="{left:g}" y="{upper:.1f}" width="{width * k:.1f}" '
+            f'height="{height * k:.1f}" {frame}/>',
+        ]
+        if len(_OVERVIEW_FRAMES) > 1000:
+            _OVERVIEW_FRAMES.clear()
+        _OVERVIEW_FRAMES[key] = found
+    return found
+
+
+_OVERVIEW_FRAMES: dict[tuple[float, float, float, float], list[str]] = {}
+
+
+@functools.lru_cache(maxsize=4096)
+def _window_frame(x: float, y: float, w: float, h: float, k: float) -> str:
+    """A window's frame on the whole board drawn small at scale `k`."""
+    return (
+        f'<rect x="{x:.1f}" y="{y:.1f}" width="{w:.1f}" height="{h:.1f}" '
+        f'fill="none" stroke="#000000" stroke-width="{2.5 / k:.1f}"/>'
     )
-    for x, y, w, h in _windows(scene):
-        for shift in _copies(scene, x, w):
-            out.append(
-                f'<rect x="{x - shift:.1f}" y="{y:.1f}" width="{w:.1f}" height="{h:.1f}" '
-                f'fill="none" stroke="#000000" stroke-width="{2.5 / k:.1f}"/>'
-            )
-    out.append("</g></g>")
-    out.append(
-        f'<rect x="{left:g}" y="{upper:.1f}" width="{scene.width * k:.1f}" '
-        f'height="{scene.height * k:.1f}" {frame}/>'
-    )
-    return out
 
 
 def _overview_body(scene: Scene, colours: dict[str, str], k: float) -> str:
@@ -997,6 +1027,11 @@ def _overview_body(scene: Scene, colours: dict[str, str], k: float) -> str:
     if kept is not None:
         assert isinstance(kept, str)
         return kept
+    # As the last phase drew it, where its areas and units are those it drew it from.
+    last = _board_kept(scene).get(key)
+    if isinstance(last, _Drawn) and last.drew(scene.areas, scene.units):
+        text = scene.shared[key] = last.text
+        return text
     out = []
     if scene.areas:
         out.append(f'<g stroke="{BORDER}" stroke-width="{0.6 / k:.1f}">')
@@ -1009,7 +1044,24 @@ def _overview_body(scene: Scene, colours: dict[str, str], k: float) -> str:
         )
     out += _unit_dots(scene, colours, k)
     text = scene.shared[key] = "".join(out)
+    _board_kept(scene)[key] = _Drawn(list(scene.areas), list(scene.units), text)
     return text
+
+
+class _Drawn:
+    """A text and the areas and units it was drawn from (objects the board keeps, one for
+    each look of a province or a unit)."""
+
+    __slots__ = ("areas", "text", "units")
+
+    def __init__(self, areas: list[Area], units: list[UnitMark], text: str) -> None:
+        self.areas = areas
+        self.units = units
+        self.text = text
+
+    def drew(self, areas: list[Area], units: list[UnitMark]) -> bool:
+        """Whether the text was drawn from these very areas and units."""
+        return same_objects(self.areas, areas) and same_objects(self.units, units)
 
 
 def _unit_dots(scene: Scene, colours: dict[str, str], k: float) -> list[str]:
@@ -1837,26 +1889,61 @@ def _legend(scene: Scene, height: float, top: float) -> list[str]:
 
 def _legend_lines(scene: Scene, top: float, left: float, width: float) -> tuple[list[str], float]:
     """The legend's lines and the baseline of its last."""
-    out = [
+    notes = _note_lines(scene, width)
+    places = _legend_places(top, left, width, len(notes), len(scene.powers))
+    out = [places.line, f"{places.title}{_text(scene.title)}</text>"]
+    out += [f"{at}{_text(note)}</text>" for at, note in zip(places.notes, notes, strict=True)]
+    for (at, then), (colour, words) in zip(places.powers, scene.powers.values(), strict=True):
+        out.append(f"{at}{colour}{then}{_text(words)}</text>")
+    out.append("</g>")
+    return out, places.bottom
+
+
+class _LegendPlaces(NamedTuple):
+    """Where a legend's lines stand, as the text of each line up to what it shows: its rule,
+    its title's, each note's and each power's (up to his colour, and from it to his words)."""
+
+    line: str
+    title: str
+    notes: list[str]
+    powers: list[tuple[str, str]]
+    bottom: float  # the baseline of the last line
+
+
+# A legend stands in a few places (a reader's part's, the whole board's), kept by where.
+_LEGEND_PLACES: dict[tuple[float, float, float, int, int], _LegendPlaces] = {}
+
+
+def _legend_places(top: float, left: float, width: float, notes: int, powers: int) -> _LegendPlaces:
+    key = (top, left, width, notes, powers)
+    found = _LEGEND_PLACES.get(key)
+    if found is not None:
+        return found
+    line = (
         f'<g id="legend"><line x1="{left:.1f}" y1="{top:.1f}" x2="{left + width:.0f}" '
-        f'y2="{top:.1f}" stroke="#4d5560"/>',
-        f'<text x="{left + 10:.1f}" y="{top + 18:.1f}" font-size="14" font-weight="bold">'
-        f"{_text(scene.title)}</text>",
-    ]
+        f'y2="{top:.1f}" stroke="#4d5560"/>'
+    )
+    title = f'<text x="{left + 10:.1f}" y="{top + 18:.1f}" font-size="14" font-weight="bold">'
     y = top + 18
-    for note in _note_lines(scene, width):
+    note_places = []
+    for _ in range(notes):
         y += LEGEND_ROW
-        out.append(f'<text x="{left + 10:.1f}" y="{y:.1f}" font-size="12">{_text(note)}</text>')
+        note_places.append(f'<text x="{left + 10:.1f}" y="{y:.1f}" font-size="12">')
     columns = _columns(width)
     column = width / columns
-    for i, (_name, (colour, words)) in enumerate(scene.powers.items()):
+    power_places = []
+    for i in range(powers):
         if i % columns == 0:
             y += LEGEND_ROW
         x = left + 10 + (i % columns) * column
-        out.append(
-            f'<rect x="{x:.1f}" y="{y - 10:.1f}" width="14" height="12" fill="{colour}" '
-            f'stroke="#000000" stroke-width="0.8"/>'
-            f'<text x="{x + 20:.1f}" y="{y:.1f}" font-size="{LEGEND_FONT}">{_text(words)}</text>'
+        power_places.append(
+            (
+                f'<rect x="{x:.1f}" y="{y - 10:.1f}" width="14" height="12" fill="',
+                f'" stroke="#000000" stroke-width="0.8"/>'
+                f'<text x="{x + 20:.1f}" y="{y:.1f}" font-size="{LEGEND_FONT}">',
+            )
         )
-    out.append("</g>")
-    return out, y
+    if len(_LEGEND_PLACES) > 1000:
+        _LEGEND_PLACES.clear()
+    found = _LEGEND_PLACES[key] = _LegendPlaces(line, title, note_places, power_places, y)
+    return found

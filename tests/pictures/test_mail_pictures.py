@@ -18,6 +18,7 @@ from judge.adjudicate_json import run_case
 from judge.engine.geography import Map
 from judge.engine.position import Unit, province_of
 from judge.map_files import load_map, start_case
+from judge.pictures import svg as svg_module
 from judge.pictures.board import neighbours_of, readable_whole, within_two_moves
 from judge.pictures.shapes import load_shapes
 from judge.pictures.source import PictureSource, picture_request, picture_svg
@@ -313,6 +314,32 @@ def test_a_window_draws_the_orders_that_reach_it_and_the_gm_draws_every_order() 
         "F(sfr) - ore",
         "A(war) - pru",
     }
+
+
+def test_what_a_phase_draws_as_the_last_did_is_taken_and_what_changed_is_drawn_anew() -> None:
+    """The world drawn small and England's part, drawn for a phase after another: as they are
+    drawn with nothing kept, whether the phase changed an owner and moved a unit or not."""
+    board = load_map("mercator-world")
+    opening = start_case(board)
+    opening.update(variant="mercator", map="mercator-world")
+    changed = json.loads(json.dumps(opening))
+    changed["centers"]["FRANCE"].append("lon")  # London France's, England's fleet off to Wales
+    changed["centers"]["ENGLAND"].remove("lon")
+    changed["units"] = [u if u["loc"] != "lon" else {**u, "loc": "wal"} for u in changed["units"]]
+
+    def parts(case: dict[str, Any]) -> tuple[str, str]:
+        svg = picture_svg(PictureSource(case), "ENGLAND")
+        assert svg is not None
+        root = ET.fromstring(svg)
+        found = {e.get("id"): ET.tostring(e) for e in root.iter(f"{SVG}g")}
+        return found["overview"].decode(), found["board"].decode()
+
+    for first, then in ((opening, changed), (changed, opening), (opening, opening)):
+        parts(first)
+        after = parts(then)
+        svg_module._BOARD_KEPT.clear()  # nothing kept from the phase before
+        assert after == parts(then)
+    assert parts(opening) != parts(changed)
 
 
 def test_a_close_window_is_only_as_close_as_its_units_need() -> None:
