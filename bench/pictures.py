@@ -6,19 +6,20 @@ For each phase (the standard opening and bench/adjudicate.py's mid-game; the Mer
 board's opening once maps/mercator-world.toml exists): the phase adjudicated through the
 per-line function of `judge adjudicate --batch` (JSON text in, JSON text out); its picture
 kept for its readers' rows, as the processor writes them (JSON); drawn as SVG
-(`judge.pictures.source.picture_svg`: the scene and the SVG text, from the case
-and the result as the picture step gets them), again and again (what a drawing keeps from the
-last one helps) and with nothing kept but what belongs to the board; the SVG of every reader
-of the phase from scratch (each power, observers, the GM: on a board too wide to read whole
-each power has a picture of his own part); that SVG rendered to PNG (resvg); and both, as the
-picture step does for one reader; on a board where each power has his own picture, every
-reader's PNG once (the median and the slowest); and a stream of the world board's phases from
-its opening, each phase's pictures for every reader against its adjudication. The process
-keeps the memory it frees, as `judge serve` does (judge/heap.py). The targets (issues 13 and
-18): a phase's pictures for all its readers cost at most ten adjudications of the phase (SVG),
-and a PNG of the world board takes at most 0.3 s. Rounds alternate the measurements; each one's best round
-is kept; times are this process's CPU time. Figures go to docs/PERFORMANCE.md with the
-command above.
+(`judge.pictures.source.picture_svg`: the scene and the SVG text, from the case and the
+result as the picture step gets them), again and again (what a drawing keeps from the last
+one helps) and with nothing kept but what belongs to the board; the SVG of every reader of
+the phase from scratch, as a game's first phase is drawn (each power, observers, the GM: on a
+board too wide to read whole each power has a picture of his own part); that SVG rendered to
+PNG (resvg); and both, as the picture step does for one reader; on a board where each power
+has his own picture, every reader's PNG once (the median and the slowest); and a stream of
+the world board's phases from its opening, each phase's pictures for every reader against
+its adjudication (what a phase keeps for the next kept, as in a game, but nothing from the
+last time round the stream). The process keeps the memory it frees, as `judge serve` does
+(judge/heap.py). The targets (issues 13 and 18): a phase's pictures for all its readers cost
+at most ten adjudications of the phase (SVG), and a PNG of the world board takes at most
+0.3 s. Rounds alternate the measurements; each one's best round is kept; times are this
+process's CPU time. Figures go to docs/PERFORMANCE.md with the command above.
 """
 
 from __future__ import annotations
@@ -49,6 +50,7 @@ from judge.pictures.png import png_of  # noqa: E402
 from judge.pictures.source import (  # noqa: E402
     PictureSource,
     case_after,
+    forget_phases,
     picture_request,
     picture_svg,
     picture_svgs,
@@ -121,6 +123,10 @@ def stream_measures(sources: list[PictureSource]) -> dict[str, Callable[[], Any]
             run()
 
     def draw() -> None:
+        # A game of the stream's phases from its start: nothing kept from the last time round
+        # (where each power's units stood, the layers as a phase drew them), only from each
+        # phase for the next.
+        forget_phases(board)
         for source in sources:
             picture_svgs(source, readers)
 
@@ -161,10 +167,12 @@ def measures(case: dict[str, Any]) -> dict[str, Callable[[], Any]]:
     def forget_phase() -> None:
         # Nothing kept from the last drawing but what belongs to the board (its layout, links,
         # labels at each size, and its pieces: a province's shape in a fill, a unit at its
-        # place): a phase drawn once, its provinces, units and orders all new to the drawing.
-        for kept in (svg_module._marker, svg_module._unit_mark, svg_module._arrow_lines):
+        # place): a phase drawn as a game's first, its readers' windows, its layers and orders
+        # all new to the drawing (nothing is as the last phase drew it).
+        for kept in (svg_module._marker, svg_module._unit_mark):
             kept.cache_clear()
         board.__dict__.pop("_picture_nodes", None)
+        forget_phases(board)
 
     def every_reader() -> list[str | None]:
         # As the picture step draws them: the case read once, each picture once for all the

@@ -433,10 +433,55 @@ def for_reader(
         places = scene.shared["unit places"] = unit_places(shown)
     assert isinstance(places, dict)
     mine = places.get(reader, set())
+    locs = scene.shared.get("unit locations")
+    if locs is None:  # each power's units' locations, found once for the pictures of the phase
+        locs = scene.shared["unit locations"] = _unit_locations(shown)
+    assert isinstance(locs, dict)
+    # A power's windows follow from where his units stand: kept on the board by that, as most
+    # of his units stand where they stood in most phases (a retreat's, an adjustment's).
+    kept: dict[tuple[object, ...], tuple[Part, list[Part]] | None] = _memo(
+        board, "_picture_reader_windows", dict
+    )
+    key = (reader, frozenset(mine), tuple(locs.get(reader, ())), scene.label_size, scene.width)
+    if key in kept:
+        windows = kept[key]
+    else:
+        if len(kept) > 10_000:
+            kept.clear()
+        windows = kept[key] = _reader_windows(scene, board, shown, reader, shapes, mine, locs)
+    if windows is None:
+        return scene
+    first, more = windows
+    return with_changes(
+        scene,
+        view=first.view,
+        inset=None,
+        label_size=first.label_size,
+        mark_scale=first.mark_scale,
+        parts=tuple(more),
+    )
+
+
+def forget_phases(board: Map) -> None:
+    """Let go of the powers' windows kept by where their units stood (`for_reader`)."""
+    board.__dict__.pop("_picture_reader_windows", None)
+
+
+def _reader_windows(
+    scene: Scene,
+    board: Map,
+    shown: Position,
+    reader: str,
+    shapes: Shapes | None,
+    mine: set[tuple[str, str]],
+    locs: dict[str, list[str]],
+) -> tuple[Part, list[Part]] | None:
+    """The first window of a power's part and the further ones (`for_reader`), or None where
+    he has no part (no units and no home centres)."""
     canvas = (scene.width, scene.height)
     views = reader_parts(board, shown, reader, shapes, canvas, mine)
     if not views:
-        return scene
+        return None
     first, *more = [
         _part(scene, view, VIEW_PICTURE if i == 0 else _shown_width(view))
         for i, view in enumerate(views)
@@ -451,21 +496,10 @@ def for_reader(
             break
         kept.append(part)
     more = kept
-    locs = scene.shared.get("unit locations")
-    if locs is None:  # each power's units' locations, found once for the pictures of the phase
-        locs = scene.shared["unit locations"] = _unit_locations(shown)
-    assert isinstance(locs, dict)
     close = close_up(board, shapes, locs.get(reader, ()), first.view, canvas)
     if close is not None:  # his own units close, under the part round them (beyond PARTS_HIGH)
         more.insert(0, _part(scene, close, VIEW_PICTURE)._replace(first_ground=True))
-    return with_changes(
-        scene,
-        view=first.view,
-        inset=None,
-        label_size=first.label_size,
-        mark_scale=first.mark_scale,
-        parts=tuple(more),
-    )
+    return first, more
 
 
 # Where a power's units in the first window of his part stand nearer a neighbour's unit than

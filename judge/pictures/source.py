@@ -19,6 +19,8 @@ from judge.adjudicate_json import read_variant_case
 from judge.engine.geography import Map
 from judge.engine.position import Dislodged, Position, Unit
 from judge.map_files import land_outlines, load_map
+from judge.pictures import board as board_module
+from judge.pictures import svg as svg_module
 from judge.pictures.board import board_scene, for_reader, own_picture
 from judge.pictures.shapes import load_shapes
 from judge.pictures.svg import draw
@@ -187,6 +189,17 @@ def _picture_svgs(source: PictureSource, readers: Sequence[str]) -> dict[str, st
     # freed at once and not left in cycles for the collector (`collector_paused`).
     whole.shared.clear()
     return {reader: pictures[reader if reader in pictures else MASTER] for reader in readers}
+
+
+def forget_phases(board: Map) -> None:
+    """Let go of what the pictures of `board` keep from one phase to draw the next (a power's
+    windows by where his units stand, each layer as the last phase drew it), keeping what
+    belongs to the board: the next phase is drawn as a game's first is. For measuring the
+    drawing (bench/pictures.py), and for a process that will draw no more of the board."""
+    board_module.forget_phases(board)
+    static = board.__dict__.get("_picture_static")
+    if static is not None:
+        svg_module.forget_phases(static)
 
 
 def board_picture_svg(board: Map) -> str:

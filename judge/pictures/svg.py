@@ -468,6 +468,10 @@ class _ShapesKept:
         # The provinces' and the units' layers at each size and ids as the last picture drew
         # them (a phase that moves no unit and changes no owner draws them again the same).
         self.layers: dict[tuple[object, ...], KeptLayer] = {}
+        self.windows: dict[
+            tuple[float, float, float, float] | None,
+            tuple[Cut, list[int], list[tuple[str, str]]],
+        ] = {}
         # The centres' layer at each size and ids, by whose each centre is (most phases leave
         # every centre with its owner).
         self.centre_layers: dict[tuple[object, ...], tuple[str, list[int]]] = {}
@@ -480,6 +484,24 @@ class _ShapesKept:
         found = self.labels.get(key)
         if found is None:
             found = self.labels[key] = _Labels(scene, self)
+        return found
+
+    def window_cells(
+        self, view: tuple[float, float, float, float] | None
+    ) -> tuple[Cut, list[int], list[tuple[str, str]]]:
+        """What a window draws from (`_Window`, but the larger areas' shapes, which change with
+        their owners): the cells within half a cell of it, and the larger areas and lines
+        reaching into its own cells; kept, as a reader's windows come back phase after phase."""
+        found = self.windows.get(view)
+        if found is None:
+            own = cut(self.grid, view, 0.0)
+            if len(self.windows) > 10_000:
+                self.windows.clear()
+            found = self.windows[view] = (
+                cut(self.grid, view, GRID / 2),
+                self.large_areas.reached(own),
+                self.large_lines.reached(own),
+            )
         return found
 
     def layer(self, *key: object) -> KeptLayer:
@@ -506,6 +528,29 @@ class _ShapesKept:
         if found is None or len(found) > 20_000:
             found = self.units[key] = {}
         return found
+
+
+def forget_phases(static: object) -> None:
+    """Let go of what the pictures of the board whose scenes name `static` kept from its
+    phases to draw the next (each layer and the whole board drawn small as the last phase drew
+    them, each window's cells, the orders' arrows, the places of legends and overviews), and
+    keep what belongs to the board (its cells, lines and labels, and its pieces: a province's
+    shape in a fill, a unit at its place)."""
+    kept = _BOARD_KEPT.get(id(static))
+    if kept is None or kept[0] is not static:
+        return
+    tables = kept[1]
+    shapes = tables.get("shapes")
+    if isinstance(shapes, _ShapesKept):
+        shapes.layers.clear()
+        shapes.windows.clear()
+        shapes.centre_layers.clear()
+    for key in [k for k in tables if isinstance(k, tuple) and k[0] == "overview"]:
+        del tables[key]
+    _arrow_lines.cache_clear()
+    _window_frame.cache_clear()
+    _OVERVIEW_FRAMES.clear()
+    _LEGEND_PLACES.clear()
 
 
 def _same(texts: list[str]) -> list[str]:
@@ -553,9 +598,7 @@ class _Phase:
         key = (scene.view, scene.id_suffix, scene.first_ground)
         found = self.windows.get(key)
         if found is None:
-            grid = self.board.grid
-            own = cut(grid, scene.view, 0.0)
-            large = self.board.large_areas.reached(own)
+            reach, large, lines = self.board.window_cells(scene.view)
             if scene.first_ground:  # the first window's shapes
                 shapes = []
             elif scene.id_suffix:  # a further window: the larger areas' shapes it shows
@@ -567,12 +610,7 @@ class _Phase:
                     made = self.areas(scene, "")(every)
                     texts = self.large[""] = dict(zip(every, made, strict=True))
                 shapes = [texts[i] for i in large]
-            found = self.windows[key] = _Window(
-                cut(grid, scene.view, GRID / 2),
-                large,
-                shapes,
-                self.board.large_lines.reached(own),
-            )
+            found = self.windows[key] = _Window(reach, large, shapes, lines)
         return found
 
     def orders_in(self, scene: Scene, window: _Window) -> str:
@@ -1720,10 +1758,15 @@ def _head(x1: float, y1: float, x2: float, y2: float, colour: str, scale: float 
     ux, uy = (x2 - x1) / d, (y2 - y1) / d
     long, half = 11 * scale, 5 * scale
     bx, by = x2 - ux * long, y2 - uy * long
-    return (
-        f'<path d="M{x2:.1f},{y2:.1f} L{bx - uy * half:.1f},{by + ux * half:.1f} '
-        f'L{bx + uy * half:.1f},{by - ux * half:.1f} z" fill="{colour}"/>'
-    )
+    return _HEAD % (x2, y2, bx - uy * half, by + ux * half, bx + uy * half, by - ux * half, colour)
+
+
+# The texts of an order's drawing, filled in by `%`: compiled, one `%` of a tuple formats its
+# numbers several times faster than an f-string does them one by one.
+_HEAD = '<path d="M%.1f,%.1f L%.1f,%.1f L%.1f,%.1f z" fill="%s"/>'
+_LINE = '<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="%s" stroke-width="%s"%s/>'
+_CROSS = '<path d="M%.1f,%.1f L%.1f,%.1f M%.1f,%.1f L%.1f,%.1f" stroke="%s" stroke-width="%s"/>'
+_DOT = '<circle cx="%.1f" cy="%.1f" r="%s" fill="%s"/>'
 
 
 def _trimmed(
@@ -1748,6 +1791,7 @@ def _arrow(
     return [head, *_arrow_lines(arrow, colour, width, wraps, scale)]
 
 
+@functools.lru_cache(maxsize=1024)
 def _sized(value: float, scale: float) -> str:
     """A length of an order's drawing at `scale` (as written at 1)."""
     return f"{round(value * scale, 2):g}"
@@ -1773,11 +1817,8 @@ def _arrow_lines(
             )
         else:
             k = 12 * scale
-            out.append(
-                f'<path d="M{x - k:.1f},{y - k:.1f} L{x + k:.1f},{y + k:.1f} M{x - k:.1f},'
-                f'{y + k:.1f} L{x + k:.1f},{y - k:.1f}" stroke="{FAILED}" '
-                f'stroke-width="{_sized(3, scale)}"/>'
-            )
+            corners = (x - k, y - k, x + k, y + k, x - k, y + k, x + k, y - k)
+            out.append(_CROSS % (*corners, FAILED, _sized(3, scale)))
         out.append("</g>")
         return out
     points = arrow.points
@@ -1798,27 +1839,18 @@ def _arrow_lines(
             if len(pieces) == 2 and p_index == 1:
                 a, b = b, a  # the second piece runs from the edge to the destination
             x1, y1, x2, y2 = _trimmed(a, b, start, end)
-            out.append(
-                f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" '
-                f'stroke="{line_colour}" stroke-width="{thickness}"{dash_attr}/>'
-            )
+            out.append(_LINE % (x1, y1, x2, y2, line_colour, thickness, dash_attr))
             if last and reaches:
                 if arrow.kind == SUPPORT:
-                    out.append(
-                        f'<circle cx="{x2:.1f}" cy="{y2:.1f}" r="{_sized(3, scale)}" '
-                        f'fill="{line_colour}"/>'
-                    )
+                    out.append(_DOT % (x2, y2, _sized(3, scale), line_colour))
                 elif arrow.kind != CONVOY:
                     out.append(_head(x1, y1, x2, y2, line_colour, scale))
     if not arrow.ok:
         (ax, ay), (bx, by) = points[-2], points[-1]
         if not (wraps and abs(ax - bx) > width / 2):
             mx, my, k = (ax + bx) / 2, (ay + by) / 2, 6 * scale
-            out.append(
-                f'<path d="M{mx - k:.1f},{my - k:.1f} L{mx + k:.1f},{my + k:.1f} M{mx - k:.1f},'
-                f'{my + k:.1f} L{mx + k:.1f},{my - k:.1f}" stroke="{FAILED}" '
-                f'stroke-width="{_sized(3, scale)}"/>'
-            )
+            corners = (mx - k, my - k, mx + k, my + k, mx - k, my + k, mx + k, my - k)
+            out.append(_CROSS % (*corners, FAILED, _sized(3, scale)))
     out.append("</g>")
     return out
 

@@ -18,10 +18,9 @@ from judge.adjudicate_json import run_case
 from judge.engine.geography import Map
 from judge.engine.position import Unit, province_of
 from judge.map_files import load_map, start_case
-from judge.pictures import svg as svg_module
 from judge.pictures.board import neighbours_of, readable_whole, within_two_moves
 from judge.pictures.shapes import load_shapes
-from judge.pictures.source import PictureSource, picture_request, picture_svg
+from judge.pictures.source import PictureSource, forget_phases, picture_request, picture_svg
 from judge.pictures.step import PICTURE_BUDGET, attachments
 from judge.variants import MASTER, OBSERVERS
 
@@ -317,8 +316,9 @@ def test_a_window_draws_the_orders_that_reach_it_and_the_gm_draws_every_order() 
 
 
 def test_what_a_phase_draws_as_the_last_did_is_taken_and_what_changed_is_drawn_anew() -> None:
-    """The world drawn small and England's part, drawn for a phase after another: as they are
-    drawn with nothing kept, whether the phase changed an owner and moved a unit or not."""
+    """The world drawn small and England's part (his windows, their layers), drawn for a phase
+    after another: as they are drawn with nothing kept from a phase before, whether the phase
+    changed an owner and moved a unit or not."""
     board = load_map("mercator-world")
     opening = start_case(board)
     opening.update(variant="mercator", map="mercator-world")
@@ -337,7 +337,7 @@ def test_what_a_phase_draws_as_the_last_did_is_taken_and_what_changed_is_drawn_a
     for first, then in ((opening, changed), (changed, opening), (opening, opening)):
         parts(first)
         after = parts(then)
-        svg_module._BOARD_KEPT.clear()  # nothing kept from the phase before
+        forget_phases(board)  # nothing kept from the phase before
         assert after == parts(then)
     assert parts(opening) != parts(changed)
 
