@@ -583,6 +583,7 @@ def _detail(scene: Scene, part: tuple[float, float, float, float]) -> Part:
         label_size=min(scene.label_size, math.ceil(least * 20) / 20),
         mark_scale=DETAIL_MARKS,
         shown_width=part[2] * DETAIL_ENLARGED,
+        first_ground=True,  # the whole board's provinces, shown again larger
     )
 
 

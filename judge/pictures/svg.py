@@ -591,7 +591,7 @@ class _Phase:
         self.large: dict[str, dict[int, str]] = {}
         self.units: Placed[UnitMark] | None = None
         self.arrows: Large[int] | None = None  # the orders by the cells they reach
-        self.drawn_arrows: dict[tuple[int, str, float], str] = {}
+        self.drawn_arrows: dict[tuple[int, float], str] = {}
         self.owners: tuple[str | None, ...] | None = None
 
     def window(self, scene: Scene) -> _Window:
@@ -628,15 +628,14 @@ class _Phase:
         places = list(range(len(arrows))) if at.whole else self.arrows.reached(at)
         drawn, suffix, scale = self.drawn_arrows, scene.id_suffix, scene.mark_scale
         texts = []
-        for index in places:
-            key = (index, suffix, scale)
-            text = drawn.get(key)
-            if text is None:
+        for index in places:  # each drawn once at each size, its id (of the window's) added
+            key = (index, scale)
+            body = drawn.get(key)
+            if body is None:
                 arrow = arrows[index]
                 colour = self.colours.get(arrow.power, "#000000")
-                line = _arrow(index, arrow, colour, scene.width, scene.wraps, suffix, scale)
-                text = drawn[key] = "".join(line)
-            texts.append(text)
+                body = drawn[key] = _arrow_body(arrow, colour, scene.width, scene.wraps, scale)
+            texts.append(f'<g id="o-{index}{suffix}"{body}')
         return "".join(texts)
 
     def areas(self, scene: Scene, suffix: str) -> Callable[[list[int]], list[str]]:
@@ -1786,9 +1785,14 @@ def _arrow(
     suffix: str = "",
     scale: float = 1.0,
 ) -> list[str]:
+    return [f'<g id="o-{index}{suffix}"{_arrow_body(arrow, colour, width, wraps, scale)}']
+
+
+def _arrow_body(arrow: Arrow, colour: str, width: float, wraps: bool, scale: float) -> str:
+    """An order's group but its id: its class, its title and its lines."""
     title = f"<title>{_text(arrow.text)}</title>" if arrow.text else ""
-    head = f'<g id="o-{index}{suffix}" class="{arrow.kind}{"" if arrow.ok else " failed"}">{title}'
-    return [head, *_arrow_lines(arrow, colour, width, wraps, scale)]
+    lines = "".join(_arrow_lines(arrow, colour, width, wraps, scale))
+    return f' class="{arrow.kind}{"" if arrow.ok else " failed"}">{title}{lines}'
 
 
 @functools.lru_cache(maxsize=1024)
