@@ -1142,17 +1142,19 @@ def _pieces(scene: Scene, kind: str) -> dict[object, Any]:
 
 
 def _outlines(scene: Scene, colours: dict[str, str]) -> list[str]:
-    """Each land area's outline simplified in its fill, for the whole board drawn small (the
-    seas: the ground shows them)."""
-    board = _shapes_kept(scene)
-    texts = _ByOwner(
-        board.owned("outline"), scene.areas, "owner", functools.partial(_outline, colours=colours)
-    )
-    return texts(board.land)
-
-
-def _outline(area: Area, colours: dict[str, str]) -> str:
-    return f'<path d="{area.outline}" fill="{_area_fill(area, colours)}"/>'
+    """The land areas' outlines simplified, those of one fill as one path, for the whole board
+    drawn small (the seas: the ground shows them). One path a fill, not one an area: every
+    reader's picture carries the whole board small, and its bytes are copied into each."""
+    areas = scene.areas
+    by_fill: dict[str, list[str]] = {}
+    for i in _shapes_kept(scene).land:
+        area = areas[i]
+        fill = _area_fill(area, colours)
+        found = by_fill.get(fill)
+        if found is None:
+            found = by_fill[fill] = []
+        found.append(area.outline)
+    return [f'<path d="{"".join(outlines)}" fill="{fill}"/>' for fill, outlines in by_fill.items()]
 
 
 def _area_path(area: Area, fill: str, suffix: str = "") -> str:
