@@ -42,6 +42,7 @@ COMPILED_MODULES = (
     "judge.language.fast_orders",
     "judge.pictures.board",
     "judge.pictures.cells",
+    "judge.pictures.scene",
     "judge.pictures.svg",
     "judge.variants.aboard",
     "judge.variants.mercator.adjustments",

@@ -209,5 +209,6 @@ def test_the_compiled_pictures_are_the_source_s_byte_for_byte() -> None:
     Youngstown came out in another order."""
     compiled = _run(PICTURES_DIGEST, **{PURE_ENV: ""}).split()
     source = _run(PICTURES_DIGEST, **{PURE_ENV: "1"}).split()
-    assert compiled[0] == "3" and source[0] == "0"
+    pictures = sum(m.startswith("judge.pictures.") for m in COMPILED_MODULES)
+    assert pictures >= 3 and compiled[0] == str(pictures) and source[0] == "0"
     assert compiled[1] == source[1]

@@ -3,6 +3,9 @@
 `picture_scene`, judge/variants/algernon/picture.py), and drawn by judge/pictures/svg.py.
 
 A scene holds only what its reader may see: whatever is not in it cannot reach the picture.
+Its values are never changed once made (but a scene, which its maker finishes): slotted
+dataclasses that hash by value rather than frozen ones, as the engine's (compiled, a frozen
+one costs several times as much to make, and the drawing makes thousands a phase).
 """
 
 from __future__ import annotations
@@ -33,7 +36,7 @@ MOVE, SUPPORT, CONVOY, RETREAT, BUILD, DISBAND = (
 )
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Node:
     """A province (or a maze's space) drawn as a marker with its label."""
 
@@ -49,7 +52,7 @@ class Node:
     note: str = ""  # a second line under the label (a maze space's value and portal count)
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Area:
     """A province drawn as its shape (a board with shapes, maps/NAME.shapes.json): its outline
     as SVG path data on the canvas, filled by its kind and its owner; its label and supply
@@ -68,7 +71,7 @@ class Area:
     box: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)  # its extent: x1, y1, x2, y2
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Link:
     """Two nodes a unit may move between. `ends` label each end (a maze's portal numbers)."""
 
@@ -78,7 +81,7 @@ class Link:
     label_b: str = ""
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Stub:
     """A way out of a node whose far end the reader does not know (a maze portal not yet
     passed): drawn as a short line with its label."""
@@ -88,7 +91,7 @@ class Stub:
     angle: float  # radians, the stub's direction from the node
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, unsafe_hash=True)
 class UnitMark:
     power: str
     kind: str  # "A", "F", "AF" or RAT
@@ -103,7 +106,7 @@ class UnitMark:
     room: float = 1.0
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Arrow:
     """One order drawn: a move, retreat, support or convoy as a line between points; a build or
     a disband at one point. `ok` False draws it as failed."""
@@ -130,7 +133,7 @@ class Part(NamedTuple):
     first_ground: bool = False
 
 
-@dataclass
+@dataclass(slots=True)
 class Scene:
     title: str
     width: float
@@ -185,9 +188,36 @@ class Scene:
 def with_changes(scene: Scene, **changes: object) -> Scene:
     """A copy of `scene` with `changes` (as `dataclasses.replace`, without its checks: a
     phase's pictures make one for each reader and window), sharing what it shares."""
-    copied = object.__new__(Scene)
-    copied.__dict__.update(scene.__dict__)
-    copied.__dict__.update(changes)
+    copied = Scene(
+        scene.title,
+        scene.width,
+        scene.height,
+        scene.nodes,
+        scene.links,
+        scene.stubs,
+        scene.units,
+        scene.arrows,
+        scene.powers,
+        scene.notes,
+        scene.wraps,
+        scene.land,
+        scene.inset,
+        scene.static,
+        scene.areas,
+        scene.impassable,
+        scene.barriers,
+        scene.crossings,
+        scene.label_size,
+        scene.view,
+        scene.mark_scale,
+        scene.parts,
+        scene.shown_width,
+        scene.id_suffix,
+        scene.first_ground,
+        scene.shared,
+    )
+    for name, value in changes.items():
+        setattr(copied, name, value)
     return copied
 
 
