@@ -13,7 +13,6 @@ import functools
 import math
 import re
 from collections.abc import Callable, Sequence
-from operator import attrgetter
 from typing import Any, NamedTuple, cast
 from xml.sax.saxutils import escape
 
@@ -383,13 +382,13 @@ def _shapes_board(scene: Scene, colours: dict[str, str], out: list[str]) -> None
     if scene.first_ground:  # a window inside the first: its ground is the first's
         out.append(_FIRST_GROUND)
     else:
-        out.append(_PROVINCES.format(suffix))
+        out.append(_opened(_PROVINCES, suffix))
         phase.area_rows(scene, suffix).cut(window.areas, out)
         out += window.large_areas
         out.append("</g>")
         for kind, head in _LINE_HEADS.items():
             at = len(out)
-            out.append(head.format(suffix))
+            out.append(_opened(head, suffix))
             board.lines[kind].cut(window.areas, out)
             if window.large_lines:
                 out += [text for k, text in window.large_lines if k == kind]
@@ -405,12 +404,18 @@ def _shapes_board(scene: Scene, colours: dict[str, str], out: list[str]) -> None
     phase.unit_rows(scene).cut(window.areas, out)
     out.append("</g>")
     # The labels go over the units, so a unit never hides its province's name.
-    out.append(SHAPE_LABELS.format(suffix))
+    out.append(_opened(SHAPE_LABELS, suffix))
     labels = board.labels_at(scene)
     labels.cut(window.areas, out)
     large = labels.large
     out += [large[i] for i in window.large]
     out.append("</g></g>")
+
+
+@functools.lru_cache(maxsize=256)
+def _opened(head: str, suffix: str) -> str:
+    """A group's opening tag (`head`, its id's place "{}") with the ids of `suffix`."""
+    return head.format(suffix)
 
 
 # The id of a board group's ground (its provinces' shapes and lines), and a use of the first
@@ -645,7 +650,7 @@ class _Phase:
             found = self.texts[suffix] = _ByOwner(
                 self.board.owned("area", suffix),
                 scene.areas,
-                "owner",
+                False,
                 functools.partial(_area_shape, colours=self.colours, suffix=suffix),
             )
         return found
@@ -670,7 +675,7 @@ class _Phase:
             texts = _ByOwner(
                 self.board.owned("centre", scale, suffix),
                 scene.areas,
-                "centre_owner",
+                True,
                 functools.partial(_centre, colours=self.colours, scale=scale, suffix=suffix),
             )
             if self.owners is None:  # whose each centre is: what the layer shows
@@ -757,31 +762,35 @@ class _UnitTexts:
 
 class _ByOwner:
     """The texts of the areas given (by their places in `areas`), each found in `drawn` by its
-    `owner` (the attribute its look depends on, besides the area), else made by `make`."""
+    owner (its centre's, where `by_centre`: what its look depends on, besides the area), else
+    made by `make`."""
 
-    __slots__ = ("areas", "drawn", "make", "whose")
+    __slots__ = ("areas", "by_centre", "drawn", "make")
 
     def __init__(
         self,
         drawn: list[dict[str | None, str]],
         areas: list[Area],
-        owner: str,
+        by_centre: bool,
         make: Callable[[Area], str],
     ) -> None:
         self.drawn = drawn
         self.areas = areas
-        self.whose = attrgetter(owner)
+        self.by_centre = by_centre
         self.make = make
 
     def __call__(self, things: list[int]) -> list[str]:
-        drawn, areas, whose = self.drawn, self.areas, self.whose
-        found = [drawn[i].get(whose(areas[i])) for i in things]
+        drawn, areas = self.drawn, self.areas
+        if self.by_centre:
+            found = [drawn[i].get(areas[i].centre_owner) for i in things]
+        else:
+            found = [drawn[i].get(areas[i].owner) for i in things]
         if None in found:
             for k, i in enumerate(things):
                 if found[k] is None:
                     area = areas[i]
                     text = found[k] = self.make(area)
-                    drawn[i][whose(area)] = text
+                    drawn[i][area.centre_owner if self.by_centre else area.owner] = text
         return found  # type: ignore[return-value]
 
 
