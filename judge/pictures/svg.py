@@ -538,8 +538,8 @@ class _ShapesKept:
 def forget_phases(static: object) -> None:
     """Let go of what the pictures of the board whose scenes name `static` kept from its
     phases to draw the next (each layer and the whole board drawn small as the last phase drew
-    them, each window's cells, the orders' arrows, the places of legends and overviews), and
-    keep what belongs to the board (its cells, lines and labels, and its pieces: a province's
+    them, each window's cells and frame, the orders' arrows), and keep what belongs to the
+    board (its cells, lines and labels, where its legend stands, and its pieces: a province's
     shape in a fill, a unit at its place)."""
     kept = _BOARD_KEPT.get(id(static))
     if kept is None or kept[0] is not static:
@@ -554,8 +554,7 @@ def forget_phases(static: object) -> None:
         del tables[key]
     _arrow_lines.cache_clear()
     _window_frame.cache_clear()
-    _OVERVIEW_FRAMES.clear()
-    _LEGEND_PLACES.clear()
+    _OVERVIEW_FRAMES.clear()  # where the whole drawn small stands follows the reader's windows
 
 
 def _same(texts: list[str]) -> list[str]:
