@@ -2,9 +2,8 @@
 
 The canvas is cut into cells GRID pixels square. Each layer of a picture (the provinces'
 shapes, their labels, the barriers, the centres, the units) keeps each thing smaller than a
-cell in the cell of its middle, and its text as rows: each row's cells joined once into one
-text, with where each column's text starts; a window (`Cut`) takes its span of each row out by
-two offsets. Things larger than a cell are kept apart (`Large`), by the cells they reach into.
+cell in the cell of its middle, and their texts in the order of their cells; a window (`Cut`)
+takes the texts of its span of each row, by where each row's columns start. Things larger than a cell are kept apart (`Large`), by the cells they reach into.
 
 Pure: text and numbers in, text out; what a layer keeps is kept by its caller (for a board, or
 for the pictures of one phase).
@@ -127,8 +126,8 @@ class Placed(Generic[T]):
         ]
 
 
-# A layer's text and where each of its things' texts starts (and one past the last).
-Made = tuple[str, list[int]]
+# A layer's texts, one for each of its things, in the order of their cells (`Placed`).
+Made = list[str]
 
 
 class KeptLayer:
@@ -143,12 +142,12 @@ class KeptLayer:
 
 
 class Rows(Generic[T]):
-    """One layer's text, made on first use: all its things drawn by `texts` (a text for each)
-    and joined in the order of their rows and columns, with where each thing's text starts; a
-    window takes its span of each row out by two offsets (the whole board, all of it). Given
-    `kept` and what the layer is drawn from (`seen`: objects the board keeps, one for each
-    look of a thing), the layer is taken from `kept` where the last picture of it drew it from
-    the same objects."""
+    """One layer's texts, made on first use: all its things drawn by `texts` (a text for each),
+    in the order of their rows and columns; a window takes the texts of its span of each row
+    (the whole board, all of them), and the picture joins them once (a layer joined first and
+    cut after was copied twice more). Given `kept` and what the layer is drawn from (`seen`:
+    objects the board keeps, one for each look of a thing), the layer is taken from `kept`
+    where the last picture of it drew it from the same objects."""
 
     __slots__ = ("_kept", "_made", "_placed", "_seen", "_texts")
 
@@ -168,7 +167,7 @@ class Rows(Generic[T]):
         self._seen = seen
 
     def made(self) -> Made:
-        """The layer's text and where each thing's text starts (made now, if not yet)."""
+        """The layer's texts (made now, if not yet)."""
         if self._made is None:
             kept, seen = self._kept, self._seen
             if (
@@ -179,26 +178,24 @@ class Rows(Generic[T]):
             ):
                 self._made = kept.made
                 return kept.made
-            texts = self._texts(self._placed.things)
-            self._made = ("".join(texts), list(accumulate(map(len, texts), initial=0)))
+            self._made = self._texts(self._placed.things)
             if kept is not None and seen is not None:
                 kept.seen, kept.made = list(seen), self._made
         return self._made
 
     def cut(self, at: Cut, out: list[str]) -> None:
-        """Add the text of the cells of `at` to `out`, a row (or span of a row) a line."""
-        text, starts = self._made or self.made()
+        """Add the texts of the things in the cells of `at` to `out`."""
+        texts = self._made or self.made()
         if at.whole:
-            if text:
-                out.append(text)
+            out += texts
             return
         before = self._placed.before
         for cy in at.rows:
             first = before[cy]
             for x1, x2 in at.columns:
-                start, end = starts[first[x1]], starts[first[x2 + 1]]
+                start, end = first[x1], first[x2 + 1]
                 if start != end:
-                    out.append(text[start:end])
+                    out += texts[start:end]
 
 
 def same_objects(kept: list[Any], seen: list[Any]) -> bool:

@@ -479,7 +479,7 @@ class _ShapesKept:
         ] = {}
         # The centres' layer at each size and ids, by whose each centre is (most phases leave
         # every centre with its owner).
-        self.centre_layers: dict[tuple[object, ...], tuple[str, list[int]]] = {}
+        self.centre_layers: dict[tuple[object, ...], list[str]] = {}
         self.by_owner: dict[tuple[object, ...], list[dict[str | None, str]]] = {}
         self.units: dict[tuple[object, ...], dict[int, tuple[UnitMark, str]]] = {}
 

@@ -43,7 +43,7 @@ def test_a_window_takes_the_things_of_its_cells_only() -> None:
     assert out == ["<b/>"]
     whole: list[str] = []
     rows.cut(cut(GRID_OF_FOUR, None, 0.0), whole)
-    assert whole == ["<a/><b/><c/><d/>"]
+    assert whole == ["<a/>", "<b/>", "<c/>", "<d/>"]
 
 
 def test_a_layer_drawn_from_the_same_objects_is_taken_as_the_last_picture_drew_it() -> None:
@@ -51,7 +51,7 @@ def test_a_layer_drawn_from_the_same_objects_is_taken_as_the_last_picture_drew_i
     kept = KeptLayer()
     first, again = Drawn(), Drawn()
     one = Rows(GRID_OF_FOUR, placed(looks), first, kept=kept, seen=looks)
-    assert one.made()[0] == "<a/><b/><c/><d/>"
+    assert one.made() == ["<a/>", "<b/>", "<c/>", "<d/>"]
     two = Rows(GRID_OF_FOUR, placed(list(looks)), again, kept=kept, seen=list(looks))
     assert two.made() == one.made()
     assert first.drawn == ["a", "b", "c", "d"] and again.drawn == []
@@ -64,7 +64,7 @@ def test_a_layer_with_one_object_changed_is_made_again() -> None:
     changed = [*looks[:2], Look("c"), looks[3]]  # the same look, but another object
     drawn = Drawn()
     made = Rows(GRID_OF_FOUR, placed(changed), drawn, kept=kept, seen=changed).made()
-    assert drawn.drawn == ["a", "b", "c", "d"] and made[0] == "<a/><b/><c/><d/>"
+    assert drawn.drawn == ["a", "b", "c", "d"] and made == ["<a/>", "<b/>", "<c/>", "<d/>"]
     fewer = looks[:3]
     drawn = Drawn()
     Rows(GRID_OF_FOUR, placed(fewer), drawn, kept=kept, seen=fewer).made()
