@@ -1811,6 +1811,21 @@ def _sized(value: float, scale: float) -> str:
     return f"{round(value * scale, 2):g}"
 
 
+@functools.lru_cache(maxsize=256)
+def _line_look(kind: str, ok: bool, scale: float) -> tuple[str, str]:
+    """An order's line's thickness and its dashes' attribute (or none), `scale` times their
+    usual size: supports dashed, convoys dotted, a failed move dashed."""
+    dashes = _DASHES.get(kind, ())
+    if not ok:
+        dashes = dashes or (7.0, 4.0)
+    dash = " ".join([_sized(d, scale) for d in dashes])
+    thickness = _sized(1.8 if kind in (SUPPORT, CONVOY) else 2.6, scale)
+    return thickness, f' stroke-dasharray="{dash}"' if dash else ""
+
+
+_DASHES: dict[str, tuple[float, ...]] = {SUPPORT: (5.0, 3.0), CONVOY: (1.5, 3.0)}
+
+
 @functools.lru_cache(maxsize=4096)
 def _arrow_lines(
     arrow: Arrow, colour: str, width: float, wraps: bool, scale: float = 1.0
@@ -1836,13 +1851,8 @@ def _arrow_lines(
         out.append("</g>")
         return out
     points = arrow.points
-    dashes: tuple[float, ...] = {SUPPORT: (5.0, 3.0), CONVOY: (1.5, 3.0)}.get(arrow.kind, ())
-    if not arrow.ok:
-        dashes = dashes or (7.0, 4.0)
-    dash = " ".join(_sized(d, scale) for d in dashes)
-    thickness = _sized(1.8 if arrow.kind in (SUPPORT, CONVOY) else 2.6, scale)
+    thickness, dash_attr = _line_look(arrow.kind, arrow.ok, scale)
     line_colour = "#e36d00" if arrow.kind == RETREAT else colour
-    dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
     for i in range(len(points) - 1):
         last = i == len(points) - 2
         pieces = link_segments(points[i], points[i + 1], width, wraps)
