@@ -132,13 +132,14 @@ Made = list[str]
 
 class KeptLayer:
     """A layer as the last picture of it drew it (for a board, by the caller), with the objects
-    it was drawn from: a later picture drawing it from the same objects takes it as it is."""
+    it was drawn from: a later picture drawing it from the same objects takes it as it is. The
+    two are kept as one value, set at once: pictures may be drawn on two threads (the picture
+    step's, a web page's), and one must never find one layer's objects with another's texts."""
 
-    __slots__ = ("made", "seen")
+    __slots__ = ("last",)
 
     def __init__(self) -> None:
-        self.seen: list[object] = []
-        self.made: Made | None = None
+        self.last: tuple[list[Any], Made] | None = None
 
 
 class Rows(Generic[T]):
@@ -170,18 +171,14 @@ class Rows(Generic[T]):
         """The layer's texts (made now, if not yet)."""
         if self._made is None:
             kept, seen = self._kept, self._seen
-            if (
-                kept is not None
-                and seen is not None
-                and kept.made is not None
-                and same_objects(kept.seen, seen)
-            ):
-                self._made = kept.made
-                return kept.made
-            self._made = self._texts(self._placed.things)
+            last = kept.last if kept is not None else None
+            if last is not None and seen is not None and same_objects(last[0], seen):
+                self._made = last[1]
+                return last[1]
+            made = self._made = self._texts(self._placed.things)
             if kept is not None and seen is not None:
-                kept.seen, kept.made = list(seen), self._made
-        return self._made
+                kept.last = (list(seen), made)
+        return made
 
     def cut(self, at: Cut, out: list[str]) -> None:
         """Add the texts of the things in the cells of `at` to `out`."""
