@@ -178,7 +178,8 @@ class Rows(Generic[T]):
             made = self._made = self._texts(self._placed.things)
             if kept is not None and seen is not None:
                 kept.last = (list(seen), made)
-        return made
+            return made
+        return self._made
 
     def cut(self, at: Cut, out: list[str]) -> None:
         """Add the texts of the things in the cells of `at` to `out`."""
