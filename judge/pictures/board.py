@@ -462,9 +462,12 @@ def for_reader(
     )
 
 
-def forget_phases(board: Map) -> None:
-    """Let go of the powers' windows kept by where their units stood (`for_reader`)."""
+def forget_phases(board: Map) -> object | None:
+    """Let go of the powers' windows kept by where their units stood (`for_reader`); the
+    object standing for the board's unchanging layers in its scenes (`Scene.static`), by which
+    the drawing keeps the rest, if the board has been drawn."""
     board.__dict__.pop("_picture_reader_windows", None)
+    return board.__dict__.get("_picture_static")
 
 
 def _reader_windows(

@@ -3,7 +3,8 @@
 The canvas is cut into cells GRID pixels square. Each layer of a picture (the provinces'
 shapes, their labels, the barriers, the centres, the units) keeps each thing smaller than a
 cell in the cell of its middle, and their texts in the order of their cells; a window (`Cut`)
-takes the texts of its span of each row, by where each row's columns start. Things larger than a cell are kept apart (`Large`), by the cells they reach into.
+takes the texts of its span of each row, by where each row's columns start. Things larger than
+a cell are kept apart (`Large`), by the cells they reach into.
 
 Pure: text and numbers in, text out; what a layer keeps is kept by its caller (for a board, or
 for the pictures of one phase).

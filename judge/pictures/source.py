@@ -196,8 +196,7 @@ def forget_phases(board: Map) -> None:
     windows by where his units stand, each layer as the last phase drew it), keeping what
     belongs to the board: the next phase is drawn as a game's first is. For measuring the
     drawing (bench/pictures.py), and for a process that will draw no more of the board."""
-    board_module.forget_phases(board)
-    static = board.__dict__.get("_picture_static")
+    static = board_module.forget_phases(board)
     if static is not None:
         svg_module.forget_phases(static)
 

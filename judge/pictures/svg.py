@@ -1073,9 +1073,14 @@ def _overview_body(scene: Scene, colours: dict[str, str], k: float) -> str:
         assert isinstance(kept, str)
         return kept
     # As the last phase drew it, where its areas and units are those it drew it from.
-    last = _board_kept(scene).get(key)
-    if isinstance(last, _Drawn) and last.drew(scene.areas, scene.units):
-        text = scene.shared[key] = last.text
+    tables = _board_kept(scene)
+    layer = tables.get(key)
+    if not isinstance(layer, KeptLayer):
+        layer = tables[key] = KeptLayer()
+    seen: list[object] = [*scene.areas, *scene.units]
+    last = layer.last
+    if last is not None and same_objects(last[0], seen):
+        text = scene.shared[key] = last[1][0]
         return text
     out = []
     if scene.areas:
@@ -1089,24 +1094,8 @@ def _overview_body(scene: Scene, colours: dict[str, str], k: float) -> str:
         )
     out += _unit_dots(scene, colours, k)
     text = scene.shared[key] = "".join(out)
-    _board_kept(scene)[key] = _Drawn(list(scene.areas), list(scene.units), text)
+    layer.last = (seen, [text])
     return text
-
-
-class _Drawn:
-    """A text and the areas and units it was drawn from (objects the board keeps, one for
-    each look of a province or a unit)."""
-
-    __slots__ = ("areas", "text", "units")
-
-    def __init__(self, areas: list[Area], units: list[UnitMark], text: str) -> None:
-        self.areas = areas
-        self.units = units
-        self.text = text
-
-    def drew(self, areas: list[Area], units: list[UnitMark]) -> bool:
-        """Whether the text was drawn from these very areas and units."""
-        return same_objects(self.areas, areas) and same_objects(self.units, units)
 
 
 def _unit_dots(scene: Scene, colours: dict[str, str], k: float) -> list[str]:
