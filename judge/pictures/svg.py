@@ -285,6 +285,37 @@ def _legend_place(scene: Scene) -> tuple[float, float]:
     return left, width - left
 
 
+# The picture's first lines, its window's and its frames' (printf-style: the compiled build
+# formats them several times faster than f-strings with format specifications).
+_SVG_HEAD = (
+    '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '
+    'width="%.0f" height="%.0f" viewBox="0 0 %.0f %.0f" font-family="' + FONT + '">\n'
+    '<rect width="%.0f" height="%.0f" fill="#ffffff"/>'
+)
+_FIRST_VIEW_HEAD = (
+    '<g id="view" transform="scale(%.4f) translate(%.1f,%.1f)">\n'
+    '<rect x="%g" y="%g" width="%g" height="%g" fill="' + SEA_FILL + '"/>'
+)
+# A band under a reader's windows (the whole board drawn small, the legend) drawn at the top
+# and moved down to its place: what it holds is the same for every reader of a phase.
+_BAND = '<g transform="translate(0,%.1f)">'
+_FIRST_VIEW_FOOT = '</g>\n<rect y="%.1f" width="%.0f" height="%.0f" fill="#ffffff"/>'
+_VIEW_PLACE = 'x="%g" y="%.1f" width="%.0f" height="%.1f"'
+_VIEW_HEAD = (
+    '<defs><pattern id="view%s" patternUnits="userSpaceOnUse" %s viewBox="%g %g %g %g" '
+    'preserveAspectRatio="none">\n<rect x="%g" y="%g" width="%g" height="%g" fill="'
+    + SEA_FILL
+    + '"/>'
+)
+_VIEW_FOOT = (
+    '<rect %s fill="url(#view%s)"/>\n<rect %s fill="none" stroke="#4d5560" stroke-width="2"/>'
+)
+_WINDOW_FRAME = (
+    '<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="none" stroke="#000000" '
+    'stroke-width="%.1f"/>'
+)
+
+
 def draw(scene: Scene) -> str:
     """The scene as one SVG document."""
     width = picture_width(scene)
@@ -292,12 +323,7 @@ def draw(scene: Scene) -> str:
     height = top + max(
         inset_height(scene), overview_height(scene), detail_height(scene), legend_height(scene)
     )
-    out: list[str] = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '
-        f'width="{width:.0f}" height="{height:.0f}" '
-        f'viewBox="0 0 {width:.0f} {height:.0f}" font-family="{FONT}">',
-        f'<rect width="{width:.0f}" height="{height:.0f}" fill="#ffffff"/>',
-    ]
+    out: list[str] = [_SVG_HEAD % (width, height, width, height, width, height)]
     if scene.view is None:
         out += _details(scene, width, height)
         out += _board(scene)
@@ -554,7 +580,6 @@ def forget_phases(static: object) -> None:
         del tables[key]
     _arrow_lines.cache_clear()
     _window_frame.cache_clear()
-    _OVERVIEW_FRAMES.clear()  # where the whole drawn small stands follows the reader's windows
 
 
 def _same(texts: list[str]) -> list[str]:
@@ -903,16 +928,9 @@ def _first_view(scene: Scene) -> list[str]:
     assert scene.view is not None
     x, y, w, h = scene.view
     k = _view_scale(scene)
-    out = [
-        f'<g id="view" transform="scale({k:.4f}) translate({-x:.1f},{-y:.1f})">',
-        f'<rect x="{x:g}" y="{y:g}" width="{w:g}" height="{h:g}" fill="{SEA_FILL}"/>',
-    ]
+    out = [_FIRST_VIEW_HEAD % (k, -x, -y, x, y, w, h)]
     out += _uses(scene, "")
-    out.append("</g>")
-    out.append(
-        f'<rect y="{h * k:.1f}" width="{VIEW_PICTURE:.0f}" height="{scene.height * k:.0f}" '
-        'fill="#ffffff"/>'
-    )
+    out.append(_FIRST_VIEW_FOOT % (h * k, VIEW_PICTURE, scene.height * k))
     return out
 
 
@@ -924,16 +942,12 @@ def _view(scene: Scene, suffix: str = "", left: float = 0.0, top: float = 0.0) -
     assert scene.view is not None
     x, y, w, h = scene.view
     k = _view_scale(scene)
-    wide = scene.shown_width
-    place = f'x="{left:g}" y="{top:.1f}" width="{wide:.0f}" height="{h * k:.1f}"'
+    place = _VIEW_PLACE % (left, top, scene.shown_width, h * k)
     return [
-        f'<defs><pattern id="view{suffix}" patternUnits="userSpaceOnUse" {place} '
-        f'viewBox="{x:g} {y:g} {w:g} {h:g}" preserveAspectRatio="none">',
-        f'<rect x="{x:g}" y="{y:g}" width="{w:g}" height="{h:g}" fill="{SEA_FILL}"/>',
+        _VIEW_HEAD % (suffix, place, x, y, w, h, x, y, w, h),
         *_uses(scene, suffix),
         "</pattern></defs>",
-        f'<rect {place} fill="url(#view{suffix})"/>',
-        f'<rect {place} fill="none" stroke="#4d5560" stroke-width="2"/>',
+        _VIEW_FOOT % (place, suffix, place),
     ]
 
 
@@ -1014,7 +1028,7 @@ def _overview(scene: Scene, top: float) -> list[str]:
     """The whole board small (its ground and units), the reader's part framed on it."""
     assert scene.view is not None
     k = _overview_scale(scene)
-    lines = _overview_frame(top, k, scene.width, scene.height)
+    lines = _overview_frame(k, scene.width, scene.height)
     # Each window framed (where it runs past an edge of a board that wraps, its frame runs on
     # from the other edge), inside the board drawn small.
     frames = [
@@ -1022,29 +1036,30 @@ def _overview(scene: Scene, top: float) -> list[str]:
         for x, y, w, h in _windows(scene)
         for shift in _copies(scene, x, w)
     ]
-    return [*lines[:4], _overview_body(scene, _colours(scene), k), lines[4], *frames, *lines[5:]]
+    return [
+        _BAND % top,
+        lines[0],
+        _overview_body(scene, _colours(scene), k),
+        lines[1],
+        *frames,
+        *lines[2:],
+    ]
 
 
-def _overview_frame(top: float, k: float, width: float, height: float) -> list[str]:
-    """The lines of the whole board drawn small, `top` down the picture, at scale `k`, but its
-    body (after the fourth) and its windows' frames (after the fifth)."""
-    key = (top, k, width, height)
+def _overview_frame(k: float, width: float, height: float) -> list[str]:
+    """The lines of the whole board drawn small at scale `k`, at the top of its band (moved
+    down to it: the same for every reader), but its body (after the first) and its windows'
+    frames (after the second); the band's group closed by the last."""
+    key = (k, width, height)
     found = _OVERVIEW_FRAMES.get(key)
     if found is None:
-        left, upper = INSET_MARGIN, top + INSET_CAPTION
-        frame = 'fill="none" stroke="#000000" stroke-width="1.5"'
+        left, upper = INSET_MARGIN, INSET_CAPTION
         found = [
-            f'<line x1="0" y1="{top:.1f}" x2="{VIEW_PICTURE:.0f}" y2="{top:.1f}" '
-            'stroke="#4d5560"/>',
-            f'<text x="{left:g}" y="{upper - 8:.1f}" font-size="13" font-weight="bold">'
-            "The whole board; your part framed</text>",
-            f'<g id="overview" transform="translate({left:g},{upper:.1f}) scale({k:.4f})">',
-            f'<rect width="{width:.0f}" height="{height:.0f}" fill="{SEA_FILL}"/>',
-            f'<clipPath id="overview-edge"><rect width="{width:.0f}" '
-            f'height="{height:.0f}"/></clipPath><g clip-path="url(#overview-edge)">',
+            _OVERVIEW_HEAD % (VIEW_PICTURE, left, upper - 8, left, upper, k, width, height),
+            _OVERVIEW_EDGE % (width, height),
             "</g></g>",
-            f'<rect x="{left:g}" y="{upper:.1f}" width="{width * k:.1f}" '
-            f'height="{height * k:.1f}" {frame}/>',
+            _OVERVIEW_FRAME % (left, upper, width * k, height * k),
+            "</g>",
         ]
         if len(_OVERVIEW_FRAMES) > 1000:
             _OVERVIEW_FRAMES.clear()
@@ -1052,16 +1067,28 @@ def _overview_frame(top: float, k: float, width: float, height: float) -> list[s
     return found
 
 
-_OVERVIEW_FRAMES: dict[tuple[float, float, float, float], list[str]] = {}
+_OVERVIEW_FRAMES: dict[tuple[float, float, float], list[str]] = {}
+_OVERVIEW_HEAD = (
+    '<line x1="0" y1="0" x2="%.0f" y2="0" stroke="#4d5560"/>\n'
+    '<text x="%g" y="%.1f" font-size="13" font-weight="bold">'
+    "The whole board; your part framed</text>\n"
+    '<g id="overview" transform="translate(%g,%.1f) scale(%.4f)">\n'
+    '<rect width="%.0f" height="%.0f" fill="' + SEA_FILL + '"/>'
+)
+_OVERVIEW_EDGE = (
+    '<clipPath id="overview-edge"><rect width="%.0f" height="%.0f"/></clipPath>'
+    '<g clip-path="url(#overview-edge)">'
+)
+_OVERVIEW_FRAME = (
+    '<rect x="%g" y="%.1f" width="%.1f" height="%.1f" fill="none" stroke="#000000" '
+    'stroke-width="1.5"/>'
+)
 
 
 @functools.lru_cache(maxsize=4096)
 def _window_frame(x: float, y: float, w: float, h: float, k: float) -> str:
     """A window's frame on the whole board drawn small at scale `k`."""
-    return (
-        f'<rect x="{x:.1f}" y="{y:.1f}" width="{w:.1f}" height="{h:.1f}" '
-        f'fill="none" stroke="#000000" stroke-width="{2.5 / k:.1f}"/>'
-    )
+    return _WINDOW_FRAME % (x, y, w, h, 2.5 / k)
 
 
 def _overview_body(scene: Scene, colours: dict[str, str], k: float) -> str:
@@ -1929,7 +1956,7 @@ def _legend(scene: Scene, height: float, top: float) -> list[str]:
     assert kept[1] + top - at <= height
     if at == top:
         return [kept[0]]
-    return [f'<g transform="translate(0,{top:.1f})">', kept[0], "</g>"]
+    return [_BAND % top, kept[0], "</g>"]
 
 
 def _legend_lines(scene: Scene, top: float, left: float, width: float) -> tuple[list[str], float]:
