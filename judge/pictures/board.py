@@ -622,8 +622,20 @@ def mark_scale(enlarged: float) -> float:
     larger: MARK_ON_PICTURE on the picture, the enlargement taken to the nearest step of
     MARK_STEP's ladder (1, 1.41, 2, 2.83), so that they show 1.0 to 1.43 times their usual size
     and the readers' parts of a phase share a few sizes, each drawn once for all of them."""
-    step = round(MARK_STEP ** round(math.log(max(enlarged, 1.0), MARK_STEP)), 4)
-    return min(1.0, round(MARK_ON_PICTURE / step, 4))
+    found = _MARK_SCALES.get(enlarged)
+    if found is None:
+        step = round(MARK_STEP ** round(math.log(max(enlarged, 1.0), MARK_STEP)), 4)
+        found = min(1.0, round(MARK_ON_PICTURE / step, 4))
+        if len(_MARK_SCALES) > 10_000:
+            _MARK_SCALES.clear()
+        _MARK_SCALES[enlarged] = found
+    return found
+
+
+# What `mark_scale` and `zoom_step` gave for each enlargement asked (a reader's windows come
+# back to the same few; their logarithms and rounding cost more than the look-up).
+_MARK_SCALES: dict[float, float] = {}
+_ZOOM_STEPS: dict[float, float] = {}
 
 
 # The sizes of labels on a reader's part follow its enlargement taken down to a step of this
@@ -636,7 +648,13 @@ def zoom_step(enlarged: float) -> float:
     """`enlarged` taken down to the nearest step of ZOOM_STEP's ladder (1, 1.19, 1.41, ...)."""
     if enlarged <= 1.0:
         return enlarged
-    return round(ZOOM_STEP ** math.floor(math.log(enlarged, ZOOM_STEP) + 1e-9), 4)
+    found = _ZOOM_STEPS.get(enlarged)
+    if found is None:
+        found = round(ZOOM_STEP ** math.floor(math.log(enlarged, ZOOM_STEP) + 1e-9), 4)
+        if len(_ZOOM_STEPS) > 10_000:
+            _ZOOM_STEPS.clear()
+        _ZOOM_STEPS[enlarged] = found
+    return found
 
 
 def one_each(shown: Position) -> dict[str, int]:
@@ -1144,7 +1162,13 @@ def _framed(
         x -= width
     elif x + w <= 0:
         x += width
-    return (round(x, 1), round(y, 1), round(w, 1), round(h, 1))
+    return (_tenths(x), _tenths(y), _tenths(w), _tenths(h))
+
+
+def _tenths(v: float) -> float:
+    """`v` to the nearest tenth, a half up (round(v, 1) goes by way of the number's decimal
+    digits and costs ten times more compiled)."""
+    return math.floor(v * 10 + 0.5) / 10
 
 
 def _land_under(
