@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from itertools import accumulate
 from operator import itemgetter
-from typing import Any, Generic, NamedTuple, TypeVar
+from typing import Any, Generic, TypeVar
 
 T = TypeVar("T")
 
@@ -46,17 +46,38 @@ class Grid:
         )
 
 
-class Cut(NamedTuple):
-    """The cells a window draws from: its rows, and in each the spans of columns (first, last)
-    (two where a board that wraps is drawn twice to fill the window)."""
+class Cut:
+    """The cells a window draws from: its rows (`top` to `bottom`), and in each the spans of
+    columns (first, last) (two where a board that wraps is drawn twice to fill the window);
+    `whole`: every cell of the canvas. Equal cuts are one key (`Large`)."""
 
-    rows: range
-    columns: tuple[tuple[int, int], ...]
-    whole: bool = False  # every cell of the canvas
+    __slots__ = ("bottom", "columns", "ends", "top", "whole")
+
+    def __init__(
+        self, top: int, bottom: int, columns: tuple[tuple[int, int], ...], whole: bool = False
+    ) -> None:
+        self.top = top
+        self.bottom = bottom
+        self.columns = columns
+        self.whole = whole
+        # Each span's first column and the one past its last, one after another (`Rows.cut`).
+        self.ends = [end for x1, x2 in columns for end in (x1, x2 + 1)]
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, Cut)
+            and self.top == other.top
+            and self.bottom == other.bottom
+            and self.columns == other.columns
+            and self.whole == other.whole
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.top, self.bottom, self.columns, self.whole))
 
 
 def whole(grid: Grid) -> Cut:
-    return Cut(range(grid.rows), ((0, grid.columns - 1),), True)
+    return Cut(0, grid.rows - 1, ((0, grid.columns - 1),), True)
 
 
 def copies(width: float, wraps: bool, x: float, w: float) -> list[float]:
@@ -83,7 +104,7 @@ def cut(grid: Grid, view: tuple[float, float, float, float] | None, reach: float
     y2 = min(int((y + h + reach) // GRID), last_y)
     if not grid.wraps:
         x1, x2 = max(int((x - reach) // GRID), 0), min(int((x + w + reach) // GRID), last_x)
-        return Cut(range(y1, y2 + 1), ((x1, x2),) if x1 <= x2 else ())
+        return Cut(y1, y2, ((x1, x2),) if x1 <= x2 else ())
     spans: list[tuple[int, int]] = []
     for s in copies(grid.width, True, x, w):
         x1 = max(int((x - s - reach) // GRID), 0)
@@ -97,7 +118,7 @@ def cut(grid: Grid, view: tuple[float, float, float, float] | None, reach: float
             merged[-1] = (merged[-1][0], max(merged[-1][1], x2))
         else:
             merged.append((x1, x2))
-    return Cut(range(y1, y2 + 1), tuple(merged))
+    return Cut(y1, y2, tuple(merged))
 
 
 class Placed(Generic[T]):
@@ -189,12 +210,16 @@ class Rows(Generic[T]):
             out += texts
             return
         before = self._placed.before
-        for cy in at.rows:
+        ends = at.ends
+        spans = len(ends)
+        for cy in range(at.top, at.bottom + 1):
             first = before[cy]
-            for x1, x2 in at.columns:
-                start, end = first[x1], first[x2 + 1]
+            k = 0
+            while k < spans:
+                start, end = first[ends[k]], first[ends[k + 1]]
                 if start != end:
                     out += texts[start:end]
+                k += 2
 
 
 def same_objects(kept: list[Any], seen: list[Any]) -> bool:
@@ -226,7 +251,7 @@ class Large(Generic[T]):
         if found is None:
             if len(self._reached) > 10_000:
                 self._reached.clear()
-            top, bottom = (at.rows[0], at.rows[-1]) if at.rows else (0, -1)
+            top, bottom = (at.top, at.bottom) if at.top <= at.bottom else (0, -1)
             found = self._reached[at] = [
                 thing
                 for (cx1, cx2, cy1, cy2), thing in zip(self._cells, self._things, strict=True)

@@ -17,7 +17,7 @@ from typing import Any
 
 from judge.adjudicate_json import read_variant_case
 from judge.engine.geography import Map
-from judge.engine.position import Dislodged, Position, Unit
+from judge.engine.position import Dislodged, Position, Unit, make_unit
 from judge.map_files import land_outlines, load_map
 from judge.pictures import board as board_module
 from judge.pictures import svg as svg_module
@@ -76,7 +76,8 @@ def case_after(source: PictureSource) -> dict[str, Any]:
 
 
 def _unit(raw: Mapping[str, Any]) -> Unit:
-    return Unit(raw["power"], raw["type"], raw["loc"], raw.get("army_power"))
+    # A unit made before is that unit (`make_unit`): no named tuple's Python-level __new__.
+    return make_unit(raw["power"], raw["type"], raw["loc"], raw.get("army_power"))
 
 
 def _shown(case: Position, source: PictureSource) -> Position:

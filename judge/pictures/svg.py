@@ -804,12 +804,16 @@ class _ByOwner:
         self.make = make
 
     def __call__(self, things: list[int]) -> list[str]:
-        drawn, areas = self.drawn, self.areas
-        if self.by_centre:
-            found = [drawn[i].get(areas[i].centre_owner) for i in things]
-        else:
-            found = [drawn[i].get(areas[i].owner) for i in things]
-        if None in found:
+        drawn, areas, by_centre = self.drawn, self.areas, self.by_centre
+        found: list[str | None] = []
+        missing = False
+        for i in things:
+            area = areas[i]
+            text = drawn[i].get(area.centre_owner if by_centre else area.owner)
+            if text is None:
+                missing = True
+            found.append(text)
+        if missing:
             for k, i in enumerate(things):
                 if found[k] is None:
                     area = areas[i]
