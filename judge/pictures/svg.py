@@ -78,15 +78,18 @@ BORDER = "#5b6470"
 OVERVIEW_WIDTH = 400.0
 
 
-_SPECIAL = frozenset('&<>"')
+def _special(text: str) -> bool:
+    """Whether `text` holds a character XML escapes (a search of the text for each: a set's
+    `isdisjoint` makes a string of every character)."""
+    return "&" in text or "<" in text or ">" in text or '"' in text
 
 
 def _attr(text: str) -> str:
-    return escape(text, {'"': "&quot;"}) if not _SPECIAL.isdisjoint(text) else text
+    return escape(text, {'"': "&quot;"}) if _special(text) else text
 
 
 def _text(text: str) -> str:
-    return escape(text) if not _SPECIAL.isdisjoint(text) else text
+    return escape(text) if _special(text) else text
 
 
 # The unchanging layers of a board's pictures (links, labels) as text, by the scene's `static`
@@ -773,14 +776,16 @@ class _UnitTexts:
 
     def __call__(self, units: list[UnitMark]) -> list[str]:
         drawn = self.drawn
-        kept = [drawn.get(id(unit)) for unit in units]
-        out = [k[1] if k and k[0] is u else "" for k, u in zip(kept, units, strict=True)]
-        for index, unit in enumerate(units if "" in out else ()):
-            if not out[index]:  # not drawn yet at this size
+        out = []
+        for unit in units:
+            kept = drawn.get(id(unit))
+            if kept is None or kept[0] is not unit:  # not drawn yet at this size
                 size = _unit_scale(unit, self.scale)
-                text = "".join(_unit(unit, self.colours, self.lettered, size, self.suffix))
-                drawn[id(unit)] = (unit, text)
-                out[index] = text
+                kept = drawn[id(unit)] = (
+                    unit,
+                    "".join(_unit(unit, self.colours, self.lettered, size, self.suffix)),
+                )
+            out.append(kept[1])
         return out
 
 
