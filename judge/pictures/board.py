@@ -1052,11 +1052,15 @@ def reader_parts(
     high = VIEW_WIDTH * TALLEST - 2 * WINDOW_MARGIN
     windows: list[list[float]] = []  # x1, y1, x2, y2
     units: list[int] = []  # how many of his units' provinces each window holds
-    targets = sorted(reader_targets(board, shown, reader, mine), key=lambda t: (-len(t[1]), t[0]))
+    # His units' provinces with most within reach first (by name where as many), each with
+    # its reach: sorted as tuples, no key function called for each.
+    targets = sorted(
+        [(-len(reach), p, reach) for p, reach in reader_targets(board, shown, reader, mine)]
+    )
     kept: dict[tuple[str, frozenset[str]], tuple[list[Box], list[float]]] = _memo(
         board, "_picture_reach_boxes", dict
     )
-    for province, reach in targets:
+    for _, province, reach in targets:
         if province not in points:
             continue
         found = kept.get((province, reach))
@@ -1085,8 +1089,8 @@ def reader_parts(
                 continue
         for k, box in enumerate(near):  # the first: his unit's own province
             _take(windows, units, list(box), k == 0, width, wraps, (limit, high))
-    order = sorted(range(len(windows)), key=lambda i: -units[i])
-    return [_framed(windows[i], canvas, wraps) for i in order[:MOST_PARTS]]
+    order = sorted([(-held, i) for i, held in enumerate(units)])  # most units first
+    return [_framed(windows[i], canvas, wraps) for _, i in order[:MOST_PARTS]]
 
 
 def _take(

@@ -106,7 +106,7 @@ class UnitMark:
     room: float = 1.0
 
 
-@dataclass(slots=True, unsafe_hash=True)
+@dataclass(slots=True, unsafe_hash=True, init=False)
 class Arrow:
     """One order drawn: a move, retreat, support or convoy as a line between points; a build or
     a disband at one point. `ok` False draws it as failed."""
@@ -116,6 +116,21 @@ class Arrow:
     points: tuple[tuple[float, float], ...]
     ok: bool = True
     text: str = ""  # the order as written, shown by SVG viewers on hover
+
+    # Written out, as Scene's (a phase's pictures make one for each order).
+    def __init__(
+        self,
+        kind: str,
+        power: str,
+        points: tuple[tuple[float, float], ...],
+        ok: bool = True,
+        text: str = "",
+    ) -> None:
+        self.kind = kind
+        self.power = power
+        self.points = points
+        self.ok = ok
+        self.text = text
 
 
 class Part(NamedTuple):

@@ -1180,9 +1180,15 @@ def _outlines(scene: Scene, colours: dict[str, str]) -> list[str]:
     reader's picture carries the whole board small, and its bytes are copied into each."""
     areas = scene.areas
     by_fill: dict[str, list[str]] = {}
+    owned: dict[str | None, str] = {}  # a land area's fill by its owner (`_area_fill`)
     for i in _shapes_kept(scene).land:
         area = areas[i]
-        fill = _area_fill(area, colours)
+        if area.kind != SEA and area.kind != IMPASSABLE:
+            fill = owned.get(area.owner)
+            if fill is None:
+                fill = owned[area.owner] = _area_fill(area, colours)
+        else:
+            fill = _area_fill(area, colours)
         found = by_fill.get(fill)
         if found is None:
             found = by_fill[fill] = []

@@ -1,6 +1,7 @@
 """The values whose `__init__` is written out rather than made by `dataclass` (the engine's,
-Mercator's: judge/engine/orders.py says why): each takes its fields in order, by position or
-by name, with the dataclass's defaults, and still compares and hashes by value."""
+Mercator's, a picture's arrows: judge/engine/orders.py says why): each takes its fields in
+order, by position or by name, with the dataclass's defaults, and still compares and hashes
+by value."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from judge.engine.resolve import MovementOutcome
 from judge.engine.results import BANK, OrderResult, Payment, PhaseResult
 from judge.engine.rules import rules_from_names
 from judge.map_files import load_map
+from judge.pictures.scene import Arrow
 from judge.variants import variant
 from judge.variants.mercator.month import _Boarding, _Landing
 from judge.variants.mercator.orders import (
@@ -55,6 +57,8 @@ WRITTEN_OUT = [
     LineReading,
     _Landing,
     _Boarding,
+    # a picture's, one for each order of a phase (a scene's: tests/pictures/test_scene.py)
+    Arrow,
 ]
 
 
@@ -95,6 +99,8 @@ _SAMPLES: dict[str, Any] = {
     "keys": [("FRANCE", 0)],
     "key": ("FRANCE", 1),
     "texts": ["A Par - Bur"],
+    "Arrow.points": ((1.0, 2.0), (3.0, 4.0)),
+    "Arrow.ok": False,
 }
 
 
