@@ -194,6 +194,10 @@ class Scene:
     id_suffix: str = ""
     # The window shows the ground of the first window (`Part.first_ground`), not its own.
     first_ground: bool = False
+    # How wide the ground's lines (borders, barriers, crossings) are drawn against their own
+    # width: a window showing the first's ground enlarged draws them narrower by as much, so
+    # that they stand as wide on the picture as in the first window.
+    ground_lines: float = 1.0
     # What the pictures of one phase share, drawn once for all its readers (each province's
     # shape in its fill, the whole board drawn small): the scenes a phase's readers are shown
     # are made from one scene and share this dict; a new phase starts a new one.
@@ -230,6 +234,7 @@ class Scene:
         shown_width: float = 960.0,
         id_suffix: str = "",
         first_ground: bool = False,
+        ground_lines: float = 1.0,
         shared: dict[object, object] | None = None,
     ) -> None:
         self.title = title
@@ -257,6 +262,7 @@ class Scene:
         self.shown_width = shown_width
         self.id_suffix = id_suffix
         self.first_ground = first_ground
+        self.ground_lines = ground_lines
         self.shared = {} if shared is None else shared
 
 
@@ -290,6 +296,7 @@ def with_changes(scene: Scene, **changes: object) -> Scene:
         scene.shown_width,
         scene.id_suffix,
         scene.first_ground,
+        scene.ground_lines,
         scene.shared,
     )
     for name, value in changes.items():

@@ -248,7 +248,12 @@ def _window_scenes(scene: Scene) -> list[Scene]:
 def _part_scenes(scene: Scene) -> list[Scene]:
     """The scene of each of the scene's `parts` (a reader's further windows, the whole's
     crowded part): the same with the part's window and sizes and ids of its own, sharing what
-    the phase's pictures share."""
+    the phase's pictures share. A reader's part showing his first window's ground draws its
+    lines as much narrower as it is enlarged against the first, so they stand as wide as
+    there. The whole board's crowded part keeps them enlarged: the whole is drawn at its
+    canvas's size, several times a mail's width, and its PNG shown about half as large, where
+    the enlarged lines read as wide as a reader's part's."""
+    first = 0.0 if scene.view is None else _view_scale(scene)
     return [
         with_changes(
             scene,
@@ -259,6 +264,9 @@ def _part_scenes(scene: Scene) -> list[Scene]:
             parts=(),
             id_suffix=f"-{index + 2}",
             first_ground=part.first_ground,
+            ground_lines=first / (part.shown_width / part.view[2])
+            if part.first_ground and first
+            else 1.0,
         )
         for index, part in enumerate(scene.parts)
     ]
@@ -354,7 +362,10 @@ def _board(scene: Scene, suffix: str = "") -> list[str]:
     colours = _colours(scene)
     background = SEA_FILL if scene.areas else "#f7fbff"
     out = [
-        f'<g id="board{suffix}">',
+        # On a board with shapes, the size the ground's line widths are given in (`GROUND_EM`).
+        f'<g id="board{suffix}" font-size="{GROUND_EM:g}">'
+        if scene.areas
+        else f'<g id="board{suffix}">',
         f'<g id="{GROUND}{scene.id_suffix}">',
     ]
     if scene.view is None:  # a window's ground is its own (`_view`): nothing reaches past it
@@ -409,7 +420,7 @@ def _shapes_board(scene: Scene, colours: dict[str, str], out: list[str]) -> None
     window = phase.window(scene)
     suffix = scene.id_suffix
     if scene.first_ground:  # a window inside the first: its ground is the first's
-        out.append(_FIRST_GROUND)
+        out.append(_FIRST_GROUND % (GROUND_EM * scene.ground_lines))
     else:
         out.append(_opened(_PROVINCES, suffix))
         phase.area_rows(scene, suffix).cut(window.areas, out)
@@ -448,11 +459,15 @@ def _opened(head: str, suffix: str) -> str:
 
 
 # The id of a board group's ground (its provinces' shapes and lines), and a use of the first
-# window's, which a window inside it shows (`Scene.first_ground`).
+# window's, which a window inside it shows (`Scene.first_ground`). The ground's lines are
+# given in ems of the board group's font size (GROUND_EM, a tenth of an em a pixel of the
+# canvas), which the use sets smaller in a window enlarged (`Scene.ground_lines`): a shape's
+# border stands as wide there as in the first window, not as many times wider.
 GROUND = "ground"
-_FIRST_GROUND = f'<use href="#{GROUND}" xlink:href="#{GROUND}"/>'
+GROUND_EM = 10.0
+_FIRST_GROUND = f'<use href="#{GROUND}" xlink:href="#{GROUND}" font-size="%g"/>'
 _PROVINCES = (
-    f'<g id="provinces{{}}" stroke="{BORDER}" stroke-width="1" stroke-linejoin="round" '
+    f'<g id="provinces{{}}" stroke="{BORDER}" stroke-width="0.1em" stroke-linejoin="round" '
     'fill-rule="evenodd">'
 )
 
@@ -1352,12 +1367,12 @@ def _points(line: tuple[tuple[float, float], ...]) -> str:
 # The groups of the lines over the provinces, in the order they are drawn ("{}": the ids'
 # suffix).
 _LINE_HEADS = {
-    "impassable": f'<g id="impassable{{}}" fill="{ROCK}" stroke="{BORDER}" stroke-width="0.8" '
+    "impassable": f'<g id="impassable{{}}" fill="{ROCK}" stroke="{BORDER}" stroke-width="0.08em" '
     'fill-rule="evenodd">',
-    "barriers": '<g id="barriers{}" stroke="#262626" stroke-width="3.5" fill="none" '
+    "barriers": '<g id="barriers{}" stroke="#262626" stroke-width="0.35em" fill="none" '
     'stroke-linecap="round" stroke-linejoin="round">',
-    "crossings": '<g id="crossings{}" stroke="#262626" stroke-width="2" stroke-dasharray="5 3" '
-    'fill="none">',
+    "crossings": '<g id="crossings{}" stroke="#262626" stroke-width="0.2em" '
+    'stroke-dasharray="0.5em 0.3em" fill="none">',
 }
 
 

@@ -289,6 +289,44 @@ def test_an_order_s_arrow_is_drawn_to_the_size_of_the_units_of_its_window() -> N
     assert widths[close] == pytest.approx(widths["board"], rel=0.5)
 
 
+def test_a_close_window_draws_the_provinces_borders_as_wide_as_the_first_window() -> None:
+    """The close window of England's units shows the first window's provinces again, enlarged
+    more: their borders (and the barriers' and crossings' lines) stand as wide on the picture
+    there as in the first window, not as many times wider as the window is enlarged. The
+    ground's lines are widths in ems (of the board group's font size, which the close window's
+    use of the ground sets smaller); the GM's crowded part keeps them enlarged."""
+    board = load_map("mercator-world")
+    case = start_case(board)
+    case.update(variant="mercator", map="mercator-world")
+    svg = picture_svg(PictureSource(case), "ENGLAND")
+    assert svg is not None
+    root = ET.fromstring(svg)
+    (close,) = close_windows(root)
+    shown = views(root)
+    first = next(e for e in root.iter(f"{SVG}g") if e.get("id") == "board")
+    ground = next(e for e in first.iter(f"{SVG}g") if e.get("id") == "ground")
+    widths = {
+        g.get("id"): float(g.attrib["stroke-width"].removesuffix("em"))
+        for g in ground
+        if g.get("stroke-width")
+    }
+    assert {"provinces", "barriers"} <= set(widths)
+    assert all(g.attrib["stroke-width"].endswith("em") for g in ground if g.get("stroke-width"))
+    close_group = next(e for e in root.iter(f"{SVG}g") if e.get("id") == close)
+    (use,) = [u for u in close_group.iter(f"{SVG}use") if u.get("href") == "#ground"]
+    em = {"board": float(first.attrib["font-size"]), close: float(use.attrib["font-size"])}
+    for name, width in widths.items():  # on the picture: width x font size x window scale
+        on_first = width * em["board"] * shown["board"][0]
+        assert width * em[close] * shown[close][0] == pytest.approx(on_first, rel=0.01), name
+    assert shown[close][0] >= 1.5 * shown["board"][0]  # while the window is enlarged more
+    master = picture_svg(PictureSource(case), MASTER)
+    assert master is not None
+    (detail,) = close_windows(ET.fromstring(master))
+    detail_group = next(e for e in ET.fromstring(master).iter(f"{SVG}g") if e.get("id") == detail)
+    (use,) = [u for u in detail_group.iter(f"{SVG}use") if u.get("href") == "#ground"]
+    assert float(use.attrib["font-size"]) == pytest.approx(float(first.attrib["font-size"]))
+
+
 def test_a_window_draws_the_orders_that_reach_it_and_the_gm_draws_every_order() -> None:
     """England's picture draws his fleet's move in the Channel and Russia's in the Baltic, in
     his part and the close window of his units where they reach it, but not America's move on

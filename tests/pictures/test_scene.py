@@ -26,6 +26,7 @@ def _unlike_defaults() -> dict[str, object]:
             "shown_width": 480.0,
             "id_suffix": "-2",
             "first_ground": True,
+            "ground_lines": 0.5,
             "land": (((0.0, 0.0),),),
             "impassable": ("M0 0z",),
             "barriers": (((0.0, 0.0), (1.0, 1.0)),),
