@@ -87,7 +87,7 @@ def _shown(case: Position, source: PictureSource) -> Position:
         return case
     return Position(
         phase=results["next_phase"],
-        units=tuple(_unit(u) for u in results.get("units_after", ())),
+        units=tuple([_unit(u) for u in results.get("units_after", ())]),
         centers={p: frozenset(c) for p, c in results.get("centers_after", {}).items()},
         dislodged=tuple(
             Dislodged(_unit(d), d.get("attacker_from"), bool(d.get("attacker_convoyed")))
