@@ -170,7 +170,7 @@ def legend_height(scene: Scene) -> float:
     if kept is None:
         rows = 1 + len(_note_lines(scene, width)) + math.ceil(len(scene.powers) / _columns(width))
         kept = scene.shared[key] = (12 + rows * LEGEND_ROW) * scale
-    assert isinstance(kept, float | int)
+    assert isinstance(kept, float)
     return kept
 
 
@@ -983,6 +983,13 @@ def detail_height(scene: Scene) -> float:
     return INSET_CAPTION + part.view[3] * part.shown_width / part.view[2] + INSET_MARGIN
 
 
+_DETAIL_HEAD = (
+    '<g id="view%s" transform="translate(%g,%.1f) scale(%.4f) translate(%g,%g)">'
+    '<rect x="%g" y="%g" width="%g" height="%g" fill="' + SEA_FILL + '"/>'
+)
+_DETAIL_COVER = '<rect x="%g" y="%.1f" width="%.1f" height="%.1f" fill="#ffffff"/>'
+
+
 def _details(scene: Scene, width: float, height: float) -> list[str]:
     """The whole board's crowded part drawn again larger under it, a board group of its own
     (its labels readable, its units their size on the picture). Drawn first and uncut, what it
@@ -997,11 +1004,7 @@ def _details(scene: Scene, width: float, height: float) -> list[str]:
         left, top = INSET_MARGIN, scene.height + INSET_CAPTION
         right, bottom = left + w * k, top + h * k
         out += ["<defs>", *_board(window, suffix), "</defs>"]
-        out.append(
-            f'<g id="view{suffix}" transform="translate({left:g},{top:.1f}) scale({k:.4f}) '
-            f'translate({-x:g},{-y:g})"><rect x="{x:g}" y="{y:g}" width="{w:g}" '
-            f'height="{h:g}" fill="{SEA_FILL}"/>'
-        )
+        out.append(_DETAIL_HEAD % (suffix, left, top, k, -x, -y, x, y, w, h))
         out += _uses(window, suffix)
         out.append("</g>")
         covers = [
@@ -1010,11 +1013,7 @@ def _details(scene: Scene, width: float, height: float) -> list[str]:
             (right, top, width - right, bottom - top),
             (0.0, bottom, width, height - bottom),
         ]
-        out += [
-            f'<rect x="{cx:g}" y="{cy:.1f}" width="{cw:.1f}" height="{ch:.1f}" fill="#ffffff"/>'
-            for cx, cy, cw, ch in covers
-            if cw > 0 and ch > 0
-        ]
+        out += [_DETAIL_COVER % (cx, cy, cw, ch) for cx, cy, cw, ch in covers if cw > 0 and ch > 0]
     return out
 
 
@@ -1964,6 +1963,9 @@ def _inset(scene: Scene) -> list[str]:
     ]
 
 
+_WIDE_LEGEND = '<g transform="translate(%.1f,%.1f) scale(%.3f)">'
+
+
 def _legend(scene: Scene, height: float, top: float) -> list[str]:
     """The title, the notes and each power's colour and counts, under the map (`top`: the
     map's height), kept for the phase's other pictures with their legend in the same place."""
@@ -1972,8 +1974,7 @@ def _legend(scene: Scene, height: float, top: float) -> list[str]:
     if scale > 1.0:  # a wide whole picture: the legend drawn at its own size, then enlarged
         lines, bottom = _legend_lines(scene, 0.0, 0.0, width / scale)
         assert top + bottom * scale <= height
-        head = f'<g transform="translate({left:.1f},{top:.1f}) scale({scale:.3f})">'
-        return [head, *lines, "</g>"]
+        return [_WIDE_LEGEND % (left, top, scale), *lines, "</g>"]
     # A reader's part: drawn at the top of the band and moved down to it, so every reader of
     # the phase shares it; the whole board: where it stands.
     at = 0.0 if scene.view is not None else top
