@@ -234,17 +234,27 @@ def unit_marks(root: ET.Element, group: str) -> dict[str, tuple[float, float, fl
     return out
 
 
+def world_opening() -> dict[str, Any]:
+    """The world board's opening position, as a Mercator game on it starts."""
+    case = start_case(load_map("mercator-world"))
+    case.update(variant="mercator", map="mercator-world")
+    return case
+
+
+def world_opening_picture(reader: str) -> ET.Element:
+    """`reader`'s picture of the world board's opening, parsed."""
+    svg = picture_svg(PictureSource(world_opening()), reader)
+    assert svg is not None
+    return ET.fromstring(svg)
+
+
 def test_a_player_whose_units_crowd_sees_them_close_in_a_window_of_their_own() -> None:
     """England's three units on the world board stand in provinces a unit's width apart in
     the first window of his part: his picture shows them again, enlarged at least 1.5 times
     more, each drawn apart from the others, in a window inside the first (whose provinces'
     shapes it shows again rather than drawing its own)."""
     board = load_map("mercator-world")
-    case = start_case(board)
-    case.update(variant="mercator", map="mercator-world")
-    svg = picture_svg(PictureSource(case), "ENGLAND")
-    assert svg is not None
-    root = ET.fromstring(svg)
+    root = world_opening_picture("ENGLAND")
     (close,) = close_windows(root)
     shown = views(root)
     (first_scale, [first]), (scale, [view]) = shown["board"], shown[close]
@@ -295,12 +305,7 @@ def test_a_close_window_draws_the_provinces_borders_as_wide_as_the_first_window(
     there as in the first window, not as many times wider as the window is enlarged. The
     ground's lines are widths in ems (of the board group's font size, which the close window's
     use of the ground sets smaller); the GM's crowded part keeps them enlarged."""
-    board = load_map("mercator-world")
-    case = start_case(board)
-    case.update(variant="mercator", map="mercator-world")
-    svg = picture_svg(PictureSource(case), "ENGLAND")
-    assert svg is not None
-    root = ET.fromstring(svg)
+    root = world_opening_picture("ENGLAND")
     (close,) = close_windows(root)
     shown = views(root)
     first = next(e for e in root.iter(f"{SVG}g") if e.get("id") == "board")
@@ -319,10 +324,9 @@ def test_a_close_window_draws_the_provinces_borders_as_wide_as_the_first_window(
         on_first = width * em["board"] * shown["board"][0]
         assert width * em[close] * shown[close][0] == pytest.approx(on_first, rel=0.01), name
     assert shown[close][0] >= 1.5 * shown["board"][0]  # while the window is enlarged more
-    master = picture_svg(PictureSource(case), MASTER)
-    assert master is not None
-    (detail,) = close_windows(ET.fromstring(master))
-    detail_group = next(e for e in ET.fromstring(master).iter(f"{SVG}g") if e.get("id") == detail)
+    master = world_opening_picture(MASTER)
+    (detail,) = close_windows(master)
+    detail_group = next(e for e in master.iter(f"{SVG}g") if e.get("id") == detail)
     (use,) = [u for u in detail_group.iter(f"{SVG}use") if u.get("href") == "#ground"]
     assert float(use.attrib["font-size"]) == pytest.approx(float(first.attrib["font-size"]))
 
