@@ -307,9 +307,6 @@ _FIRST_VIEW_HEAD = (
     '<g id="view" transform="scale(%.4f) translate(%.1f,%.1f)">\n'
     '<rect x="%g" y="%g" width="%g" height="%g" fill="' + SEA_FILL + '"/>'
 )
-# A band under a reader's windows (the whole board drawn small, the legend) drawn at the top
-# and moved down to its place: what it holds is the same for every reader of a phase.
-_BAND = '<g transform="translate(0,%.1f)">'
 _FIRST_VIEW_FOOT = '</g>\n<rect y="%.1f" width="%.0f" height="%.0f" fill="#ffffff"/>'
 _VIEW_PLACE = 'x="%g" y="%.1f" width="%.0f" height="%.1f"'
 _VIEW_HEAD = (
@@ -325,6 +322,9 @@ _WINDOW_FRAME = (
     '<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="none" stroke="#000000" '
     'stroke-width="%.1f"/>'
 )
+# A band under a reader's windows (the whole board drawn small, the legend) drawn at the top
+# and moved down to its place: what it holds is the same for every reader of a phase.
+_BAND = '<g transform="translate(0,%.1f)">'
 
 
 def draw(scene: Scene) -> str:
