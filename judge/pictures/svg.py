@@ -791,10 +791,14 @@ class _UnitTexts:
 
     def __call__(self, units: list[UnitMark]) -> list[str]:
         drawn = self.drawn
+        try:  # all drawn before (a unit kept is alive, so its id is never another's)
+            return [drawn[id(unit)][1] for unit in units]
+        except KeyError:
+            pass
         out = []
         for unit in units:
             kept = drawn.get(id(unit))
-            if kept is None or kept[0] is not unit:  # not drawn yet at this size
+            if kept is None:  # not drawn yet at this size
                 size = _unit_scale(unit, self.scale)
                 kept = drawn[id(unit)] = (
                     unit,
@@ -825,21 +829,21 @@ class _ByOwner:
 
     def __call__(self, things: list[int]) -> list[str]:
         drawn, areas, by_centre = self.drawn, self.areas, self.by_centre
-        found: list[str | None] = []
-        missing = False
+        try:  # all drawn before in these looks (a comprehension of look-ups, quickest)
+            if by_centre:
+                return [drawn[i][areas[i].centre_owner] for i in things]
+            return [drawn[i][areas[i].owner] for i in things]
+        except KeyError:
+            pass
+        out = []
         for i in things:
             area = areas[i]
-            text = drawn[i].get(area.centre_owner if by_centre else area.owner)
-            if text is None:
-                missing = True
-            found.append(text)
-        if missing:
-            for k, i in enumerate(things):
-                if found[k] is None:
-                    area = areas[i]
-                    text = found[k] = self.make(area)
-                    drawn[i][area.centre_owner if self.by_centre else area.owner] = text
-        return found  # type: ignore[return-value]
+            owner = area.centre_owner if by_centre else area.owner
+            text = drawn[i].get(owner)
+            if text is None:  # not drawn yet in this look: drawn now, and kept
+                text = drawn[i][owner] = self.make(area)
+            out.append(text)
+        return out
 
 
 def _phase(scene: Scene, board: _ShapesKept) -> _Phase:
