@@ -318,6 +318,7 @@ _VIEW_HEAD = (
 _VIEW_FOOT = (
     '<rect %s fill="url(#view%s)"/>\n<rect %s fill="none" stroke="#4d5560" stroke-width="2"/>'
 )
+# A window's frame on the whole board drawn small (its width: 2.5 pixels on the picture).
 _WINDOW_FRAME = (
     '<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="none" stroke="#000000" '
     'stroke-width="%.1f"/>'
@@ -582,7 +583,7 @@ class _ShapesKept:
 def forget_phases(static: object) -> None:
     """Let go of what the pictures of the board whose scenes name `static` kept from its
     phases to draw the next (each layer and the whole board drawn small as the last phase drew
-    them, each window's cells and frame, the orders' arrows), and keep what belongs to the
+    them, each window's cells, the orders' arrows), and keep what belongs to the
     board (its cells, lines and labels, where its legend stands, and its pieces: a province's
     shape in a fill, a unit at its place)."""
     kept = _BOARD_KEPT.get(id(static))
@@ -597,7 +598,6 @@ def forget_phases(static: object) -> None:
     for key in [k for k in tables if isinstance(k, tuple) and k[0] == "overview"]:
         del tables[key]
     _arrow_lines.cache_clear()
-    _window_frame.cache_clear()
 
 
 def _same(texts: list[str]) -> list[str]:
@@ -1058,8 +1058,9 @@ def _overview(scene: Scene, top: float) -> list[str]:
     lines = _overview_frame(k, scene.width, scene.height)
     # Each window framed (where it runs past an edge of a board that wraps, its frame runs on
     # from the other edge), inside the board drawn small.
+    wide = 2.5 / k
     frames = [
-        _window_frame(x - shift, y, w, h, k)
+        _WINDOW_FRAME % (x - shift, y, w, h, wide)
         for x, y, w, h in _windows(scene)
         for shift in _copies(scene, x, w)
     ]
@@ -1110,12 +1111,6 @@ _OVERVIEW_FRAME = (
     '<rect x="%g" y="%.1f" width="%.1f" height="%.1f" fill="none" stroke="#000000" '
     'stroke-width="1.5"/>'
 )
-
-
-@functools.lru_cache(maxsize=4096)
-def _window_frame(x: float, y: float, w: float, h: float, k: float) -> str:
-    """A window's frame on the whole board drawn small at scale `k`."""
-    return _WINDOW_FRAME % (x, y, w, h, 2.5 / k)
 
 
 def _overview_body(scene: Scene, colours: dict[str, str], k: float) -> str:
