@@ -423,13 +423,14 @@ def _shapes_board(scene: Scene, colours: dict[str, str], out: list[str]) -> None
     if scene.first_ground:  # a window inside the first: its ground is the first's
         out.append(_FIRST_GROUND % (GROUND_EM * scene.ground_lines))
     else:
-        out.append(_opened(_PROVINCES, suffix))
+        heads = _opened(suffix)
+        out.append(heads[_PROVINCES])
         phase.area_rows(scene, suffix).cut(window.areas, out)
         out += window.large_areas
         out.append("</g>")
         for kind, head in _LINE_HEADS.items():
             at = len(out)
-            out.append(_opened(head, suffix))
+            out.append(heads[head])
             board.lines[kind].cut(window.areas, out)
             if window.large_lines:
                 out += [text for k, text in window.large_lines if k == kind]
@@ -445,7 +446,7 @@ def _shapes_board(scene: Scene, colours: dict[str, str], out: list[str]) -> None
     phase.unit_rows(scene).cut(window.areas, out)
     out.append("</g>")
     # The labels go over the units, so a unit never hides its province's name.
-    out.append(_opened(SHAPE_LABELS, suffix))
+    out.append(_opened(suffix)[SHAPE_LABELS])
     labels = board.labels_at(scene)
     labels.cut(window.areas, out)
     large = labels.large
@@ -453,10 +454,17 @@ def _shapes_board(scene: Scene, colours: dict[str, str], out: list[str]) -> None
     out.append("</g></g>")
 
 
-@functools.lru_cache(maxsize=256)
-def _opened(head: str, suffix: str) -> str:
-    """A group's opening tag (`head`, its id's place "{}") with the ids of `suffix`."""
-    return head.format(suffix)
+def _opened(suffix: str) -> dict[str, str]:
+    """The groups' opening tags of a board with shapes (their heads, their ids' place "{}"),
+    with the ids of `suffix`, by head: found once a window, kept for each suffix."""
+    found = _OPENED.get(suffix)
+    if found is None:
+        heads = (_PROVINCES, *_LINE_HEADS.values(), SHAPE_LABELS)
+        found = _OPENED[suffix] = {head: head.format(suffix) for head in heads}
+    return found
+
+
+_OPENED: dict[str, dict[str, str]] = {}
 
 
 # The id of a board group's ground (its provinces' shapes and lines), and a use of the first
