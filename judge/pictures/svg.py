@@ -179,20 +179,6 @@ def picture_width(scene: Scene) -> float:
     return scene.width if scene.view is None else VIEW_PICTURE
 
 
-def map_height(scene: Scene) -> float:
-    """The height of the map at the top of the picture (the reader's part enlarged, or the
-    whole canvas)."""
-    if scene.view is None:
-        return scene.height
-    return _layout(scene)[1]
-
-
-def _placed(scene: Scene) -> list[tuple[Scene, float, float]]:
-    """Each window's scene with its place on the picture (left, top): the first across the
-    picture, the others under it, two of half its width side by side."""
-    return _layout(scene)[0]
-
-
 def _layout(scene: Scene) -> tuple[list[tuple[Scene, float, float]], float]:
     """The reader's windows placed (`_placing`) and the height they take, found once for
     the readers of the phase whose windows are the same."""
@@ -214,6 +200,8 @@ def _windows_key(scene: Scene) -> tuple[object, ...]:
 
 
 def _placing(scene: Scene) -> list[tuple[Scene, float, float]]:
+    """Each window's scene with its place on the picture (left, top): the first across the
+    picture, the others under it, two of half its width side by side."""
     out: list[tuple[Scene, float, float]] = []
     row_top = row_bottom = 0.0
     beside = False  # a half-width window stands alone on the last row
@@ -253,7 +241,8 @@ def _part_scenes(scene: Scene) -> list[Scene]:
     there. The whole board's crowded part keeps them enlarged: the whole is drawn at its
     canvas's size, several times a mail's width, and its PNG shown about half as large, where
     the enlarged lines read as wide as a reader's part's."""
-    first = 0.0 if scene.view is None else _view_scale(scene)
+    narrower = scene.view is not None  # a reader's part, not the whole board
+    first = _view_scale(scene) if narrower else 1.0
     return [
         with_changes(
             scene,
@@ -265,7 +254,7 @@ def _part_scenes(scene: Scene) -> list[Scene]:
             id_suffix=f"-{index + 2}",
             first_ground=part.first_ground,
             ground_lines=first / (part.shown_width / part.view[2])
-            if part.first_ground and first
+            if part.first_ground and narrower
             else 1.0,
         )
         for index, part in enumerate(scene.parts)
